@@ -1,0 +1,96 @@
+// Package mcpdir holds the domain of the Open MCP Directory: the entry record,
+// API keys, rate-limit decisions, and the interfaces that the storage, search,
+// rate-limit and transport packages implement or depend on.
+package mcpdir
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Transports an MCP server may speak.
+const (
+	TransportStdio          = "stdio"
+	TransportStreamableHTTP = "streamable-http"
+	TransportSSE            = "sse"
+)
+
+// Package is one way to install a server from a package registry.
+type Package struct {
+	RegistryType string `json:"registry_type"` // npm, pypi, oci, nuget, mcpb, cargo, …
+	Identifier   string `json:"identifier"`
+	Version      string `json:"version,omitempty"`
+	Transport    string `json:"transport,omitempty"`
+	RuntimeHint  string `json:"runtime_hint,omitempty"`
+}
+
+// Remote is a hosted endpoint of a server.
+type Remote struct {
+	URL       string `json:"url"`
+	Transport string `json:"transport"`
+}
+
+// Tool is one tool a server offers to its clients.
+type Tool struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+}
+
+// Entry is one MCP server in the directory: what get_mcp_detail returns.
+type Entry struct {
+	ID            string    `json:"id"`
+	Name          string    `json:"name"`
+	Title         string    `json:"title,omitempty"`
+	Brief         string    `json:"brief"`
+	Description   string    `json:"description,omitempty"`
+	WebsiteURL    string    `json:"website_url"`
+	RepositoryURL string    `json:"repository_url,omitempty"`
+	AuthorName    string    `json:"author_name,omitempty"`
+	Tags          []string  `json:"tags,omitempty"`
+	Categories    []string  `json:"categories,omitempty"`
+	Transports    []string  `json:"transports,omitempty"`
+	Packages      []Package `json:"packages,omitempty"`
+	Remotes       []Remote  `json:"remotes,omitempty"`
+	Tools         []Tool    `json:"tools,omitempty"`
+	License       string    `json:"license,omitempty"`
+	Version       string    `json:"version,omitempty"`
+	IsOfficial    bool      `json:"is_official"`
+	IsVerified    bool      `json:"is_verified"`
+	Popularity    int64     `json:"popularity"`
+	CreatedAt     time.Time `json:"created_at"`
+	UpdatedAt     time.Time `json:"updated_at"`
+	// Extra keeps the fields of an imported record that the directory does not
+	// model, so that an import never loses what it was given.
+	Extra map[string]json.RawMessage `json:"extra,omitempty"`
+}
+
+// entryNamespace seeds the name-based UUIDs of entries. Fixed forever: changing
+// it would change every entry's id.
+var entryNamespace = uuid.MustParse("5b0a1f2e-8c3d-4e6f-9a7b-2c1d0e9f8a7b")
+
+// NaturalKey is what makes two records the same entry: the website address when
+// there is one (it is unique in every directory we import), else the name.
+func (e *Entry) NaturalKey() string {
+	if u := strings.TrimSpace(e.WebsiteURL); u != "" {
+		return "url:" + strings.TrimRight(strings.ToLower(u), "/")
+	}
+	return "name:" + strings.ToLower(strings.TrimSpace(e.Name))
+}
+
+// EntryID derives an entry's stable UUID from its natural key, so that the
+// same server has the same id on every machine and after every re-import.
+func EntryID(naturalKey string) string {
+	return uuid.NewSHA1(entryNamespace, []byte(naturalKey)).String()
+}
+
+// IsUUID reports whether s is a UUID in its canonical textual form.
+func IsUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	_, err := uuid.Parse(s)
+	return err == nil
+}

@@ -1,0 +1,358 @@
+package mcpdir
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+)
+
+// Bounds on an imported record, so that one bad line cannot bloat the store
+// or the index.
+const (
+	MaxRecordBytes   = 256 << 10
+	maxNameLen       = 256
+	maxBriefLen      = 2000
+	maxDescLen       = 20000
+	maxURLLen        = 2048
+	maxListItems     = 200
+	maxShortFieldLen = 512
+)
+
+// RecordError is why a record was skipped; Reason is short and stable so that
+// an import can count skips by reason.
+type RecordError struct {
+	Reason string
+	Detail string
+}
+
+func (e *RecordError) Error() string {
+	if e.Detail == "" {
+		return e.Reason
+	}
+	return e.Reason + ": " + e.Detail
+}
+
+// ParseRecord turns one import line (a JSON object) into an Entry. It accepts
+// the directory's own entry shape, the package-corpus shape (registry,
+// downloads) and the official registry's server.json names (websiteUrl,
+// repository.url, packages[].registryType, remotes[].type). Fields it does
+// not model are kept in Entry.Extra.
+func ParseRecord(line []byte) (*Entry, error) {
+	if len(line) > MaxRecordBytes {
+		return nil, &RecordError{Reason: "record too large", Detail: fmt.Sprintf("%d bytes (max %d)", len(line), MaxRecordBytes)}
+	}
+	if !utf8.Valid(line) {
+		return nil, &RecordError{Reason: "invalid UTF-8"}
+	}
+	var raw map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.UseNumber()
+	if err := dec.Decode(&raw); err != nil || raw == nil {
+		return nil, &RecordError{Reason: "invalid JSON", Detail: firstLine(err)}
+	}
+	p := recordParser{raw: raw}
+	e := &Entry{
+		Name:          p.str("name", maxNameLen),
+		Title:         p.str("title", maxNameLen),
+		Brief:         p.str("brief", maxBriefLen),
+		Description:   p.str("description", maxDescLen),
+		WebsiteURL:    p.str("website_url", maxURLLen),
+		RepositoryURL: p.str("repository_url", maxURLLen),
+		AuthorName:    p.str("author_name", maxShortFieldLen),
+		License:       p.str("license", maxShortFieldLen),
+		Version:       p.str("version", maxShortFieldLen),
+		Tags:          p.strs("tags"),
+		Categories:    p.strs("categories"),
+		Transports:    p.strs("transports"),
+		IsOfficial:    p.boolean("is_official"),
+		IsVerified:    p.boolean("is_verified"),
+		Popularity:    p.integer("popularity"),
+	}
+	e.Packages = p.packages()
+	e.Remotes = p.remotes()
+	p.decode("tools", &e.Tools)
+	p.aliases(e)
+	// The id, timestamps and extra are the store's to set; a record that
+	// carries them (an export re-imported) must not override them.
+	for _, k := range []string{"id", "created_at", "updated_at"} {
+		p.take(k)
+	}
+	var extra map[string]json.RawMessage
+	p.decode("extra", &extra)
+	if p.err != nil {
+		return nil, p.err
+	}
+	for k, v := range p.raw {
+		if extra == nil {
+			extra = make(map[string]json.RawMessage)
+		}
+		extra[k] = v
+	}
+	e.Extra = extra
+	if err := e.Normalize(); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Normalize trims an entry's fields, derives what can be derived (brief from
+// description, transports from packages and remotes) and validates it.
+func (e *Entry) Normalize() error {
+	e.Name = strings.TrimSpace(e.Name)
+	e.Brief = strings.TrimSpace(e.Brief)
+	e.Description = strings.TrimSpace(e.Description)
+	e.WebsiteURL = strings.TrimSpace(e.WebsiteURL)
+	e.RepositoryURL = strings.TrimSpace(e.RepositoryURL)
+	if e.Name == "" {
+		return &RecordError{Reason: "missing name"}
+	}
+	if e.Brief == "" && e.Description != "" {
+		e.Brief = truncateWords(e.Description, 200)
+	}
+	for _, u := range []string{e.WebsiteURL, e.RepositoryURL} {
+		if u != "" && !isWebURL(u) {
+			return &RecordError{Reason: "invalid URL", Detail: truncateWords(u, 80)}
+		}
+	}
+	if len(e.Packages) > maxListItems || len(e.Remotes) > maxListItems || len(e.Tools) > 2*maxListItems {
+		return &RecordError{Reason: "too many list items"}
+	}
+	seen := map[string]bool{}
+	for _, t := range e.Transports {
+		seen[t] = true
+	}
+	for _, p := range e.Packages {
+		if p.Transport != "" && !seen[p.Transport] {
+			seen[p.Transport] = true
+			e.Transports = append(e.Transports, p.Transport)
+		}
+	}
+	for _, r := range e.Remotes {
+		if r.Transport != "" && !seen[r.Transport] {
+			seen[r.Transport] = true
+			e.Transports = append(e.Transports, r.Transport)
+		}
+	}
+	return nil
+}
+
+func isWebURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != ""
+}
+
+func truncateWords(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	if i := strings.LastIndexByte(s[:cut], ' '); i > n/2 {
+		cut = i
+	}
+	return strings.TrimSpace(s[:cut]) + "…"
+}
+
+func firstLine(err error) string {
+	if err == nil {
+		return "not an object"
+	}
+	s, _, _ := strings.Cut(err.Error(), "\n")
+	return s
+}
+
+// recordParser takes known fields out of a raw record one by one; what is
+// left over at the end is kept as Extra. The first type error sticks.
+type recordParser struct {
+	raw map[string]json.RawMessage
+	err error
+}
+
+func (p *recordParser) take(key string) (json.RawMessage, bool) {
+	v, ok := p.raw[key]
+	if ok {
+		delete(p.raw, key)
+	}
+	if ok && string(v) == "null" {
+		return nil, false
+	}
+	return v, ok
+}
+
+func (p *recordParser) fail(key, want string) {
+	if p.err == nil {
+		p.err = &RecordError{Reason: "invalid field", Detail: key + " must be " + want}
+	}
+}
+
+func (p *recordParser) decode(key string, dst any) {
+	v, ok := p.take(key)
+	if !ok {
+		return
+	}
+	if err := json.Unmarshal(v, dst); err != nil {
+		p.fail(key, "of the documented shape")
+	}
+}
+
+func (p *recordParser) str(key string, max int) string {
+	var s string
+	p.decode(key, &s)
+	if len(s) > max {
+		if p.err == nil {
+			p.err = &RecordError{Reason: "field too long", Detail: fmt.Sprintf("%s is %d bytes (max %d)", key, len(s), max)}
+		}
+	}
+	return s
+}
+
+func (p *recordParser) strs(key string) []string {
+	var ss []string
+	p.decode(key, &ss)
+	if len(ss) > maxListItems {
+		p.fail(key, fmt.Sprintf("a list of at most %d strings", maxListItems))
+		return nil
+	}
+	out := ss[:0]
+	for _, s := range ss {
+		if s = strings.TrimSpace(s); s != "" && len(s) <= maxShortFieldLen {
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+func (p *recordParser) boolean(key string) bool {
+	var b bool
+	p.decode(key, &b)
+	return b
+}
+
+func (p *recordParser) integer(key string) int64 {
+	v, ok := p.take(key)
+	if !ok {
+		return 0
+	}
+	var n json.Number
+	if err := json.Unmarshal(v, &n); err != nil {
+		p.fail(key, "a number")
+		return 0
+	}
+	if i, err := n.Int64(); err == nil && i >= 0 {
+		return i
+	}
+	if f, err := n.Float64(); err == nil && f >= 0 && f < 1<<62 {
+		return int64(f)
+	}
+	p.fail(key, "a non-negative number")
+	return 0
+}
+
+// aliases maps other directories' field names onto the entry, leaving any it
+// cannot map in the raw record (and so in Extra).
+func (p *recordParser) aliases(e *Entry) {
+	// Package corpus: {registry, downloads} describe one package named Name.
+	if _, ok := p.raw["registry"]; ok {
+		reg := p.str("registry", maxShortFieldLen)
+		if reg != "" && len(e.Packages) == 0 {
+			e.Packages = []Package{{RegistryType: reg, Identifier: e.Name, Version: e.Version}}
+		}
+	}
+	if _, ok := p.raw["downloads"]; ok && e.Popularity == 0 {
+		e.Popularity = p.integer("downloads")
+	}
+	// server.json names.
+	if e.WebsiteURL == "" {
+		e.WebsiteURL = p.str("websiteUrl", maxURLLen)
+	}
+	if v, ok := p.raw["repository"]; ok && e.RepositoryURL == "" {
+		var repo struct {
+			URL string `json:"url"`
+		}
+		if json.Unmarshal(v, &repo) == nil && repo.URL != "" && len(repo.URL) <= maxURLLen {
+			e.RepositoryURL = repo.URL
+		}
+	}
+}
+
+// packages reads packages in the directory's shape, server.json's
+// (registryType, transport.type) or the legacy registry seed's
+// (registry_name, name).
+func (p *recordParser) packages() []Package {
+	var in []struct {
+		RegistryType   string          `json:"registry_type"`
+		RegistryTypeJS string          `json:"registryType"`
+		RegistryName   string          `json:"registry_name"`
+		Identifier     string          `json:"identifier"`
+		Name           string          `json:"name"`
+		Version        string          `json:"version"`
+		RuntimeHint    string          `json:"runtime_hint"`
+		RuntimeHintJS  string          `json:"runtimeHint"`
+		Transport      json.RawMessage `json:"transport"`
+	}
+	p.decode("packages", &in)
+	var out []Package
+	for _, i := range in {
+		pkg := Package{
+			RegistryType: firstNonEmpty(i.RegistryType, i.RegistryTypeJS, i.RegistryName),
+			Identifier:   firstNonEmpty(i.Identifier, i.Name),
+			Version:      i.Version,
+			RuntimeHint:  firstNonEmpty(i.RuntimeHint, i.RuntimeHintJS),
+			Transport:    transportName(i.Transport),
+		}
+		if pkg.Identifier != "" {
+			out = append(out, pkg)
+		}
+	}
+	return out
+}
+
+// remotes reads remotes as {url, transport}, server.json's {type, url} or
+// the legacy {transport_type, url}.
+func (p *recordParser) remotes() []Remote {
+	var in []struct {
+		URL           string          `json:"url"`
+		Transport     json.RawMessage `json:"transport"`
+		Type          string          `json:"type"`
+		TransportType string          `json:"transport_type"`
+	}
+	p.decode("remotes", &in)
+	var out []Remote
+	for _, i := range in {
+		if i.URL == "" {
+			continue
+		}
+		out = append(out, Remote{URL: i.URL, Transport: firstNonEmpty(transportName(i.Transport), i.Type, i.TransportType)})
+	}
+	return out
+}
+
+// transportName accepts "stdio" or {"type": "stdio"}.
+func transportName(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var t struct {
+		Type string `json:"type"`
+	}
+	_ = json.Unmarshal(raw, &t)
+	return t.Type
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}

@@ -1,0 +1,77 @@
+package mcpdir_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+func TestParseRecordCorpusShape(t *testing.T) {
+	e, err := mcpdir.ParseRecord([]byte(`{"name": "@modelcontextprotocol/server-postgres", "brief": "Postgres access", "website_url": "https://www.npmjs.com/package/@modelcontextprotocol/server-postgres", "registry": "npm", "version": "0.6.2", "downloads": 12345, "stars": 7}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Popularity != 12345 || len(e.Packages) != 1 || e.Packages[0].RegistryType != "npm" || e.Packages[0].Identifier != e.Name || e.Packages[0].Version != "0.6.2" {
+		t.Fatalf("corpus fields not mapped: %+v", e)
+	}
+	if string(e.Extra["stars"]) != "7" {
+		t.Fatalf("unknown field lost: extra=%v", e.Extra)
+	}
+	if _, ok := e.Extra["registry"]; ok {
+		t.Fatal("mapped field also kept as extra")
+	}
+}
+
+func TestParseRecordServerJSONShape(t *testing.T) {
+	e, err := mcpdir.ParseRecord([]byte(`{"name": "io.github.x/airtable", "description": "Read and write Airtable.", "websiteUrl": "https://example.com", "repository": {"url": "https://github.com/x/airtable", "source": "github"},
+	  "packages": [{"registryType": "npm", "identifier": "airtable-mcp-server", "version": "1.7.2", "transport": {"type": "stdio"}}],
+	  "remotes": [{"type": "streamable-http", "url": "https://example.com/mcp"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Brief != "Read and write Airtable." || e.WebsiteURL != "https://example.com" || e.RepositoryURL != "https://github.com/x/airtable" {
+		t.Fatalf("server.json fields not mapped: %+v", e)
+	}
+	if len(e.Packages) != 1 || e.Packages[0].RegistryType != "npm" || e.Packages[0].Transport != "stdio" {
+		t.Fatalf("packages: %+v", e.Packages)
+	}
+	if len(e.Remotes) != 1 || e.Remotes[0].Transport != "streamable-http" {
+		t.Fatalf("remotes: %+v", e.Remotes)
+	}
+	if strings.Join(e.Transports, ",") != "stdio,streamable-http" {
+		t.Fatalf("transports not derived: %v", e.Transports)
+	}
+}
+
+func TestParseRecordRejects(t *testing.T) {
+	for _, tc := range []struct{ line, reason string }{
+		{`not json`, "invalid JSON"},
+		{`[1,2]`, "invalid JSON"},
+		{`{"brief": "no name"}`, "missing name"},
+		{`{"name": "  "}`, "missing name"},
+		{`{"name": "x", "website_url": "javascript:alert(1)"}`, "invalid URL"},
+		{`{"name": "x", "tags": "notalist"}`, "invalid field"},
+		{`{"name": "x", "popularity": -3}`, "invalid field"},
+		{`{"name": "` + strings.Repeat("a", 300) + `"}`, "field too long"},
+		{"{\"name\": \"\xff\"}", "invalid UTF-8"},
+	} {
+		_, err := mcpdir.ParseRecord([]byte(tc.line))
+		var re *mcpdir.RecordError
+		if !errors.As(err, &re) || re.Reason != tc.reason {
+			t.Errorf("%.40q: got %v, want reason %q", tc.line, err, tc.reason)
+		}
+	}
+}
+
+func TestEntryIDStable(t *testing.T) {
+	a := &mcpdir.Entry{Name: "x", WebsiteURL: "https://Example.com/x/"}
+	b := &mcpdir.Entry{Name: "y", WebsiteURL: "https://example.com/x"}
+	if mcpdir.EntryID(a.NaturalKey()) != mcpdir.EntryID(b.NaturalKey()) {
+		t.Fatal("same website must give the same id")
+	}
+	if !mcpdir.IsUUID(mcpdir.EntryID(a.NaturalKey())) || mcpdir.IsUUID("not-a-uuid") {
+		t.Fatal("IsUUID")
+	}
+}

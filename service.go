@@ -1,0 +1,102 @@
+package mcpdir
+
+import (
+	"context"
+	"time"
+)
+
+// ImportResult counts what an import or upsert did.
+type ImportResult struct {
+	Added     int
+	Updated   int
+	Unchanged int
+	Skipped   int
+	// SkipReasons counts skipped records by reason ("missing name", …).
+	SkipReasons map[string]int
+}
+
+// EntryStore keeps the directory's entries durably.
+type EntryStore interface {
+	// UpsertEntries adds new entries and updates changed ones in one
+	// transaction; an entry identical to the stored one is left alone, so
+	// upserting the same records twice changes nothing. IDs are derived from
+	// natural keys (EntryID); CreatedAt/UpdatedAt are set by the store.
+	UpsertEntries(ctx context.Context, entries []*Entry) (ImportResult, error)
+	// Entry returns one entry by id, or ErrNotFound.
+	Entry(ctx context.Context, id string) (*Entry, error)
+	// AllEntries streams every entry to fn, in no particular order.
+	AllEntries(ctx context.Context, fn func(*Entry) error) error
+	// CountEntries returns how many entries are stored.
+	CountEntries(ctx context.Context) (int, error)
+}
+
+// KeyStore keeps API keys (their hashes, never the secrets).
+type KeyStore interface {
+	CreateKey(ctx context.Context, k *APIKey) error
+	// Keys returns every key, revoked and expired ones included.
+	Keys(ctx context.Context) ([]*APIKey, error)
+	// KeyByPrefix returns one key, or ErrNotFound.
+	KeyByPrefix(ctx context.Context, prefix string) (*APIKey, error)
+	// RevokeKey marks a key revoked at the given time; ErrNotFound if unknown.
+	RevokeKey(ctx context.Context, prefix string, at time.Time) error
+	// TouchKeys records last-used times in one write (batched by the caller so
+	// that requests never wait on a database write).
+	TouchKeys(ctx context.Context, lastUsed map[string]time.Time) error
+}
+
+// Change kinds in the change feed.
+const (
+	ChangeEntry = "entry"
+	ChangeKey   = "key"
+)
+
+// Change is one write that other processes must see: which record changed.
+type Change struct {
+	Seq  int64
+	Kind string // ChangeEntry or ChangeKey
+	Ref  string // entry id or key prefix
+}
+
+// ChangeFeed lets a server follow writes made by other processes (the CLI on
+// the same data directory, or other replicas on the same database).
+type ChangeFeed interface {
+	// LatestChange returns the sequence number of the newest change (0 if none).
+	LatestChange(ctx context.Context) (int64, error)
+	// ChangesSince returns changes with Seq > after, oldest first, at most limit.
+	ChangesSince(ctx context.Context, after int64, limit int) ([]Change, error)
+}
+
+// RateLimiter counts requests per key over a rolling window.
+type RateLimiter interface {
+	// Allow counts one request for key if it fits in limit requests per
+	// window and says whether it did. It never lets more than limit requests
+	// through in any window, however many arrive at once.
+	Allow(ctx context.Context, key string, limit int, window time.Duration) (RateDecision, error)
+}
+
+// Hit is one search result.
+type Hit struct {
+	Entry *Entry
+	Score float64
+}
+
+// SearchResult is a page of ranked hits and the number of all matches.
+type SearchResult struct {
+	Hits  []Hit
+	Total int
+}
+
+// SearchIndex is the in-memory ranked index over the directory. It is safe
+// for concurrent use: searches run while entries are upserted.
+type SearchIndex interface {
+	// Search returns the best limit hits for the free-text query.
+	Search(query string, limit int) SearchResult
+	// Upsert adds or replaces entries (matched by ID).
+	Upsert(entries ...*Entry)
+	// Remove drops entries by ID.
+	Remove(ids ...string)
+	// Get returns an indexed entry by ID.
+	Get(id string) (*Entry, bool)
+	// Len returns the number of indexed entries.
+	Len() int
+}
