@@ -1,0 +1,121 @@
+package mcpdir
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+)
+
+// SearchItem is one element of a search result's data, over REST and MCP
+// alike: the spec's name, brief and website_url, plus the id that
+// get_mcp_detail takes and what a client needs to choose between servers.
+type SearchItem struct {
+	ID            string   `json:"id"`
+	Name          string   `json:"name"`
+	Title         string   `json:"title,omitempty"`
+	Brief         string   `json:"brief"`
+	WebsiteURL    string   `json:"website_url"`
+	RepositoryURL string   `json:"repository_url,omitempty"`
+	AuthorName    string   `json:"author_name,omitempty"`
+	Tags          []string `json:"tags"`
+	Transports    []string `json:"transports"`
+	IsOfficial    bool     `json:"is_official"`
+	IsVerified    bool     `json:"is_verified"`
+	Popularity    int64    `json:"popularity"`
+	Score         float64  `json:"score"`
+}
+
+// NewSearchItem is the search view of a hit.
+func NewSearchItem(h Hit) SearchItem {
+	e := h.Entry
+	return SearchItem{
+		ID: e.ID, Name: e.Name, Title: e.Title, Brief: e.Brief, WebsiteURL: e.WebsiteURL,
+		RepositoryURL: e.RepositoryURL, AuthorName: e.AuthorName,
+		Tags: nonNil(e.Tags), Transports: nonNil(e.Transports),
+		IsOfficial: e.IsOfficial, IsVerified: e.IsVerified, Popularity: e.Popularity,
+		Score: roundScore(h.Score),
+	}
+}
+
+func roundScore(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }
+
+// Detail is the full record get_mcp_detail returns: every field of the entry,
+// plus the names peers use for the same facts (MCP Hub's uuid, clicks,
+// is_recommended and metadata; the official registry's repository object),
+// so that a client written for either finds what it expects.
+type Detail struct {
+	ID            string                     `json:"id"`
+	UUID          string                     `json:"uuid"`
+	Name          string                     `json:"name"`
+	Title         string                     `json:"title"`
+	Brief         string                     `json:"brief"`
+	Description   string                     `json:"description"`
+	WebsiteURL    string                     `json:"website_url"`
+	RepositoryURL string                     `json:"repository_url"`
+	Repository    *DetailRepository          `json:"repository,omitempty"`
+	AuthorName    string                     `json:"author_name"`
+	Tags          []string                   `json:"tags"`
+	Categories    []string                   `json:"categories"`
+	Transports    []string                   `json:"transports"`
+	Packages      []Package                  `json:"packages"`
+	Remotes       []Remote                   `json:"remotes"`
+	Tools         []Tool                     `json:"tools"`
+	License       string                     `json:"license"`
+	Version       string                     `json:"version"`
+	IsOfficial    bool                       `json:"is_official"`
+	IsVerified    bool                       `json:"is_verified"`
+	IsRecommended bool                       `json:"is_recommended"`
+	Popularity    int64                      `json:"popularity"`
+	Clicks        int64                      `json:"clicks"`
+	Metadata      DetailMetadata             `json:"metadata"`
+	CreatedAt     time.Time                  `json:"created_at"`
+	UpdatedAt     time.Time                  `json:"updated_at"`
+	Extra         map[string]json.RawMessage `json:"extra,omitempty"`
+}
+
+// DetailRepository is the official registry's repository object.
+type DetailRepository struct {
+	URL    string `json:"url"`
+	Source string `json:"source,omitempty"`
+}
+
+// DetailMetadata is MCP Hub's metadata object.
+type DetailMetadata struct {
+	Version string `json:"version"`
+	License string `json:"license"`
+}
+
+// NewDetail is the detail view of an entry.
+func NewDetail(e *Entry) Detail {
+	d := Detail{
+		ID: e.ID, UUID: e.ID, Name: e.Name, Title: e.Title, Brief: e.Brief, Description: e.Description,
+		WebsiteURL: e.WebsiteURL, RepositoryURL: e.RepositoryURL, AuthorName: e.AuthorName,
+		Tags: nonNil(e.Tags), Categories: nonNil(e.Categories), Transports: nonNil(e.Transports),
+		Packages: nonNil(e.Packages), Remotes: nonNil(e.Remotes), Tools: nonNil(e.Tools),
+		License: e.License, Version: e.Version, IsOfficial: e.IsOfficial, IsVerified: e.IsVerified,
+		IsRecommended: e.IsOfficial || e.IsVerified, Popularity: e.Popularity, Clicks: e.Popularity,
+		Metadata:  DetailMetadata{Version: e.Version, License: e.License},
+		CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, Extra: e.Extra,
+	}
+	if e.RepositoryURL != "" {
+		d.Repository = &DetailRepository{URL: e.RepositoryURL, Source: repositorySource(e.RepositoryURL)}
+	}
+	return d
+}
+
+func repositorySource(u string) string {
+	for _, s := range []string{"github", "gitlab", "bitbucket", "codeberg"} {
+		if strings.Contains(u, "://"+s+".") || strings.Contains(u, "://www."+s+".") {
+			return s
+		}
+	}
+	return ""
+}
+
+// nonNil makes empty lists encode as [] rather than null: clients iterate them.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
