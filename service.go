@@ -24,6 +24,8 @@ type EntryStore interface {
 	UpsertEntries(ctx context.Context, entries []*Entry) (ImportResult, error)
 	// Entry returns one entry by id, or ErrNotFound.
 	Entry(ctx context.Context, id string) (*Entry, error)
+	// EntriesByID returns the stored entries among ids (unknown ids are left out).
+	EntriesByID(ctx context.Context, ids []string) ([]*Entry, error)
 	// AllEntries streams every entry to fn, in no particular order.
 	AllEntries(ctx context.Context, fn func(*Entry) error) error
 	// CountEntries returns how many entries are stored.

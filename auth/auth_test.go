@@ -1,0 +1,133 @@
+package auth_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/auth"
+	"github.com/mcpdir/mcpdir/memory"
+	"github.com/mcpdir/mcpdir/sqlite"
+)
+
+func newKey(t *testing.T, store mcpdir.KeyStore, rate int, expires time.Time) string {
+	t.Helper()
+	secret, prefix := auth.NewSecret()
+	k := &mcpdir.APIKey{Prefix: prefix, Name: "t", Scope: mcpdir.ScopeSearch, Hash: auth.Hash(secret), RateLimit: rate, CreatedAt: time.Now(), ExpiresAt: expires}
+	if err := store.CreateKey(context.Background(), k); err != nil {
+		t.Fatal(err)
+	}
+	return secret
+}
+
+func setup(t *testing.T) (*sqlite.DB, *auth.Service) {
+	t.Helper()
+	db, err := sqlite.Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db, auth.New(db, memory.NewLimiter(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+}
+
+func TestAuthenticate(t *testing.T) {
+	ctx := context.Background()
+	db, svc := setup(t)
+	good := newKey(t, db, 20, time.Time{})
+	expired := newKey(t, db, 20, time.Now().Add(-time.Second))
+	revoked := newKey(t, db, 20, time.Time{})
+	if err := db.RevokeKey(ctx, auth.PublicID(revoked), time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	other, _ := auth.NewSecret() // well formed, never stored
+	forged := auth.PublicID(good) + other[len(auth.PublicID(other)):]
+	for _, tc := range []struct {
+		header string
+		want   error
+	}{
+		{"Bearer " + good, nil},
+		{good, nil},
+		{"", mcpdir.ErrMissingKey},
+		{"Bearer ", mcpdir.ErrMissingKey},
+		{"Bearer nonsense", mcpdir.ErrInvalidKey},
+		{"Bearer " + other, mcpdir.ErrInvalidKey},
+		{"Bearer " + forged, mcpdir.ErrInvalidKey}, // known prefix, wrong secret
+		{"Bearer " + expired, mcpdir.ErrExpiredKey},
+		{revoked, mcpdir.ErrRevokedKey},
+	} {
+		k, err := svc.Authenticate(ctx, tc.header)
+		if !errors.Is(err, tc.want) {
+			t.Errorf("%.20q: err %v, want %v", tc.header, err, tc.want)
+		}
+		if tc.want == nil && (k == nil || k.Prefix != auth.PublicID(good)) {
+			t.Errorf("%.20q: key %+v", tc.header, k)
+		}
+	}
+}
+
+func TestKeyMadeByAnotherProcessWorksAtOnceAndRevocationAfterRefresh(t *testing.T) {
+	ctx := context.Background()
+	db, svc := setup(t)
+	if err := svc.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	key := newKey(t, db, 20, time.Time{}) // written after Load: not in memory
+	if _, err := svc.Authenticate(ctx, key); err != nil {
+		t.Fatalf("new key refused: %v", err)
+	}
+	if err := db.RevokeKey(ctx, auth.PublicID(key), time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Refresh(ctx, []string{auth.PublicID(key)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Authenticate(ctx, key); !errors.Is(err, mcpdir.ErrRevokedKey) {
+		t.Fatalf("revoked key: %v", err)
+	}
+}
+
+func TestLastUsedIsBatched(t *testing.T) {
+	ctx := context.Background()
+	db, svc := setup(t)
+	key := newKey(t, db, 20, time.Time{})
+	svc.Load(ctx)
+	if _, err := svc.Authenticate(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+	k, _ := db.KeyByPrefix(ctx, auth.PublicID(key))
+	if !k.LastUsedAt.IsZero() {
+		t.Fatal("a request wrote last-used to the database")
+	}
+	if err := svc.FlushLastUsed(ctx); err != nil {
+		t.Fatal(err)
+	}
+	k, _ = db.KeyByPrefix(ctx, auth.PublicID(key))
+	if time.Since(k.LastUsedAt) > time.Minute {
+		t.Fatalf("last used not recorded: %v", k.LastUsedAt)
+	}
+}
+
+func TestSpend(t *testing.T) {
+	ctx := context.Background()
+	_, svc := setup(t)
+	limited := &mcpdir.APIKey{Prefix: "mcpd_limited1", RateLimit: 2}
+	for i := range 3 {
+		d, err := svc.Spend(ctx, limited)
+		if err != nil || d.Allowed != (i < 2) || d.Limit != 2 {
+			t.Fatalf("spend %d: %+v %v", i, d, err)
+		}
+	}
+	free := &mcpdir.APIKey{Prefix: "mcpd_free1234", RateLimit: mcpdir.Unlimited}
+	for range 100 {
+		if d, _ := svc.Spend(ctx, free); !d.Allowed {
+			t.Fatal("unlimited key limited")
+		}
+	}
+}

@@ -1,0 +1,43 @@
+package http
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// recoverPanics turns a panic in a handler into a logged 500 that leaks nothing.
+func recoverPanics(logger *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				err := fmt.Errorf("panic: %v\n%s", v, debug.Stack())
+				writeError(w, r, logger, err)
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// boundRequest refuses over-long URLs and over-large bodies before any
+// handler reads them.
+func boundRequest(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(r.RequestURI) > MaxURLBytes {
+			writeError(w, r, nil, mcpdir.Errorf(mcpdir.ECodeURITooLong, "the request URL is longer than %d bytes", MaxURLBytes))
+			return
+		}
+		if r.ContentLength > MaxBodyBytes {
+			writeError(w, r, nil, mcpdir.Errorf(mcpdir.ECodeTooLarge, "the request body is larger than %d bytes", MaxBodyBytes))
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+		next.ServeHTTP(w, r)
+	})
+}

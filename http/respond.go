@@ -1,0 +1,87 @@
+package http
+
+import (
+	"encoding/json"
+	"log/slog"
+	"net/http"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// errorBody is every error response: {"error": {"code": "…", "message": "…"}}.
+type errorBody struct {
+	Error errorDetail `json:"error"`
+}
+
+type errorDetail struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// statusOf maps error codes to HTTP statuses. The spec answers 401 for an
+// exceeded rate limit, the same as for an invalid key.
+var statusOf = map[string]int{
+	mcpdir.ECodeMissingKeywords:  http.StatusBadRequest,
+	mcpdir.ECodeInvalidKeywords:  http.StatusBadRequest,
+	mcpdir.ECodeInvalidRequest:   http.StatusBadRequest,
+	mcpdir.ECodeMissingKey:       http.StatusUnauthorized,
+	mcpdir.ECodeInvalidKey:       http.StatusUnauthorized,
+	mcpdir.ECodeExpiredKey:       http.StatusUnauthorized,
+	mcpdir.ECodeRevokedKey:       http.StatusUnauthorized,
+	mcpdir.ECodeRateLimited:      http.StatusUnauthorized,
+	mcpdir.ECodeForbidden:        http.StatusForbidden,
+	mcpdir.ECodeNotFound:         http.StatusNotFound,
+	mcpdir.ECodeMethodNotAllowed: http.StatusMethodNotAllowed,
+	mcpdir.ECodeTooLarge:         http.StatusRequestEntityTooLarge,
+	mcpdir.ECodeURITooLong:       http.StatusRequestURITooLong,
+	mcpdir.ECodeUnavailable:      http.StatusServiceUnavailable,
+	mcpdir.ECodeInternal:         http.StatusInternalServerError,
+}
+
+// writeError answers with err's code and safe message; internal errors are
+// logged in full and reported without detail.
+func writeError(w http.ResponseWriter, r *http.Request, logger *slog.Logger, err error) {
+	code := mcpdir.ErrorCode(err)
+	status, ok := statusOf[code]
+	if !ok {
+		status = http.StatusBadRequest
+	}
+	if status == http.StatusInternalServerError && logger != nil {
+		logger.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	if status == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="mcpdir"`)
+	}
+	writeJSON(w, status, errorBody{errorDetail{Code: code, Message: mcpdir.ErrorMessage(err)}})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		status = http.StatusInternalServerError
+		body = []byte(`{"error":{"code":"internal","message":"internal error"}}`)
+	}
+	writeBody(w, status, body)
+}
+
+func writeBody(w http.ResponseWriter, status int, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+func notFound() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, r, nil, mcpdir.Errorf(mcpdir.ECodeNotFound, "no such endpoint: %s", r.URL.Path))
+	})
+}
+
+func methodNotAllowed(allow string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", allow)
+		writeError(w, r, nil, mcpdir.Errorf(mcpdir.ECodeMethodNotAllowed, "method %s is not allowed here: use %s", r.Method, allow))
+	})
+}

@@ -1,0 +1,16 @@
+package http
+
+import "net/http"
+
+// addRoutes maps the whole API surface.
+func addRoutes(mux *http.ServeMux, cfg Config) {
+	mux.Handle("GET /api/open/v1/search", handleSearch(cfg.Index, cfg.Guard, cfg.MaxResults, cfg.Logger))
+	if cfg.MCP != nil {
+		mux.Handle("/api/open/mcp", cfg.MCP)
+		mux.Handle("/api/open/mcp/", cfg.MCP)
+	}
+	mux.Handle("GET /healthz", handleHealthz())
+	mux.Handle("GET /readyz", handleReadyz(cfg.Ready, cfg.Logger))
+	mux.Handle("/api/open/v1/search", methodNotAllowed("GET"))
+	mux.Handle("/", notFound())
+}

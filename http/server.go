@@ -1,0 +1,56 @@
+// Package http is the directory's HTTP interface: the REST search API, the
+// health checks, and the mount point of the MCP endpoint.
+package http
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// Searcher answers ranked searches.
+type Searcher interface {
+	Search(query string, limit int) mcpdir.SearchResult
+}
+
+// Guard authenticates a request's key and spends its budget.
+type Guard interface {
+	Authenticate(ctx context.Context, authorization string) (*mcpdir.APIKey, error)
+	Spend(ctx context.Context, key *mcpdir.APIKey) (mcpdir.RateDecision, error)
+}
+
+// Config is what the HTTP interface needs.
+type Config struct {
+	Logger *slog.Logger
+	Index  Searcher
+	Guard  Guard
+	// MaxResults is how many hits a REST search returns (the spec has no
+	// limit parameter).
+	MaxResults int
+	// MCP serves /api/open/mcp; nil leaves it unmounted.
+	MCP http.Handler
+	// Ready reports whether the store and index are ready to serve.
+	Ready func(ctx context.Context) error
+}
+
+// Input bounds.
+const (
+	MaxKeywordsBytes = 256
+	MaxURLBytes      = 8 << 10
+	MaxBodyBytes     = 1 << 20
+)
+
+// NewServer returns the whole HTTP surface with its middleware.
+func NewServer(cfg Config) http.Handler {
+	if cfg.MaxResults <= 0 {
+		cfg.MaxResults = 50
+	}
+	mux := http.NewServeMux()
+	addRoutes(mux, cfg)
+	var h http.Handler = mux
+	h = boundRequest(h)
+	h = recoverPanics(cfg.Logger, h)
+	return h
+}

@@ -1,0 +1,64 @@
+// Package memory holds the in-process implementations used by the embedded
+// default: a rate limiter for a single server.
+package memory
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// Limiter is an exact rolling-window rate limiter: it keeps the time of each
+// counted request per key (at most limit of them), so no window of the given
+// length ever holds more than limit requests.
+type Limiter struct {
+	now func() time.Time
+
+	mu   sync.Mutex
+	logs map[string][]time.Time // per key, oldest first
+}
+
+// NewLimiter returns an empty limiter.
+func NewLimiter() *Limiter {
+	return &Limiter{now: time.Now, logs: map[string][]time.Time{}}
+}
+
+// Allow implements mcpdir.RateLimiter.
+func (l *Limiter) Allow(_ context.Context, key string, limit int, window time.Duration) (mcpdir.RateDecision, error) {
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	log := l.logs[key]
+	cut := 0
+	for cut < len(log) && !log[cut].After(now.Add(-window)) {
+		cut++
+	}
+	log = log[cut:]
+	d := mcpdir.RateDecision{Limit: limit}
+	if len(log) < limit {
+		log = append(log, now)
+		d.Allowed = true
+		d.Remaining = limit - len(log)
+	} else if len(log) > 0 {
+		d.RetryAfter = log[0].Add(window).Sub(now)
+	}
+	if len(log) > 0 {
+		d.Reset = log[0].Add(window).Sub(now)
+	}
+	l.logs[key] = log
+	return d, nil
+}
+
+// Sweep forgets keys with no request in the last window, bounding memory.
+func (l *Limiter) Sweep(window time.Duration) {
+	cutoff := l.now().Add(-window)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for k, log := range l.logs {
+		if len(log) == 0 || !log[len(log)-1].After(cutoff) {
+			delete(l.logs, k)
+		}
+	}
+}

@@ -1,0 +1,196 @@
+package sqlite
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// UpsertEntries implements mcpdir.EntryStore.
+func (s *DB) UpsertEntries(ctx context.Context, entries []*mcpdir.Entry) (mcpdir.ImportResult, error) {
+	var res mcpdir.ImportResult
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return res, fmt.Errorf("upsert entries: %w", err)
+	}
+	defer tx.Rollback()
+	sel, err := tx.PrepareContext(ctx, `SELECT content_hash FROM entries WHERE id = ?`)
+	if err != nil {
+		return res, fmt.Errorf("upsert entries: %w", err)
+	}
+	defer sel.Close()
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO entries (id, natural_key, doc, content_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return res, fmt.Errorf("upsert entries: %w", err)
+	}
+	defer ins.Close()
+	upd, err := tx.PrepareContext(ctx, `UPDATE entries SET doc = ?, content_hash = ?, updated_at = ? WHERE id = ?`)
+	if err != nil {
+		return res, fmt.Errorf("upsert entries: %w", err)
+	}
+	defer upd.Close()
+
+	now := s.now().UTC()
+	for _, e := range entries {
+		key := e.NaturalKey()
+		id := mcpdir.EntryID(key)
+		doc, err := encodeDoc(e)
+		if err != nil {
+			return res, fmt.Errorf("upsert entry %q: %w", e.Name, err)
+		}
+		sum := sha256.Sum256(doc)
+		var have []byte
+		switch err := sel.QueryRowContext(ctx, id).Scan(&have); {
+		case isNoRows(err):
+			if _, err := ins.ExecContext(ctx, id, key, doc, sum[:], now.UnixNano(), now.UnixNano()); err != nil {
+				return res, fmt.Errorf("insert entry %q: %w", e.Name, err)
+			}
+			res.Added++
+		case err != nil:
+			return res, fmt.Errorf("read entry %q: %w", e.Name, err)
+		case bytes.Equal(have, sum[:]):
+			res.Unchanged++
+			continue
+		default:
+			if _, err := upd.ExecContext(ctx, doc, sum[:], now.UnixNano(), id); err != nil {
+				return res, fmt.Errorf("update entry %q: %w", e.Name, err)
+			}
+			res.Updated++
+		}
+		if err := recordChange(ctx, tx, mcpdir.ChangeEntry, id, now); err != nil {
+			return res, fmt.Errorf("record change: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return mcpdir.ImportResult{}, fmt.Errorf("commit entries: %w", err)
+	}
+	return res, nil
+}
+
+// encodeDoc is the stored form of an entry: everything but the columns the
+// store owns (id and timestamps), so that its hash says whether it changed.
+func encodeDoc(e *mcpdir.Entry) ([]byte, error) {
+	c := *e
+	c.ID = ""
+	c.CreatedAt, c.UpdatedAt = time.Time{}, time.Time{}
+	return json.Marshal(&c)
+}
+
+func decodeEntry(id string, doc []byte, created, updated int64) (*mcpdir.Entry, error) {
+	e := new(mcpdir.Entry)
+	if err := json.Unmarshal(doc, e); err != nil {
+		return nil, fmt.Errorf("decode entry %s: %w", id, err)
+	}
+	e.ID, e.CreatedAt, e.UpdatedAt = id, fromUnixNano(created), fromUnixNano(updated)
+	return e, nil
+}
+
+// Entry implements mcpdir.EntryStore.
+func (s *DB) Entry(ctx context.Context, id string) (*mcpdir.Entry, error) {
+	var doc []byte
+	var created, updated int64
+	err := s.db.QueryRowContext(ctx, `SELECT doc, created_at, updated_at FROM entries WHERE id = ?`, id).Scan(&doc, &created, &updated)
+	if isNoRows(err) {
+		return nil, mcpdir.ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read entry: %w", err)
+	}
+	return decodeEntry(id, doc, created, updated)
+}
+
+// EntriesByID implements mcpdir.EntryStore.
+func (s *DB) EntriesByID(ctx context.Context, ids []string) ([]*mcpdir.Entry, error) {
+	var out []*mcpdir.Entry
+	const chunk = 500 // well under SQLite's bound-parameter limit
+	for len(ids) > 0 {
+		n := min(chunk, len(ids))
+		args := make([]any, n)
+		for i, id := range ids[:n] {
+			args[i] = id
+		}
+		ids = ids[n:]
+		q := `SELECT id, doc, created_at, updated_at FROM entries WHERE id IN (?` + strings.Repeat(",?", n-1) + `)`
+		if err := s.scanEntries(ctx, q, args, func(e *mcpdir.Entry) error { out = append(out, e); return nil }); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// AllEntries implements mcpdir.EntryStore.
+func (s *DB) AllEntries(ctx context.Context, fn func(*mcpdir.Entry) error) error {
+	return s.scanEntries(ctx, `SELECT id, doc, created_at, updated_at FROM entries`, nil, fn)
+}
+
+func (s *DB) scanEntries(ctx context.Context, q string, args []any, fn func(*mcpdir.Entry) error) error {
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return fmt.Errorf("read entries: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var doc []byte
+		var created, updated int64
+		if err := rows.Scan(&id, &doc, &created, &updated); err != nil {
+			return fmt.Errorf("read entries: %w", err)
+		}
+		e, err := decodeEntry(id, doc, created, updated)
+		if err != nil {
+			return err
+		}
+		if err := fn(e); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read entries: %w", err)
+	}
+	return nil
+}
+
+// CountEntries implements mcpdir.EntryStore.
+func (s *DB) CountEntries(ctx context.Context) (int, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM entries`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count entries: %w", err)
+	}
+	return n, nil
+}
+
+// LatestChange implements mcpdir.ChangeFeed.
+func (s *DB) LatestChange(ctx context.Context) (int64, error) {
+	var seq int64
+	if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM changes`).Scan(&seq); err != nil {
+		return 0, fmt.Errorf("latest change: %w", err)
+	}
+	return seq, nil
+}
+
+// ChangesSince implements mcpdir.ChangeFeed.
+func (s *DB) ChangesSince(ctx context.Context, after int64, limit int) ([]mcpdir.Change, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT seq, kind, ref FROM changes WHERE seq > ? ORDER BY seq LIMIT ?`, after, limit)
+	if err != nil {
+		return nil, fmt.Errorf("read changes: %w", err)
+	}
+	defer rows.Close()
+	var out []mcpdir.Change
+	for rows.Next() {
+		var c mcpdir.Change
+		if err := rows.Scan(&c.Seq, &c.Kind, &c.Ref); err != nil {
+			return nil, fmt.Errorf("read changes: %w", err)
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read changes: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,129 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// CreateKey implements mcpdir.KeyStore.
+func (s *DB) CreateKey(ctx context.Context, k *mcpdir.APIKey) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("create key: %w", err)
+	}
+	defer tx.Rollback()
+	_, err = tx.ExecContext(ctx, `INSERT INTO api_keys (prefix, name, scope, hash, rate_limit, account_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		k.Prefix, k.Name, string(k.Scope), k.Hash, k.RateLimit, k.AccountID, unixNano(k.CreatedAt), unixNano(k.ExpiresAt))
+	if err != nil {
+		if strings.Contains(err.Error(), "UNIQUE") {
+			return mcpdir.Errorf(mcpdir.ECodeInvalidRequest, "a key with this prefix exists")
+		}
+		return fmt.Errorf("create key: %w", err)
+	}
+	if err := recordChange(ctx, tx, mcpdir.ChangeKey, k.Prefix, s.now()); err != nil {
+		return fmt.Errorf("create key: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("create key: %w", err)
+	}
+	return nil
+}
+
+const keyColumns = `prefix, name, scope, hash, rate_limit, account_id, created_at, expires_at, last_used_at, revoked_at`
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanKey(row scanner) (*mcpdir.APIKey, error) {
+	var k mcpdir.APIKey
+	var scope string
+	var created, expires, used, revoked int64
+	if err := row.Scan(&k.Prefix, &k.Name, &scope, &k.Hash, &k.RateLimit, &k.AccountID, &created, &expires, &used, &revoked); err != nil {
+		return nil, err
+	}
+	k.Scope = mcpdir.Scope(scope)
+	k.CreatedAt, k.ExpiresAt, k.LastUsedAt, k.RevokedAt = fromUnixNano(created), fromUnixNano(expires), fromUnixNano(used), fromUnixNano(revoked)
+	return &k, nil
+}
+
+// Keys implements mcpdir.KeyStore.
+func (s *DB) Keys(ctx context.Context) ([]*mcpdir.APIKey, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+keyColumns+` FROM api_keys ORDER BY created_at, prefix`)
+	if err != nil {
+		return nil, fmt.Errorf("list keys: %w", err)
+	}
+	defer rows.Close()
+	var out []*mcpdir.APIKey
+	for rows.Next() {
+		k, err := scanKey(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list keys: %w", err)
+		}
+		out = append(out, k)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list keys: %w", err)
+	}
+	return out, nil
+}
+
+// KeyByPrefix implements mcpdir.KeyStore.
+func (s *DB) KeyByPrefix(ctx context.Context, prefix string) (*mcpdir.APIKey, error) {
+	k, err := scanKey(s.db.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE prefix = ?`, prefix))
+	if isNoRows(err) {
+		return nil, mcpdir.ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read key: %w", err)
+	}
+	return k, nil
+}
+
+// RevokeKey implements mcpdir.KeyStore. Revoking a revoked key keeps the
+// first revocation time.
+func (s *DB) RevokeKey(ctx context.Context, prefix string, at time.Time) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("revoke key: %w", err)
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `UPDATE api_keys SET revoked_at = CASE WHEN revoked_at = 0 THEN ? ELSE revoked_at END WHERE prefix = ?`, at.UnixNano(), prefix)
+	if err != nil {
+		return fmt.Errorf("revoke key: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return mcpdir.ErrNotFound
+	}
+	if err := recordChange(ctx, tx, mcpdir.ChangeKey, prefix, at); err != nil {
+		return fmt.Errorf("revoke key: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("revoke key: %w", err)
+	}
+	return nil
+}
+
+// TouchKeys implements mcpdir.KeyStore. Last-used times only move forward,
+// and are not in the change feed: no other process needs them promptly.
+func (s *DB) TouchKeys(ctx context.Context, lastUsed map[string]time.Time) error {
+	if len(lastUsed) == 0 {
+		return nil
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("touch keys: %w", err)
+	}
+	defer tx.Rollback()
+	for prefix, t := range lastUsed {
+		if _, err := tx.ExecContext(ctx, `UPDATE api_keys SET last_used_at = MAX(last_used_at, ?) WHERE prefix = ?`, t.UnixNano(), prefix); err != nil {
+			return fmt.Errorf("touch keys: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("touch keys: %w", err)
+	}
+	return nil
+}

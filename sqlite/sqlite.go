@@ -1,0 +1,155 @@
+// Package sqlite is the embedded store: entries, API keys and the change feed
+// in one SQLite database file in the data directory, through a pure-Go driver.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// FileName is the database file inside the data directory.
+const FileName = "mcpdir.db"
+
+// DB is the SQLite store. It implements mcpdir.EntryStore, mcpdir.KeyStore
+// and mcpdir.ChangeFeed. Several processes may open the same file: the CLI
+// writes while a server runs, and the server follows the change feed.
+type DB struct {
+	db  *sql.DB
+	now func() time.Time
+}
+
+// Open opens (creating if needed) the store in dataDir and migrates its schema.
+func Open(ctx context.Context, dataDir string) (*DB, error) {
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("create data directory: %w", err)
+	}
+	path := filepath.Join(dataDir, FileName)
+	// WAL lets readers run beside the one writer; synchronous=FULL makes a
+	// commit durable once acknowledged, even across power loss; immediate
+	// transactions take the write lock up front, so two processes never
+	// deadlock upgrading a read lock; busy_timeout makes a writer wait for
+	// the other process rather than fail.
+	q := url.Values{}
+	for _, p := range []string{"journal_mode(WAL)", "synchronous(FULL)", "busy_timeout(10000)", "foreign_keys(1)"} {
+		q.Add("_pragma", p)
+	}
+	q.Set("_txlock", "immediate")
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(8)
+	db.SetConnMaxIdleTime(time.Minute)
+	s := &DB{db: db, now: time.Now}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close closes the database.
+func (s *DB) Close() error { return s.db.Close() }
+
+// Ping checks that the database answers.
+func (s *DB) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
+
+// CheckIntegrity runs SQLite's integrity check.
+func (s *DB) CheckIntegrity(ctx context.Context) error {
+	var res string
+	if err := s.db.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&res); err != nil {
+		return fmt.Errorf("integrity check: %w", err)
+	}
+	if res != "ok" {
+		return fmt.Errorf("integrity check: %s", res)
+	}
+	return nil
+}
+
+// migrations are applied in order, each once; never edit a released one.
+var migrations = []string{
+	`CREATE TABLE entries (
+		id           TEXT PRIMARY KEY,
+		natural_key  TEXT NOT NULL UNIQUE,
+		doc          BLOB NOT NULL,
+		content_hash BLOB NOT NULL,
+		created_at   INTEGER NOT NULL,
+		updated_at   INTEGER NOT NULL
+	);
+	CREATE TABLE api_keys (
+		prefix       TEXT PRIMARY KEY,
+		name         TEXT NOT NULL,
+		scope        TEXT NOT NULL,
+		hash         BLOB NOT NULL UNIQUE,
+		rate_limit   INTEGER NOT NULL,
+		account_id   TEXT NOT NULL DEFAULT '',
+		created_at   INTEGER NOT NULL,
+		expires_at   INTEGER NOT NULL DEFAULT 0,
+		last_used_at INTEGER NOT NULL DEFAULT 0,
+		revoked_at   INTEGER NOT NULL DEFAULT 0
+	);
+	CREATE TABLE changes (
+		seq  INTEGER PRIMARY KEY AUTOINCREMENT,
+		kind TEXT NOT NULL,
+		ref  TEXT NOT NULL,
+		at   INTEGER NOT NULL
+	);`,
+}
+
+func (s *DB) migrate(ctx context.Context) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	var have int
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&have); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	if have > len(migrations) {
+		return fmt.Errorf("migrate: database schema version %d is newer than this binary knows (%d): upgrade mcpdir", have, len(migrations))
+	}
+	for v := have + 1; v <= len(migrations); v++ {
+		if _, err := tx.ExecContext(ctx, migrations[v-1]); err != nil {
+			return fmt.Errorf("migrate to version %d: %w", v, err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`, v, s.now().UnixNano()); err != nil {
+			return fmt.Errorf("migrate to version %d: %w", v, err)
+		}
+	}
+	return tx.Commit()
+}
+
+func unixNano(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func fromUnixNano(n int64) time.Time {
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n).UTC()
+}
+
+func recordChange(ctx context.Context, tx *sql.Tx, kind, ref string, at time.Time) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO changes (kind, ref, at) VALUES (?, ?, ?)`, kind, ref, at.UnixNano())
+	return err
+}
+
+var errNoRows = sql.ErrNoRows
+
+func isNoRows(err error) bool { return errors.Is(err, errNoRows) }
