@@ -75,3 +75,29 @@ func TestEntryIDStable(t *testing.T) {
 		t.Fatal("IsUUID")
 	}
 }
+
+// FuzzParseRecord: any line either parses into a valid entry or is refused
+// with a RecordError; never a panic. `go test -fuzz FuzzParseRecord` explores.
+func FuzzParseRecord(f *testing.F) {
+	for _, seed := range []string{
+		`{"name": "a", "brief": "b", "website_url": "https://e.com", "registry": "npm", "downloads": 3}`,
+		`{"name": "a", "packages": [{"registryType": "npm", "identifier": "x", "transport": {"type": "stdio"}}]}`,
+		`{"name": "a", "remotes": [{"type": "sse", "url": "https://e.com/sse"}], "tags": ["x", ""]}`,
+		`{"name": 1}`, `{}`, `null`, `[]`, `{"name": "a", "popularity": 1e300}`, `{"name":"a","extra":{"k":1},"k":2}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		e, err := mcpdir.ParseRecord(line)
+		if err != nil {
+			var re *mcpdir.RecordError
+			if !errors.As(err, &re) {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+			return
+		}
+		if e.Name == "" || e.Popularity < 0 {
+			t.Fatalf("accepted an invalid entry: %+v", e)
+		}
+	})
+}

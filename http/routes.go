@@ -11,6 +11,9 @@ func addRoutes(mux *http.ServeMux, cfg Config) {
 	}
 	mux.Handle("GET /healthz", handleHealthz())
 	mux.Handle("GET /readyz", handleReadyz(cfg.Ready, cfg.Logger))
+	if cfg.Baseline {
+		mux.Handle("GET /debug/baseline", handleBaseline())
+	}
 	mux.Handle("/api/open/v1/search", methodNotAllowed("GET"))
 	mux.Handle("/", notFound())
 }

@@ -33,6 +33,10 @@ type Config struct {
 	MCP http.Handler
 	// Ready reports whether the store and index are ready to serve.
 	Ready func(ctx context.Context) error
+	// Baseline mounts GET /debug/baseline?bytes=N, which answers a
+	// precomputed body of N bytes: the physical limit that load benchmarks
+	// compare search throughput with, measured in the same server.
+	Baseline bool
 }
 
 // Input bounds.
