@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -11,7 +12,9 @@ import (
 )
 
 // searchResponse is the spec's envelope: data and count (the number of items
-// in data), plus total (all matches) and the keywords as understood.
+// in data), plus total (all matches) and the keywords as understood. The
+// handler assembles it from cached item encodings (encode.go); this type
+// documents the shape and is what those encodings are tested against.
 type searchResponse struct {
 	Data     []mcpdir.SearchItem `json:"data"`
 	Count    int                 `json:"count"`
@@ -21,6 +24,8 @@ type searchResponse struct {
 
 // handleSearch serves GET /api/open/v1/search?keywords=…
 func handleSearch(index Searcher, guard Guard, maxResults int, logger *slog.Logger) http.Handler {
+	var items itemCache
+	buffers := sync.Pool{New: func() any { return new([]byte) }}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		key, err := guard.Authenticate(r.Context(), r.Header.Get("Authorization"))
 		if err != nil {
@@ -42,12 +47,10 @@ func handleSearch(index Searcher, guard Guard, maxResults int, logger *slog.Logg
 			writeError(w, r, logger, RateLimitedError(decision))
 			return
 		}
-		res := index.Search(keywords, maxResults)
-		items := make([]mcpdir.SearchItem, len(res.Hits))
-		for i, h := range res.Hits {
-			items[i] = mcpdir.NewSearchItem(h)
-		}
-		writeJSON(w, http.StatusOK, searchResponse{Data: items, Count: len(items), Total: res.Total, Keywords: keywords})
+		buf := buffers.Get().(*[]byte)
+		*buf = items.appendSearchResponse((*buf)[:0], index.Search(keywords, maxResults), keywords)
+		writeBody(w, http.StatusOK, *buf)
+		buffers.Put(buf)
 	})
 }
 

@@ -1,0 +1,77 @@
+package http
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+func sampleResult(n int) mcpdir.SearchResult {
+	res := mcpdir.SearchResult{Total: n * 3}
+	for i := range n {
+		e := &mcpdir.Entry{
+			ID: mcpdir.EntryID(fmt.Sprint(i)), Name: fmt.Sprintf("@scope/mcp-server-postgres-%d", i),
+			Title: "Postgres \"MCP\" <server>", Brief: "Read-only access to PostgreSQL databases: inspect schemas and run queries. ünïcode",
+			WebsiteURL: fmt.Sprintf("https://www.npmjs.com/package/@scope/mcp-server-postgres-%d", i),
+			Tags:       []string{"postgres", "database", "sql"}, Transports: []string{"stdio"}, Popularity: int64(i * 1000),
+			UpdatedAt: time.Unix(int64(i), 0),
+		}
+		res.Hits = append(res.Hits, mcpdir.Hit{Entry: e, Score: 10.0 / float64(i+1)})
+	}
+	return res
+}
+
+// The cached assembly must produce exactly what encoding/json produces.
+func TestCachedEncodingMatchesEncodingJSON(t *testing.T) {
+	res := sampleResult(50)
+	var c itemCache
+	for round := range 2 { // cold and warm cache
+		got := c.appendSearchResponse(nil, res, `post"gres`)
+		items := make([]mcpdir.SearchItem, len(res.Hits))
+		for i, h := range res.Hits {
+			items[i] = mcpdir.NewSearchItem(h)
+		}
+		want, _ := json.Marshal(searchResponse{Data: items, Count: len(items), Total: res.Total, Keywords: `post"gres`})
+		var g, w any
+		if err := json.Unmarshal(got, &g); err != nil {
+			t.Fatalf("round %d: invalid JSON: %v\n%s", round, err, got)
+		}
+		json.Unmarshal(want, &w)
+		if !reflect.DeepEqual(g, w) {
+			t.Fatalf("round %d:\n got %s\nwant %s", round, got, want)
+		}
+	}
+	// An updated entry is re-encoded.
+	res.Hits[0].Entry = &mcpdir.Entry{ID: res.Hits[0].Entry.ID, Name: "renamed", UpdatedAt: time.Unix(999, 0)}
+	var g struct{ Data []mcpdir.SearchItem }
+	json.Unmarshal(c.appendSearchResponse(nil, res, "x"), &g)
+	if g.Data[0].Name != "renamed" {
+		t.Fatal("stale cached encoding served after an update")
+	}
+}
+
+// BenchmarkEncodeSearchResponse compares, in one run, encoding a 50-hit
+// response with encoding/json and assembling it from cached item encodings.
+func BenchmarkEncodeSearchResponse(b *testing.B) {
+	res := sampleResult(50)
+	b.Run("encoding-json", func(b *testing.B) {
+		for b.Loop() {
+			items := make([]mcpdir.SearchItem, len(res.Hits))
+			for i, h := range res.Hits {
+				items[i] = mcpdir.NewSearchItem(h)
+			}
+			json.Marshal(searchResponse{Data: items, Count: len(items), Total: res.Total, Keywords: "postgres"})
+		}
+	})
+	b.Run("cached-items", func(b *testing.B) {
+		var c itemCache
+		buf := make([]byte, 0, 32<<10)
+		for b.Loop() {
+			buf = c.appendSearchResponse(buf[:0], res, "postgres")
+		}
+	})
+}
