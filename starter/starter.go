@@ -1,0 +1,50 @@
+// Package starter holds the curated starter directory: a couple of hundred
+// real, well-known MCP servers (the Model Context Protocol reference servers,
+// vendors' own servers and popular community ones) that the service loads on
+// its first start, when the store is empty, so that a new directory is useful
+// before any import has run.
+//
+// The entries live in starter.jsonl, one JSON object per line in the
+// directory's own entry shape. Names, addresses and package identifiers are
+// those of the real projects; every brief and description was written for
+// this project rather than copied from the projects' READMEs or package
+// summaries.
+package starter
+
+import (
+	"bufio"
+	"bytes"
+	_ "embed"
+	"fmt"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+//go:embed starter.jsonl
+var data []byte
+
+// Entries parses the embedded starter directory. Blank lines are skipped; any
+// line that does not parse is an error naming its line number, because a bad
+// starter file is a bug in the build, not bad user input.
+func Entries() ([]*mcpdir.Entry, error) {
+	var out []*mcpdir.Entry
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64<<10), mcpdir.MaxRecordBytes+1)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		e, err := mcpdir.ParseRecord(line)
+		if err != nil {
+			return nil, fmt.Errorf("starter.jsonl line %d: %w", n, err)
+		}
+		out = append(out, e)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("starter.jsonl line %d: %w", n+1, err)
+	}
+	return out, nil
+}
