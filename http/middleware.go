@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strings"
 
 	"github.com/mcpdir/mcpdir"
 )
@@ -26,11 +27,16 @@ func recoverPanics(logger *slog.Logger, next http.Handler) http.Handler {
 }
 
 // boundRequest refuses over-long URLs and over-large bodies before any
-// handler reads them.
+// handler reads them. The MCP endpoint bounds its own bodies, to answer in
+// JSON-RPC.
 func boundRequest(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if len(r.RequestURI) > MaxURLBytes {
 			writeError(w, r, nil, mcpdir.Errorf(mcpdir.ECodeURITooLong, "the request URL is longer than %d bytes", MaxURLBytes))
+			return
+		}
+		if r.URL.Path == mcpPath || strings.HasPrefix(r.URL.Path, mcpPath+"/") {
+			next.ServeHTTP(w, r)
 			return
 		}
 		if r.ContentLength > MaxBodyBytes {

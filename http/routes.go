@@ -2,12 +2,15 @@ package http
 
 import "net/http"
 
+// mcpPath is the MCP endpoint (spec 4.2); it carries no version segment.
+const mcpPath = "/api/open/mcp"
+
 // addRoutes maps the whole API surface.
 func addRoutes(mux *http.ServeMux, cfg Config) {
 	mux.Handle("GET /api/open/v1/search", handleSearch(cfg.Index, cfg.Guard, cfg.MaxResults, cfg.Logger))
 	if cfg.MCP != nil {
-		mux.Handle("/api/open/mcp", cfg.MCP)
-		mux.Handle("/api/open/mcp/", cfg.MCP)
+		mux.Handle(mcpPath, cfg.MCP)
+		mux.Handle(mcpPath+"/", cfg.MCP)
 	}
 	mux.Handle("GET /healthz", handleHealthz())
 	mux.Handle("GET /readyz", handleReadyz(cfg.Ready, cfg.Logger))

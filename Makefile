@@ -1,0 +1,23 @@
+# The commands a developer and CI use. `make test` is what CI runs.
+GO ?= go
+
+.PHONY: test test-go test-clients bench build
+
+build:
+	$(GO) build -o bin/mcpdir ./cmd/mcpdir
+
+## test: vet, unit and end-to-end tests (real HTTP server, real SQLite, real MCP clients)
+test: test-go test-clients
+
+test-go:
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -race ./auth ./memory ./changefeed ./search ./http
+
+## test-clients: the MCP client suites we did not write (skips without Node/npm)
+test-clients:
+	bash e2e/clients.sh
+
+## bench: search speed and relevance figures (see docs/BENCHMARKS.md)
+bench:
+	bash bench/run.sh

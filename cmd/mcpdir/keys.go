@@ -1,0 +1,188 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/auth"
+	"github.com/mcpdir/mcpdir/sqlite"
+)
+
+func keys(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return usageError{"keys needs a subcommand: create, list or revoke"}
+	}
+	switch args[0] {
+	case "create":
+		return keysCreate(ctx, args[1:], env, stdout, stderr)
+	case "list":
+		return keysList(ctx, args[1:], env, stdout, stderr)
+	case "revoke":
+		return keysRevoke(ctx, args[1:], env, stdout, stderr)
+	}
+	return usageError{fmt.Sprintf("unknown keys subcommand %q: use create, list or revoke", args[0])}
+}
+
+func keysCreate(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
+	fs, dataDir := newFlags("keys create", env, stderr)
+	name := fs.String("name", "", "what the key is for (required)")
+	expires := fs.String("expires", "never", "lifetime: 90d, 12h, 30m or never")
+	rate := fs.String("rate-limit", fmt.Sprintf("%d/h", mcpdir.DefaultRateLimit), "requests per rolling hour: 20/h, 20 or unlimited")
+	scope := fs.String("scope", string(mcpdir.ScopeSearch), "search or admin")
+	publicURL := fs.String("url", env.or("MCPDIR_PUBLIC_URL", "http://"+env.or("MCPDIR_ADDR", "127.0.0.1:8080")), "the server's public base URL, for the client configuration (env MCPDIR_PUBLIC_URL)")
+	args, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(*name) == "" || len(*name) > 100 {
+		return usageError{"--name is required (at most 100 characters)"}
+	}
+	lifetime, err := parseLifetime(*expires)
+	if err != nil {
+		return err
+	}
+	limit, err := parseRateLimit(*rate)
+	if err != nil {
+		return err
+	}
+	if !mcpdir.Scope(*scope).Valid() {
+		return usageError{"--scope must be search or admin"}
+	}
+	store, err := sqlite.Open(ctx, *dataDir)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+
+	secret, prefix := auth.NewSecret()
+	now := time.Now().UTC()
+	k := &mcpdir.APIKey{Prefix: prefix, Name: strings.TrimSpace(*name), Scope: mcpdir.Scope(*scope), Hash: auth.Hash(secret), RateLimit: limit, CreatedAt: now}
+	if lifetime > 0 {
+		k.ExpiresAt = now.Add(lifetime)
+	}
+	if err := store.CreateKey(ctx, k); err != nil {
+		return err
+	}
+	// The key alone on the first line, so that scripts can take it with head -1.
+	fmt.Fprintln(stdout, secret)
+	fmt.Fprintf(stdout, "\nThis key is shown once: store it now. id %s, scope %s, %s, expires %s.\n\n",
+		prefix, k.Scope, describeLimit(limit), describeTime(k.ExpiresAt, "never"))
+	fmt.Fprintln(stdout, "MCP client configuration (add it to your client's MCP servers):")
+	cfg := map[string]any{"mcpServers": map[string]any{"mcpdir": map[string]any{
+		"url":          strings.TrimRight(*publicURL, "/") + "/api/open/mcp",
+		"transport":    "http",
+		"headers":      map[string]string{"Authorization": "Bearer " + secret, "Content-Type": "application/json"},
+		"capabilities": map[string]bool{"tools": true},
+	}}}
+	out, _ := json.MarshalIndent(cfg, "", "  ")
+	fmt.Fprintf(stdout, "%s\n", out)
+	return nil
+}
+
+func keysList(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
+	fs, dataDir := newFlags("keys list", env, stderr)
+	args, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	store, err := sqlite.Open(ctx, *dataDir)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	all, err := store.Keys(ctx)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PREFIX\tNAME\tSCOPE\tRATE LIMIT\tCREATED\tEXPIRES\tLAST USED\tREVOKED")
+	for _, k := range all {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", k.Prefix, k.Name, k.Scope, describeLimit(k.RateLimit),
+			describeTime(k.CreatedAt, "-"), describeTime(k.ExpiresAt, "never"), describeTime(k.LastUsedAt, "never"), describeTime(k.RevokedAt, "-"))
+	}
+	return tw.Flush()
+}
+
+func keysRevoke(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
+	fs, dataDir := newFlags("keys revoke", env, stderr)
+	args, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(args) != 1 {
+		return usageError{"usage: mcpdir keys revoke PREFIX"}
+	}
+	prefix := args[0]
+	if len(prefix) > len(auth.PublicID(strings.Repeat("x", 64))) {
+		prefix = auth.PublicID(prefix) // a whole key was given: take its prefix
+	}
+	store, err := sqlite.Open(ctx, *dataDir)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if err := store.RevokeKey(ctx, prefix, time.Now()); err != nil {
+		if errors.Is(err, mcpdir.ErrNotFound) {
+			return fmt.Errorf("no key with prefix %q (see mcpdir keys list)", prefix)
+		}
+		return err
+	}
+	fmt.Fprintf(stdout, "revoked %s\n", prefix)
+	return nil
+}
+
+// parseLifetime reads "never", a number of days ("90d") or a Go duration.
+func parseLifetime(s string) (time.Duration, error) {
+	s = strings.TrimSpace(strings.ToLower(s))
+	if s == "never" || s == "" {
+		return 0, nil
+	}
+	var d time.Duration
+	var err error
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		var n int
+		n, err = strconv.Atoi(days)
+		d = time.Duration(n) * 24 * time.Hour
+	} else {
+		d, err = time.ParseDuration(s)
+	}
+	if err != nil || d <= 0 || d > 10*365*24*time.Hour {
+		return 0, usageError{fmt.Sprintf("--expires %q: use never, or a lifetime such as 90d, 12h, 30m (at most 10 years)", s)}
+	}
+	return d, nil
+}
+
+// parseRateLimit reads "unlimited", "N" or "N/h".
+func parseRateLimit(s string) (int, error) {
+	s = strings.TrimSpace(strings.ToLower(s))
+	if s == "unlimited" {
+		return mcpdir.Unlimited, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSuffix(s, "/h"))
+	if err != nil || n < 1 || n > 1_000_000 {
+		return 0, usageError{fmt.Sprintf("--rate-limit %q: use N/h (1 to 1000000 requests per rolling hour) or unlimited", s)}
+	}
+	return n, nil
+}
+
+func describeLimit(n int) string {
+	if n == mcpdir.Unlimited {
+		return "unlimited"
+	}
+	return fmt.Sprintf("%d/h", n)
+}
+
+func describeTime(t time.Time, zero string) string {
+	if t.IsZero() {
+		return zero
+	}
+	return t.UTC().Format(time.RFC3339)
+}

@@ -1,0 +1,305 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// A new user's first searches find the right servers in the starter directory.
+func TestStarterDirectoryAnswersFirstSearches(t *testing.T) {
+	s := startServer(t, "")
+	key := newKey(t, s.DataDir, "--rate-limit", "unlimited")
+	for q, want := range map[string]string{
+		"postgres": "postgres",
+		"github":   "github",
+		"browser":  "playwright",
+	} {
+		res := s.search(t, key, q)
+		if res.Count == 0 {
+			t.Fatalf("%q: no results", q)
+		}
+		found := false
+		for _, d := range res.Data[:min(5, len(res.Data))] {
+			if strings.Contains(strings.ToLower(d.Name+" "+d.Brief), want) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%q: no %q server in the top 5: %+v", q, want, res.Data[:min(5, len(res.Data))])
+		}
+	}
+}
+
+// Spec 4.1: 200 with data items carrying name, brief, website_url, and count.
+func TestSearchResponseShape(t *testing.T) {
+	s := startServer(t, "")
+	key := newKey(t, s.DataDir)
+	resp := get(t, s.URL+"/api/open/v1/search?keywords=database", "Bearer "+key)
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	var raw map[string]any
+	raw = decode[map[string]any](t, resp)
+	data, ok := raw["data"].([]any)
+	if !ok || len(data) == 0 {
+		t.Fatalf("data: %v", raw)
+	}
+	if int(raw["count"].(float64)) != len(data) || int(raw["total"].(float64)) < len(data) {
+		t.Fatalf("count %v total %v for %d items", raw["count"], raw["total"], len(data))
+	}
+	for _, d := range data {
+		item := d.(map[string]any)
+		for _, f := range []string{"id", "name", "brief", "website_url", "tags", "score"} {
+			if _, ok := item[f]; !ok {
+				t.Fatalf("item lacks %s: %v", f, item)
+			}
+		}
+		if item["name"] == "" || !strings.HasPrefix(item["website_url"].(string), "http") {
+			t.Fatalf("item: %v", item)
+		}
+	}
+	// Spec 4.1 rule 2: no limit parameter; the server's own maximum applies.
+	res := s.search(t, key, "mcp")
+	withLimit := decode[searchBody](t, get(t, s.URL+"/api/open/v1/search?keywords=mcp&limit=1", "Bearer "+key))
+	if withLimit.Count != res.Count || res.Count > 50 {
+		t.Fatalf("limit parameter changed the result (%d vs %d) or more than 50 returned", withLimit.Count, res.Count)
+	}
+}
+
+func TestMaxResultsSetting(t *testing.T) {
+	s := startServer(t, "", "--max-results", "3")
+	key := newKey(t, s.DataDir)
+	if res := s.search(t, key, "server"); res.Count != 3 || res.Total <= 3 {
+		t.Fatalf("count %d total %d, want 3 of more", res.Count, res.Total)
+	}
+}
+
+// Spec 4.1 rule 1 and the input bounds: clear JSON errors with stable codes.
+func TestBadInput(t *testing.T) {
+	s := startServer(t, "")
+	key := newKey(t, s.DataDir, "--rate-limit", "unlimited")
+	for _, tc := range []struct {
+		name, query string
+		status      int
+		code        string
+	}{
+		{"missing keywords", "", 400, "missing_keywords"},
+		{"other parameter only", "?q=postgres", 400, "missing_keywords"},
+		{"blank keywords", "?keywords=%20%20", 400, "missing_keywords"},
+		{"empty keywords", "?keywords=", 400, "missing_keywords"},
+		{"keywords twice", "?keywords=a&keywords=b", 400, "invalid_keywords"},
+		{"too long", "?keywords=" + strings.Repeat("a", 257), 400, "invalid_keywords"},
+		{"invalid utf-8", "?keywords=%FF%FE", 400, "invalid_keywords"},
+		{"control character", "?keywords=post%00gres", 400, "invalid_keywords"},
+		{"newline", "?keywords=post%0Agres", 400, "invalid_keywords"},
+		{"url too long", "?keywords=a&pad=" + strings.Repeat("x", 9000), 414, "uri_too_long"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := get(t, s.URL+"/api/open/v1/search"+tc.query, "Bearer "+key)
+			body := decode[errorBody](t, resp)
+			if resp.StatusCode != tc.status || body.Error.Code != tc.code || body.Error.Message == "" {
+				t.Fatalf("got %d %+v, want %d %s", resp.StatusCode, body, tc.status, tc.code)
+			}
+		})
+	}
+	// 256 bytes exactly is accepted.
+	s.search(t, key, strings.Repeat("é", 128))
+
+	t.Run("body too large", func(t *testing.T) {
+		req, _ := http.NewRequest("POST", s.URL+"/api/open/v1/search?keywords=x", strings.NewReader(strings.Repeat("x", 2<<20)))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if body := decode[errorBody](t, resp); resp.StatusCode != 413 || body.Error.Code != "request_too_large" {
+			t.Fatalf("got %d %+v", resp.StatusCode, body)
+		}
+	})
+	t.Run("wrong method", func(t *testing.T) {
+		req, _ := http.NewRequest("DELETE", s.URL+"/api/open/v1/search?keywords=x", nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if body := decode[errorBody](t, resp); resp.StatusCode != 405 || body.Error.Code != "method_not_allowed" || resp.Header.Get("Allow") != "GET" {
+			t.Fatalf("got %d %+v", resp.StatusCode, body)
+		}
+	})
+	t.Run("unknown path", func(t *testing.T) {
+		resp := get(t, s.URL+"/api/open/v2/search", "Bearer "+key)
+		if body := decode[errorBody](t, resp); resp.StatusCode != 404 || body.Error.Code != "not_found" {
+			t.Fatalf("got %d %+v", resp.StatusCode, body)
+		}
+	})
+}
+
+// Spec 5 and 7.1: every request needs a valid key; 401 otherwise.
+func TestAuthentication(t *testing.T) {
+	s := startServer(t, "")
+	good := newKey(t, s.DataDir)
+	expiring := newKey(t, s.DataDir, "--expires", "1s")
+	revoked := newKey(t, s.DataDir)
+	cli(t, s.DataDir, "keys", "revoke", revoked[:13])
+	forged := good[:len(good)-8] + "AAAAAAAA"
+
+	for _, tc := range []struct {
+		name, header string
+		status       int
+		code         string
+	}{
+		{"bearer", "Bearer " + good, 200, ""},
+		{"bare key (spec 5.5)", good, 200, ""},
+		{"lower-case scheme", "bearer " + good, 200, ""},
+		{"missing", "", 401, "missing_key"},
+		{"unknown", "Bearer mcpd_notakey", 401, "invalid_key"},
+		{"forged", "Bearer " + forged, 401, "invalid_key"},
+		{"basic scheme", "Basic " + good, 401, "invalid_key"},
+		{"revoked", "Bearer " + revoked, 401, "revoked_key"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := get(t, s.URL+"/api/open/v1/search?keywords=git", tc.header)
+			if resp.StatusCode != tc.status {
+				body, _ := io.ReadAll(resp.Body)
+				t.Fatalf("status %d %s, want %d", resp.StatusCode, body, tc.status)
+			}
+			if tc.status == 200 {
+				resp.Body.Close()
+				return
+			}
+			if got := resp.Header.Get("WWW-Authenticate"); !strings.HasPrefix(got, "Bearer") {
+				t.Fatalf("WWW-Authenticate %q", got)
+			}
+			if body := decode[errorBody](t, resp); body.Error.Code != tc.code || strings.Contains(body.Error.Message, "mcpd_") {
+				t.Fatalf("body %+v, want code %s and no key echoed", body, tc.code)
+			}
+		})
+	}
+	// Authentication comes first: a request without a key learns nothing
+	// about its parameters.
+	if resp := get(t, s.URL+"/api/open/v1/search", ""); resp.StatusCode != 401 {
+		t.Fatalf("missing key and keywords: %d, want 401", resp.StatusCode)
+	}
+	// Expiry takes effect on the next request after the deadline.
+	time.Sleep(1100 * time.Millisecond)
+	resp := get(t, s.URL+"/api/open/v1/search?keywords=git", "Bearer "+expiring)
+	if body := decode[errorBody](t, resp); resp.StatusCode != 401 || body.Error.Code != "expired_key" {
+		t.Fatalf("expired key: %d %+v", resp.StatusCode, body)
+	}
+}
+
+// A key revoked with the CLI while the server runs is refused within 2 s.
+func TestRevocationReachesRunningServer(t *testing.T) {
+	s := startServer(t, "")
+	key := newKey(t, s.DataDir, "--rate-limit", "unlimited")
+	s.search(t, key, "git")
+	cli(t, s.DataDir, "keys", "revoke", key[:13])
+	start := time.Now()
+	waitFor(t, 2*time.Second, "revocation seen by the server", func() bool {
+		resp := get(t, s.URL+"/api/open/v1/search?keywords=git", "Bearer "+key)
+		resp.Body.Close()
+		return resp.StatusCode == 401
+	})
+	t.Logf("revocation took effect after %v", time.Since(start).Round(time.Millisecond))
+}
+
+// Spec 8: 20 requests per rolling hour per key; the 21st is a 401 with
+// code rate_limited, Retry-After and the RateLimit headers.
+func TestRateLimitSequential(t *testing.T) {
+	s := startServer(t, "")
+	key := newKey(t, s.DataDir)
+	other := newKey(t, s.DataDir)
+	for i := 1; i <= 20; i++ {
+		resp := get(t, s.URL+"/api/open/v1/search?keywords=git", "Bearer "+key)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Fatalf("request %d: %d", i, resp.StatusCode)
+		}
+		if resp.Header.Get("RateLimit-Limit") != "20" || resp.Header.Get("RateLimit-Remaining") != fmt.Sprint(20-i) || resp.Header.Get("RateLimit-Reset") == "" {
+			t.Fatalf("request %d headers: %v", i, resp.Header)
+		}
+	}
+	resp := get(t, s.URL+"/api/open/v1/search?keywords=git", "Bearer "+key)
+	body := decode[errorBody](t, resp)
+	if resp.StatusCode != 401 || body.Error.Code != "rate_limited" {
+		t.Fatalf("21st request: %d %+v", resp.StatusCode, body)
+	}
+	if ra := resp.Header.Get("Retry-After"); ra == "" || ra == "0" || resp.Header.Get("RateLimit-Remaining") != "0" {
+		t.Fatalf("21st request headers: %v", resp.Header)
+	}
+	// Bad input does not spend the budget, and other keys are unaffected.
+	if resp := get(t, s.URL+"/api/open/v1/search?keywords=git", "Bearer "+other); resp.StatusCode != 200 {
+		t.Fatalf("other key limited: %d", resp.StatusCode)
+	}
+}
+
+func TestRateLimitConcurrentBurstExactly20(t *testing.T) {
+	s := startServer(t, "")
+	key := newKey(t, s.DataDir)
+	var ok, limited atomic.Int32
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 200}}
+	for range 200 {
+		wg.Go(func() {
+			<-start
+			req, _ := http.NewRequestWithContext(context.Background(), "GET", s.URL+"/api/open/v1/search?keywords=postgres", nil)
+			req.Header.Set("Authorization", "Bearer "+key)
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			resp.Body.Close()
+			switch resp.StatusCode {
+			case 200:
+				ok.Add(1)
+			case 401:
+				limited.Add(1)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	if ok.Load() != 20 || limited.Load() != 180 {
+		t.Fatalf("%d passed and %d limited of 200 concurrent requests; want exactly 20 and 180", ok.Load(), limited.Load())
+	}
+}
+
+func TestRateLimitPerKeyOverride(t *testing.T) {
+	s := startServer(t, "")
+	key := newKey(t, s.DataDir, "--rate-limit", "3/h")
+	free := newKey(t, s.DataDir, "--rate-limit", "unlimited")
+	codes := []int{}
+	for range 4 {
+		resp := get(t, s.URL+"/api/open/v1/search?keywords=git", "Bearer "+key)
+		resp.Body.Close()
+		codes = append(codes, resp.StatusCode)
+	}
+	if fmt.Sprint(codes) != "[200 200 200 401]" {
+		t.Fatalf("codes %v", codes)
+	}
+	for range 30 {
+		resp := get(t, s.URL+"/api/open/v1/search?keywords=git", "Bearer "+free)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || resp.Header.Get("RateLimit-Limit") != "" {
+			t.Fatalf("unlimited key: %d %v", resp.StatusCode, resp.Header)
+		}
+	}
+}
+
+func TestHealthAndReadiness(t *testing.T) {
+	s := startServer(t, "")
+	for _, p := range []string{"/healthz", "/readyz"} {
+		resp := get(t, s.URL+p, "")
+		if body := decode[map[string]string](t, resp); resp.StatusCode != 200 || body["status"] == "" {
+			t.Fatalf("%s: %d %v", p, resp.StatusCode, body)
+		}
+	}
+}

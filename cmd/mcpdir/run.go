@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+)
+
+const usage = `mcpdir — the Open MCP Directory
+
+Usage:
+  mcpdir serve   [--addr 127.0.0.1:8080] [--data-dir DIR] [--no-starter]
+  mcpdir keys    create --name NAME [--expires 90d|never] [--rate-limit 20/h|unlimited] [--scope search|admin]
+  mcpdir keys    list
+  mcpdir keys    revoke PREFIX
+  mcpdir import  FILE...          (NDJSON, one entry a line; "-" reads standard input)
+  mcpdir search  KEYWORDS...
+  mcpdir version
+
+Every command takes --data-dir (env MCPDIR_DATA_DIR, default ./mcpdir-data).
+Run "mcpdir COMMAND -h" for a command's flags and their MCPDIR_* variables.
+`
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+// usageError is a mistake in the command line: exit status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func exitCode(err error) int {
+	if errors.As(err, new(usageError)) {
+		return 2
+	}
+	return 1
+}
+
+// run is the whole program, so that tests can start it like a user does.
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) < 2 {
+		fmt.Fprint(stderr, usage)
+		return usageError{"no command given"}
+	}
+	env := envLookup(getenv)
+	cmd, rest := args[1], args[2:]
+	switch cmd {
+	case "serve":
+		return serve(ctx, rest, env, stdout, stderr)
+	case "keys":
+		return keys(ctx, rest, env, stdout, stderr)
+	case "import":
+		return importFiles(ctx, rest, env, stdin, stdout, stderr)
+	case "search":
+		return searchCmd(ctx, rest, env, stdout, stderr)
+	case "version", "--version":
+		fmt.Fprintln(stdout, "mcpdir", version)
+		return nil
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return usageError{fmt.Sprintf("unknown command %q", cmd)}
+}
+
+// envLookup reads MCPDIR_* settings with defaults.
+type envLookup func(string) string
+
+func (e envLookup) or(name, def string) string {
+	if v := strings.TrimSpace(e(name)); v != "" {
+		return v
+	}
+	return def
+}
+
+// newFlags returns a flag set whose errors go to stderr and that takes the
+// --data-dir every command shares.
+func newFlags(name string, env envLookup, stderr io.Writer) (*flag.FlagSet, *string) {
+	fs := flag.NewFlagSet("mcpdir "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dataDir := fs.String("data-dir", env.or("MCPDIR_DATA_DIR", "./mcpdir-data"), "data directory (env MCPDIR_DATA_DIR)")
+	return fs, dataDir
+}
+
+// parseFlags parses flags placed anywhere among the arguments (the flag
+// package alone stops at the first positional one) and returns the
+// positional arguments; "--" ends the flags.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, usageError{"help requested"}
+			}
+			return nil, usageError{err.Error()}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return positional, nil
+		}
+		if args[0] == "--" {
+			return append(positional, args[1:]...), nil
+		}
+		positional, args = append(positional, args[0]), args[1:]
+	}
+}
+
+func newLogger(w io.Writer, level string) *slog.Logger {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		l = slog.LevelInfo
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l}))
+}

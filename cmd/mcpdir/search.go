@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	mcpdirhttp "github.com/mcpdir/mcpdir/http"
+	"github.com/mcpdir/mcpdir/search"
+	"github.com/mcpdir/mcpdir/sqlite"
+)
+
+// searchCmd runs the server's ranked search from the command line.
+func searchCmd(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
+	fs, dataDir := newFlags("search", env, stderr)
+	limit := fs.Int("limit", 10, "how many results to show (1..1000)")
+	args, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if *limit < 1 || *limit > 1000 {
+		return usageError{"--limit must be between 1 and 1000"}
+	}
+	keywords, err := mcpdirhttp.ValidateKeywords(strings.Join(args, " "))
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	store, err := sqlite.Open(ctx, *dataDir)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	index := search.New()
+	if err := loadIndex(ctx, store, index); err != nil {
+		return err
+	}
+	res := index.Search(keywords, *limit)
+	tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SCORE\tNAME\tBRIEF\tWEBSITE\tID")
+	for _, h := range res.Hits {
+		e := h.Entry
+		fmt.Fprintf(tw, "%.2f\t%s\t%s\t%s\t%s\n", h.Score, e.Name, clip(e.Brief, 60), e.WebsiteURL, e.ID)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d of %d matches\n", len(res.Hits), res.Total)
+	return nil
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -1,0 +1,227 @@
+package mcp
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// registry knows every stateful session (Streamable HTTP and legacy SSE)
+// and open stream, by API key, so that a session can be used only with the
+// key that opened it, each key has bounded sessions and streams, and idle
+// sessions end. The SDK keeps its own session table; this one decides
+// before a request reaches it.
+type registry struct {
+	maxSessions int
+	maxStreams  int
+	idle        time.Duration
+	now         func() time.Time
+
+	mu       sync.Mutex
+	sessions map[string]*session // by session id
+	keys     map[string]*keyUse  // by key prefix
+}
+
+type session struct {
+	id     string
+	key    string
+	legacy bool
+	// cancel ends a legacy session's GET stream, which is the session.
+	cancel context.CancelFunc
+
+	busy     int // requests in flight and streams open
+	lastSeen time.Time
+}
+
+// keyUse counts what one key holds. pending counts sessions being opened,
+// so that concurrent opens cannot overshoot the cap.
+type keyUse struct {
+	sessions, pending, streams int
+}
+
+func newRegistry(maxSessions, maxStreams int, idle time.Duration) *registry {
+	return &registry{
+		maxSessions: maxSessions, maxStreams: maxStreams, idle: idle, now: time.Now,
+		sessions: map[string]*session{}, keys: map[string]*keyUse{},
+	}
+}
+
+func (g *registry) use(key string) *keyUse {
+	u := g.keys[key]
+	if u == nil {
+		u = &keyUse{}
+		g.keys[key] = u
+	}
+	return u
+}
+
+// forget drops a key's counters once it holds nothing.
+func (g *registry) forget(key string) {
+	if u := g.keys[key]; u != nil && *u == (keyUse{}) {
+		delete(g.keys, key)
+	}
+}
+
+// reservation is a session being opened: it holds a place under the key's
+// cap until it is committed (the session exists) or released.
+type reservation struct {
+	g    *registry
+	key  string
+	once sync.Once
+}
+
+// reserve holds a place for a new session of key. At the key's cap it
+// makes room by evicting the key's least recently used idle session, which
+// it returns for the caller to close: clients that never DELETE their
+// sessions must not lock themselves out until the idle timeout. It refuses
+// only when every session of the key is busy.
+func (g *registry) reserve(key string) (_ *reservation, evicted *session, ok bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	u := g.use(key)
+	if u.sessions+u.pending >= g.maxSessions {
+		for _, s := range g.sessions {
+			if s.key == key && s.busy == 0 && (evicted == nil || s.lastSeen.Before(evicted.lastSeen)) {
+				evicted = s
+			}
+		}
+		if evicted == nil {
+			g.forget(key)
+			return nil, nil, false
+		}
+		g.removeLocked(evicted.id)
+		u = g.use(key)
+	}
+	u.pending++
+	return &reservation{g: g, key: key}, evicted, true
+}
+
+// commit turns the reservation into the session id. busy is 1 when the
+// session is born with a request in flight (the caller releases it).
+func (r *reservation) commit(id string, legacy bool, cancel context.CancelFunc) *session {
+	var s *session
+	r.once.Do(func() {
+		g := r.g
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		u := g.use(r.key)
+		u.pending--
+		u.sessions++
+		s = &session{id: id, key: r.key, legacy: legacy, cancel: cancel, busy: 1, lastSeen: g.now()}
+		g.sessions[id] = s
+	})
+	return s
+}
+
+// release gives the place back if the session was never committed.
+func (r *reservation) release() {
+	r.once.Do(func() {
+		g := r.g
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		g.use(r.key).pending--
+		g.forget(r.key)
+	})
+}
+
+// acquire finds the session id of key and marks a request in flight. A
+// session of another key is reported as missing, so ids cannot be probed.
+func (g *registry) acquire(id, key string, legacy bool) (*session, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	s := g.sessions[id]
+	if s == nil || s.key != key || s.legacy != legacy {
+		return nil, false
+	}
+	s.busy++
+	s.lastSeen = g.now()
+	return s, true
+}
+
+// done marks the end of a request acquired on s.
+func (g *registry) done(s *session) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	s.busy--
+	s.lastSeen = g.now()
+}
+
+// remove forgets a session that ended; it reports whether it was known.
+func (g *registry) remove(id string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.removeLocked(id)
+}
+
+func (g *registry) removeLocked(id string) bool {
+	s := g.sessions[id]
+	if s == nil {
+		return false
+	}
+	delete(g.sessions, id)
+	g.use(s.key).sessions--
+	g.forget(s.key)
+	return true
+}
+
+// openStream counts a stream for key, or reports that the key has reached
+// its cap.
+func (g *registry) openStream(key string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	u := g.use(key)
+	if u.streams >= g.maxStreams {
+		g.forget(key)
+		return false
+	}
+	u.streams++
+	return true
+}
+
+func (g *registry) closeStream(key string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.use(key).streams--
+	g.forget(key)
+}
+
+// expire removes and returns the sessions idle for longer than the idle
+// timeout: nothing in flight, no stream open. The caller closes them.
+func (g *registry) expire() []*session {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	cutoff := g.now().Add(-g.idle)
+	var out []*session
+	for id, s := range g.sessions {
+		if s.busy == 0 && s.lastSeen.Before(cutoff) {
+			g.removeLocked(id)
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// drop removes the Streamable HTTP sessions that are not in live, the
+// SDK's sessions at snapshot (the SDK closed them on its own, e.g. after a
+// failed initialize), and have not been used since.
+func (g *registry) drop(live map[string]bool, snapshot time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for id, s := range g.sessions {
+		if !s.legacy && s.busy == 0 && !live[id] && s.lastSeen.Before(snapshot) {
+			g.removeLocked(id)
+		}
+	}
+}
+
+// all removes and returns every session, for shutdown.
+func (g *registry) all() []*session {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var out []*session
+	for id, s := range g.sessions {
+		g.removeLocked(id)
+		out = append(out, s)
+	}
+	return out
+}

@@ -1,0 +1,261 @@
+package search
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/kljensen/snowball/english"
+	"golang.org/x/text/unicode/norm"
+)
+
+// tokenize calls emit for every word of s, in order, folded to lower case
+// without accents. Words are runs of letters and digits; a run that is a
+// compound — camelCase ("PostgresMCP"), letters-digits-letters ("pdf2md"),
+// or a word glued to "mcp" ("todoistmcp") — is emitted whole and then as its
+// parts (part=true), so that both "github" and "postgres" are found in the
+// names people give packages. Scripts without spaces between words (Han,
+// kana, …) are cut off from the Latin words they touch.
+func tokenize(s string, emit func(w string, part bool)) {
+	start := -1
+	startIdeo := false
+	for i, r := range s {
+		word := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+		ideo := word && isIdeographic(r)
+		if start >= 0 && (!word || ideo != startIdeo) {
+			splitChunk(s[start:i], emit)
+			start = -1
+		}
+		if word && start < 0 {
+			start, startIdeo = i, ideo
+		}
+	}
+	if start >= 0 {
+		splitChunk(s[start:], emit)
+	}
+}
+
+func isIdeographic(r rune) bool {
+	return r >= 0x2E80 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
+		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r))
+}
+
+// splitChunk emits one run of letters and digits, whole and then its parts.
+func splitChunk(chunk string, emit func(string, bool)) {
+	whole := fold(chunk)
+	emit(whole, false)
+	var ps parts
+	ps.whole = whole
+	prev, prevPrev := rune(-1), rune(-1)
+	last := 0
+	for i, r := range chunk {
+		// "fooBar" cuts before B; "HTTPServer" cuts before S (the last
+		// capital of a run begins the next word).
+		cut := -1
+		if unicode.IsUpper(r) && unicode.IsLower(prev) {
+			cut = i
+		} else if unicode.IsLower(r) && unicode.IsUpper(prev) && unicode.IsUpper(prevPrev) {
+			cut = i - utf8.RuneLen(prev)
+		}
+		if cut > last {
+			ps.addSplit(fold(chunk[last:cut]))
+			last = cut
+		}
+		prevPrev, prev = prev, r
+	}
+	if last > 0 {
+		ps.addSplit(fold(chunk[last:]))
+	}
+	ps.splitDigits(whole)
+	ps.splitMCP(whole)
+	for _, p := range ps.list[:ps.n] {
+		emit(p, true)
+	}
+}
+
+// parts collects the distinct parts of one compound word.
+type parts struct {
+	whole string
+	list  [8]string
+	n     int
+}
+
+func (ps *parts) add(p string) {
+	if p == "" || p == ps.whole || ps.n == len(ps.list) {
+		return
+	}
+	for _, q := range ps.list[:ps.n] {
+		if q == p {
+			return
+		}
+	}
+	ps.list[ps.n] = p
+	ps.n++
+}
+
+// addSplit adds one camelCase part and the parts found in it.
+func (ps *parts) addSplit(p string) {
+	ps.add(p)
+	ps.splitDigits(p)
+	ps.splitMCP(p)
+}
+
+// splitDigits cuts a folded word at digits standing between two runs of at
+// least two letters ("pdf2md" → pdf, md; "html2text"), which is how package
+// names spell "to"; "s3", "k8s", "mp3" and "web3" stay whole.
+func (ps *parts) splitDigits(w string) {
+	i := 0
+	for i < len(w) && isASCIILetter(w[i]) {
+		i++
+	}
+	if i < 2 || i == len(w) || !isDigit(w[i]) {
+		return
+	}
+	j := i
+	for j < len(w) && isDigit(w[j]) {
+		j++
+	}
+	k := j
+	for k < len(w) && isASCIILetter(w[k]) {
+		k++
+	}
+	if k-j < 2 {
+		return
+	}
+	ps.add(w[:i])
+	ps.splitMCP(w[:i])
+	if w[i:j] == "2" {
+		ps.add(pairOf(w[:i], w[j:k]))
+	}
+	ps.add(w[j:])
+	ps.splitMCP(w[j:])
+	ps.splitDigits(w[j:])
+}
+
+// splitMCP adds the rest of a word glued to "mcp" ("mcpdoc" → doc,
+// "todoistmcp" → todoist): the corpus is full of such names.
+func (ps *parts) splitMCP(w string) {
+	const m = "mcp"
+	if len(w) < len(m)+2 {
+		return
+	}
+	if strings.HasPrefix(w, m) && isASCIILetter(w[len(m)]) {
+		ps.add(w[len(m):])
+	} else if strings.HasSuffix(w, m) && isASCIILetter(w[len(w)-len(m)-1]) {
+		ps.add(w[:len(w)-len(m)])
+	}
+}
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' }
+func isDigit(c byte) bool       { return c >= '0' && c <= '9' }
+
+// fold lower-cases s and strips its accents ("Café" → "cafe").
+func fold(s string) string {
+	ascii := true
+	lower := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+		if c >= 'A' && c <= 'Z' {
+			lower = false
+		}
+	}
+	if ascii {
+		if lower {
+			return s
+		}
+		return strings.ToLower(s)
+	}
+	var b strings.Builder
+	for _, r := range norm.NFD.String(s) {
+		if !unicode.Is(unicode.Mn, r) {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+// stem is the English stem of a folded word; words with digits or other
+// scripts are their own stem.
+func stem(w string) string {
+	for i := 0; i < len(w); i++ {
+		if !isASCIILetter(w[i]) {
+			return w
+		}
+	}
+	return english.Stem(w, false)
+}
+
+// stopWords carry no meaning in any query: they are neither indexed nor
+// searched. Kept short on purpose: "go", "it" or "us" can be what someone
+// searches for.
+var stopWords = setOf(`a about above after all also am an and any are as at be been being both but by
+	can could did do does doing each either etc every for from had has have having he her hers here his how i if
+	in into is its itself just me more most much my myself no nor not of off on once only or other our ours
+	out over own per s same she should so some such t than that the their theirs them then there these they
+	this those through thus to too under until up upon us very via was we were what when where whether which
+	while who whom whose why will with within without would you your yours`)
+
+// weakWords are how people and agents phrase a request for a server ("find
+// an mcp server to …", "let my agent …"): they are indexed (a directory of MCP
+// servers says "mcp" and "server" everywhere) but dropped from a query that
+// has other words, so that they neither match everything nor outweigh what
+// the query is about.
+var weakWords = setOf(`mcp mcps server servers tool tools find need needs want wants let lets agent agents
+	looking look please help something anything able allow allows model context protocol like way ways
+	thing things use using`)
+
+// stopIdioms are set phrases that praise rather than describe ("up-to-date
+// library documentation"): their words would otherwise be searched for on
+// their own ("date"). Dropped from queries.
+var stopIdioms = [][]string{
+	{"up", "to", "date"},
+	{"state", "of", "the", "art"},
+	{"out", "of", "the", "box"},
+	{"easy", "to", "use"},
+	{"ready", "to", "use"},
+	{"all", "in", "one"},
+	{"plug", "and", "play"},
+	{"best", "in", "class"},
+	{"production", "ready"},
+	{"production", "grade"},
+	{"enterprise", "grade"},
+}
+
+// placeholderWords are what an uninformative brief is made of: a brief
+// that says nothing else ("A Model Context Protocol server", "Add your
+// description here", "A MCP server project") is treated as missing.
+var placeholderWords = setOf(`add description here project package example sample template placeholder
+	reserved test testing demo hello world todo tbd simple basic small first python typescript node js
+	implementation sdk client wrapper version`)
+
+func setOf(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// informative reports whether a brief says anything beyond "an MCP server".
+func informative(brief string) bool {
+	found := false
+	tokenize(brief, func(w string, part bool) {
+		if !found && !part && !stopWords[w] && !weakWords[w] && !placeholderWords[w] && !isNumber(w) {
+			found = true
+		}
+	})
+	return found
+}
+
+func isNumber(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if !isDigit(w[i]) && w[i] != '.' {
+			return false
+		}
+	}
+	return true
+}

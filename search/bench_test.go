@@ -1,0 +1,169 @@
+package search
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// BenchmarkSearch runs the judged dev queries against the corpus and
+// reports latency percentiles per query kind:
+//
+//	go test ./search -run '^$' -bench BenchmarkSearch -benchtime 20000x
+//
+// With MCPDIR_BENCH_SCALE=10 (or 100) it runs on that many times the
+// corpus, synthesised as variants of real entries, and reports build time
+// and heap too:
+//
+//	MCPDIR_BENCH_SCALE=100 go test ./search -run '^$' -bench BenchmarkSearch -benchtime 4000x -timeout 30m
+func BenchmarkSearch(b *testing.B) {
+	scale := 1
+	if s := os.Getenv("MCPDIR_BENCH_SCALE"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			b.Fatalf("MCPDIR_BENCH_SCALE=%q: want a positive integer", s)
+		}
+		scale = n
+	}
+	entries, raw := loadCorpus(b)
+	qs := benchQueries(b)
+	x := scaledIndex(b, entries, raw, scale)
+	byKind := map[string][]time.Duration{}
+	b.ResetTimer()
+	for i := range b.N {
+		q := qs[i%len(qs)]
+		start := time.Now()
+		x.Search(q.Query, 10)
+		byKind[q.Kind] = append(byKind[q.Kind], time.Since(start))
+	}
+	b.StopTimer()
+	var all []time.Duration
+	kinds := make([]string, 0, len(byKind))
+	for k, ds := range byKind {
+		kinds = append(kinds, k)
+		all = append(all, ds...)
+	}
+	sort.Strings(kinds)
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%d entries\n%-14s %9s %9s\n", x.Len(), "kind", "p50", "p99")
+	for _, k := range kinds {
+		p50, p99 := percentiles(byKind[k])
+		fmt.Fprintf(&sb, "%-14s %9s %9s\n", k, p50, p99)
+	}
+	p50, p99 := percentiles(all)
+	fmt.Fprintf(&sb, "%-14s %9s %9s", "all", p50, p99)
+	if b.N >= len(qs) {
+		fmt.Println(sb.String())
+	}
+	b.ReportMetric(float64(p50.Microseconds()), "p50-µs")
+	b.ReportMetric(float64(p99.Microseconds()), "p99-µs")
+}
+
+// BenchmarkBuild indexes the corpus with the bulk path and reports the
+// index's heap against the corpus's raw bytes.
+func BenchmarkBuild(b *testing.B) {
+	entries, raw := loadCorpus(b)
+	for b.Loop() {
+		x := New()
+		x.Upsert(entries...)
+	}
+	b.StopTimer()
+	before := heapInUse()
+	x := New()
+	x.Upsert(entries...)
+	b.ReportMetric(float64(heapInUse()-before)/float64(raw), "index-bytes/raw-byte")
+	runtime.KeepAlive(x)
+}
+
+// benchQueries are the dev queries (all kinds, out-of-domain ones too).
+func benchQueries(b *testing.B) []judgedQuery {
+	return readJudgments(b, filepath.Join(sharedData(b), "relevance", "dev.jsonl"))
+}
+
+var scaled struct {
+	scale int
+	x     *Index
+}
+
+// scaledIndex is the corpus indexed scale times, built once per test binary.
+func scaledIndex(b *testing.B, entries []*mcpdir.Entry, raw int64, scale int) *Index {
+	if scale == 1 {
+		return loadIndex(b)
+	}
+	if scaled.scale != scale {
+		scaled.x, scaled.scale = nil, 0
+		scaled.x, scaled.scale = buildScaled(b, entries, raw, scale), scale
+	}
+	return scaled.x
+}
+
+// buildScaled indexes scale copies of the corpus, each entry of a copy a
+// variant of a real one (another name prefix or suffix, its brief's words
+// shuffled), and reports the build time and the heap the index adds.
+func buildScaled(b *testing.B, entries []*mcpdir.Entry, raw int64, scale int) *Index {
+	b.Helper()
+	rng := rand.New(rand.NewPCG(1, 2))
+	affixes := []string{"pro", "lite", "plus", "next", "cloud", "local", "fast", "secure", "open", "community",
+		"enterprise", "core", "hub", "kit", "bridge", "studio", "agent", "ai", "v2", "x"}
+	all := make([]*mcpdir.Entry, 0, len(entries)*scale)
+	all = append(all, entries...)
+	for k := 1; k < scale; k++ {
+		for _, e := range entries {
+			v := *e
+			a := affixes[rng.IntN(len(affixes))]
+			if rng.IntN(2) == 0 {
+				v.Name = a + "-" + e.Name + "-" + strconv.Itoa(k)
+			} else {
+				v.Name = e.Name + "-" + a + "-" + strconv.Itoa(k)
+			}
+			words := strings.Fields(e.Brief)
+			rng.Shuffle(len(words), func(i, j int) { words[i], words[j] = words[j], words[i] })
+			v.Brief = strings.Join(words, " ")
+			v.WebsiteURL = e.WebsiteURL + "-" + strconv.Itoa(k)
+			v.ID = mcpdir.EntryID(v.NaturalKey())
+			v.Packages = []mcpdir.Package{{RegistryType: "npm", Identifier: v.Name}}
+			all = append(all, &v)
+		}
+	}
+	before := heapInUse()
+	start := time.Now()
+	x := New()
+	x.Upsert(all...)
+	took := time.Since(start)
+	after := heapInUse()
+	rawScaled := raw * int64(scale)
+	fmt.Printf("%dx: %d entries, raw %.0f MB; build %s; index heap %.0f MB (%.2fx raw); entries and index %.0f MB\n",
+		scale, x.Len(), mb(rawScaled), took.Round(time.Millisecond), mb(after-before),
+		float64(after-before)/float64(rawScaled), mb(after))
+	return x
+}
+
+func heapInUse() int64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapInuse)
+}
+
+func mb(n int64) float64 { return float64(n) / (1 << 20) }
+
+func percentiles(ds []time.Duration) (p50, p99 time.Duration) {
+	if len(ds) == 0 {
+		return 0, 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	at := func(p float64) time.Duration { return s[min(len(s)-1, int(p*float64(len(s))))] }
+	return at(0.50).Round(time.Microsecond / 10), at(0.99).Round(time.Microsecond / 10)
+}

@@ -1,0 +1,564 @@
+// Package search is the directory's in-memory ranked search index: BM25F
+// over the fields of an entry, with stemming, prefix, typo and synonym
+// matching, a popularity prior and near-duplicate collapsing.
+//
+// Layout, chosen for millions of entries: entries get dense ordinals; every
+// distinct word ("term") has one postings list of the ordinals that contain
+// it, delta- and varint-coded, each followed by which fields hold the word
+// and how often. Ordinals only grow, so postings are appended to; a replaced
+// or removed entry leaves a dead ordinal behind until enough of them pile up
+// to renumber.
+package search
+
+import (
+	"encoding/binary"
+	"math"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// The fields of an entry that are searched, strongest first.
+const (
+	fieldName = iota
+	fieldTitle
+	fieldTags
+	fieldPackage
+	fieldTool
+	fieldBrief
+	fieldDescription
+	numFields
+)
+
+// maxTF caps a word's count in one field, which BM25 saturates long before.
+const maxTF = 255
+
+// doc is what the index keeps of one entry besides its postings.
+type doc struct {
+	entry *mcpdir.Entry // nil once removed or replaced
+	prior float32       // quality and popularity factor of the score
+	sig   uint64        // simhash of the brief, to spot near-duplicates
+	// stemOff is where the name's stem starts: after an npm scope and a
+	// republisher's prefix, so that forks of one server share it.
+	stemOff uint16
+}
+
+// lenCode packs a field's length in words into a byte: exact up to 127,
+// then in steps of 32 up to 4191 (BM25 needs lengths only roughly).
+func lenCode(n int) uint8 {
+	if n < 128 {
+		return uint8(n)
+	}
+	return uint8(min(255, 128+(n-128)/32))
+}
+
+func lenDecode(c uint8) int {
+	if c < 128 {
+		return int(c)
+	}
+	return 128 + int(c-128)*32
+}
+
+// term is one distinct word of the index.
+type term struct {
+	text     string
+	postings []byte
+	last     uint32 // last ordinal appended, the base of the next delta
+	df       uint32 // live entries containing the term
+	nameDF   uint32 // live entries whose name or title contains the term
+	// sameStem links the terms that share a stem in a ring.
+	sameStem uint32
+}
+
+// Index is the in-memory ranked search index. It implements
+// mcpdir.SearchIndex and is safe for concurrent use. Entries given to it
+// must not be modified afterwards (removing one re-reads it).
+type Index struct {
+	mu   sync.RWMutex
+	docs []doc
+	// live has a bit per ordinal, set while its entry is indexed: a scan
+	// checks it for every posting, so it is kept dense.
+	liveBits  []uint64
+	ids       map[string]uint32
+	live      int // entries indexed
+	dead      int // ordinals of replaced or removed entries still in postings
+	terms     []term
+	termIDs   map[string]uint32
+	stemHeads map[string]uint32 // stem → a term of its ring
+	dict      dictionary
+	lenSum    [numFields]int64 // decoded lengths of live entries, by field
+	maxPrior  float32          // the largest prior of an entry ever added
+	searchers sync.Pool
+}
+
+var _ mcpdir.SearchIndex = (*Index)(nil)
+
+// New returns an empty index.
+func New() *Index {
+	return &Index{
+		ids:       make(map[string]uint32),
+		termIDs:   make(map[string]uint32),
+		stemHeads: make(map[string]uint32),
+	}
+}
+
+// Len returns the number of indexed entries.
+func (x *Index) Len() int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.live
+}
+
+// Get returns an indexed entry by ID.
+func (x *Index) Get(id string) (*mcpdir.Entry, bool) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	d, ok := x.ids[id]
+	if !ok {
+		return nil, false
+	}
+	return x.docs[d].entry, true
+}
+
+// chunkSize is how many entries one write lock covers: a big upsert is
+// applied chunk by chunk so that searches run in between.
+const chunkSize = 1024
+
+// Upsert adds or replaces entries, matched by ID; entries without an ID are
+// ignored. It is also the bulk path: the text of many entries is analysed
+// in parallel, outside the lock.
+func (x *Index) Upsert(entries ...*mcpdir.Entry) {
+	workers := runtime.GOMAXPROCS(0)
+	batch := make([][]analyzed, workers)
+	for len(entries) > 0 {
+		n := min(len(entries), chunkSize*workers)
+		var wg sync.WaitGroup
+		for w := range workers {
+			lo, hi := min(w*chunkSize, n), min((w+1)*chunkSize, n)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var a analyzer
+				batch[w] = a.analyzeAll(batch[w][:0], entries[lo:hi])
+			}()
+		}
+		wg.Wait()
+		for _, as := range batch {
+			x.mu.Lock()
+			for i := range as {
+				x.add(&as[i])
+			}
+			x.dict.flush(x.terms, len(entries) > n)
+			x.mu.Unlock()
+		}
+		entries = entries[n:]
+	}
+	x.mu.Lock()
+	x.dict.flush(x.terms, false)
+	x.mu.Unlock()
+}
+
+// Remove drops entries by ID; unknown IDs are ignored.
+func (x *Index) Remove(ids ...string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var a analyzer
+	for _, id := range ids {
+		if d, ok := x.ids[id]; ok {
+			delete(x.ids, id)
+			x.drop(&a, d)
+		}
+	}
+	x.compactIfWorthIt()
+}
+
+// add indexes one analysed entry under the write lock, replacing the entry
+// with the same ID.
+func (x *Index) add(a *analyzed) {
+	if old, ok := x.ids[a.entry.ID]; ok {
+		var re analyzer
+		x.drop(&re, old)
+	}
+	d := uint32(len(x.docs))
+	x.docs = append(x.docs, a.doc)
+	if int(d)/64 >= len(x.liveBits) {
+		x.liveBits = append(x.liveBits, 0)
+	}
+	x.liveBits[d/64] |= 1 << (d % 64)
+	x.maxPrior = max(x.maxPrior, a.doc.prior)
+	x.ids[a.entry.ID] = d
+	x.live++
+	for f, c := range a.lens {
+		x.lenSum[f] += int64(lenDecode(c))
+	}
+	for i := range a.terms {
+		ft := &a.terms[i]
+		t := &x.terms[x.termID(ft.text)]
+		t.postings = appendPosting(t.postings, d-t.last, &ft.tf, &a.lens)
+		t.last = d
+		t.df++
+		if ft.named() {
+			t.nameDF++
+		}
+	}
+	x.compactIfWorthIt()
+}
+
+// drop marks ordinal d dead, taking its words out of the statistics.
+func (x *Index) drop(a *analyzer, d uint32) {
+	dc := &x.docs[d]
+	var out analyzed
+	a.analyze(&out, dc.entry)
+	for _, ft := range out.terms {
+		if id, ok := x.termIDs[ft.text]; ok && x.terms[id].df > 0 {
+			t := &x.terms[id]
+			t.df--
+			if ft.named() && t.nameDF > 0 {
+				t.nameDF--
+			}
+		}
+	}
+	for f, c := range out.lens {
+		x.lenSum[f] -= int64(lenDecode(c))
+	}
+	*dc = doc{}
+	x.liveBits[d/64] &^= 1 << (d % 64)
+	x.live--
+	x.dead++
+}
+
+// termID returns the id of a word, adding it to the dictionary if new.
+func (x *Index) termID(text string) uint32 {
+	if id, ok := x.termIDs[text]; ok {
+		return id
+	}
+	id := uint32(len(x.terms))
+	x.terms = append(x.terms, term{text: text, sameStem: id})
+	x.termIDs[text] = id
+	s := stem(text)
+	if head, ok := x.stemHeads[s]; ok {
+		x.terms[id].sameStem = x.terms[head].sameStem
+		x.terms[head].sameStem = id
+	} else {
+		x.stemHeads[s] = id
+	}
+	if !isPair(text) {
+		x.dict.pending = append(x.dict.pending, id)
+	}
+	return id
+}
+
+// compactIfWorthIt renumbers the live entries once dead ordinals make up a
+// third of all: the cost is linear in the index, so it is paid rarely.
+func (x *Index) compactIfWorthIt() {
+	if x.dead < 4096 || x.dead < len(x.docs)/3 {
+		return
+	}
+	renum := make([]uint32, len(x.docs))
+	n := uint32(0)
+	for i := range x.docs {
+		if x.docs[i].entry == nil {
+			continue
+		}
+		renum[i] = n + 1
+		x.docs[n] = x.docs[i]
+		x.ids[x.docs[n].entry.ID] = n
+		n++
+	}
+	clear(x.docs[n:])
+	x.docs = x.docs[:n]
+	x.liveBits = make([]uint64, (n+63)/64)
+	for d := range n {
+		x.liveBits[d/64] |= 1 << (d % 64)
+	}
+	for i := range x.terms {
+		t := &x.terms[i]
+		var out []byte
+		last := uint32(0)
+		p := postings{b: t.postings}
+		for p.next() {
+			if nd := renum[p.doc]; nd != 0 {
+				out = appendPosting(out, nd-1-last, &p.tf, &p.lens)
+				last = nd - 1
+			}
+		}
+		t.postings, t.last = out, last
+	}
+	x.dead = 0
+}
+
+// appendPosting appends one entry to a postings list: the ordinal's delta;
+// a byte with one bit per field holding the word, and the top bit set when
+// a count is above one; then for each of those fields its count (if any is
+// above one) and the lenCode of the field's length. Keeping lengths in the
+// postings, rather than per entry, makes a scan read memory in order.
+func appendPosting(b []byte, delta uint32, tf, lens *[numFields]uint8) []byte {
+	b = binary.AppendUvarint(b, uint64(delta))
+	var mask byte
+	for f, n := range tf {
+		if n > 0 {
+			mask |= 1 << f
+		}
+		if n > 1 {
+			mask |= 0x80
+		}
+	}
+	b = append(b, mask)
+	for f, n := range tf {
+		if n > 0 {
+			if mask&0x80 != 0 {
+				b = append(b, n)
+			}
+			b = append(b, lens[f])
+		}
+	}
+	return b
+}
+
+// postings reads a postings list.
+type postings struct {
+	b    []byte
+	i    int
+	doc  uint32
+	tf   [numFields]uint8
+	lens [numFields]uint8
+}
+
+func (p *postings) next() bool {
+	if p.i >= len(p.b) {
+		return false
+	}
+	delta, n := binary.Uvarint(p.b[p.i:])
+	p.i += n
+	p.doc += uint32(delta)
+	mask := p.b[p.i]
+	p.i++
+	for f := range p.tf {
+		p.tf[f], p.lens[f] = 0, 0
+		if mask&(1<<f) != 0 {
+			p.tf[f] = 1
+			if mask&0x80 != 0 {
+				p.tf[f] = p.b[p.i]
+				p.i++
+			}
+			p.lens[f] = p.b[p.i]
+			p.i++
+		}
+	}
+	return true
+}
+
+// dictionary keeps the words of the index sorted, for prefix and typo
+// lookups. New words wait in pending (searched linearly) and are merged in
+// batches, so that a bulk load does not re-sort on every entry.
+type dictionary struct {
+	words   []string
+	ids     []uint32
+	pending []uint32
+}
+
+// flush merges pending words in; while more are coming (lazy) it waits
+// until they are numerous enough to be worth a merge.
+func (d *dictionary) flush(terms []term, lazy bool) {
+	if len(d.pending) == 0 || lazy && len(d.pending) < max(4096, len(d.words)/8) {
+		return
+	}
+	sort.Slice(d.pending, func(i, j int) bool { return terms[d.pending[i]].text < terms[d.pending[j]].text })
+	words := make([]string, 0, len(d.words)+len(d.pending))
+	ids := make([]uint32, 0, cap(words))
+	i, j := 0, 0
+	for i < len(d.words) || j < len(d.pending) {
+		if j == len(d.pending) || i < len(d.words) && d.words[i] < terms[d.pending[j]].text {
+			words, ids = append(words, d.words[i]), append(ids, d.ids[i])
+			i++
+		} else {
+			id := d.pending[j]
+			words, ids = append(words, terms[id].text), append(ids, id)
+			j++
+		}
+	}
+	d.words, d.ids, d.pending = words, ids, d.pending[:0]
+}
+
+// republishers are prefixes that mirror accounts put before other people's
+// package names when they republish them.
+var republishers = []string{"iflow-mcp-", "mseep-", "mcpbind-"}
+
+// analyzed is one entry's words and statistics, ready to be indexed.
+type analyzed struct {
+	entry *mcpdir.Entry
+	doc   doc
+	lens  [numFields]uint8 // lenCode of each field's length
+	words [numFields]int   // each field's length in words
+	terms []fieldTerm
+}
+
+// fieldTerm is one word of an entry and its count in each field.
+type fieldTerm struct {
+	text string
+	tf   [numFields]uint8
+}
+
+// named reports whether the word is in the entry's name or title.
+func (ft *fieldTerm) named() bool { return ft.tf[fieldName] > 0 || ft.tf[fieldTitle] > 0 }
+
+// analyzer turns entries into words; it reuses its buffers.
+type analyzer struct {
+	pos map[string]int // word → index in terms
+}
+
+func (a *analyzer) analyzeAll(out []analyzed, entries []*mcpdir.Entry) []analyzed {
+	for _, e := range entries {
+		if e == nil || e.ID == "" {
+			continue
+		}
+		out = append(out, analyzed{})
+		a.analyze(&out[len(out)-1], e)
+	}
+	return out
+}
+
+// Prior factors: small on purpose, they order near-equals and never turn
+// a poor match into a good one.
+const (
+	popularityWeight  = 0.02 // per unit of log1p(popularity)
+	placeholderFactor = 0.7  // brief and description say nothing
+	republishedFactor = 0.9  // a mirror's copy of someone else's package
+	officialFactor    = 1.1
+	verifiedFactor    = 1.05
+)
+
+func (a *analyzer) analyze(out *analyzed, e *mcpdir.Entry) {
+	if a.pos == nil {
+		a.pos = make(map[string]int)
+	}
+	clear(a.pos)
+	out.entry = e
+	out.terms = out.terms[:0]
+	out.doc = doc{entry: e}
+	out.words = [numFields]int{}
+	a.field(out, fieldName, e.Name)
+	a.field(out, fieldTitle, e.Title)
+	for _, t := range e.Tags {
+		a.field(out, fieldTags, t)
+	}
+	for _, t := range e.Categories {
+		a.field(out, fieldTags, t)
+	}
+	for _, p := range e.Packages {
+		// A package named like the entry adds nothing the name does not say.
+		if !strings.EqualFold(p.Identifier, e.Name) {
+			a.field(out, fieldPackage, p.Identifier)
+		}
+	}
+	for _, t := range e.Tools {
+		a.field(out, fieldTool, t.Name)
+		a.field(out, fieldDescription, t.Description)
+	}
+	a.field(out, fieldBrief, e.Brief)
+	a.field(out, fieldDescription, e.Description)
+
+	prior := 1 + popularityWeight*math.Log1p(float64(max(e.Popularity, 0)))
+	if !informative(e.Brief) && !informative(e.Description) {
+		prior *= placeholderFactor
+	}
+	off := nameStemOffset(e.Name)
+	if off > 0 && e.Name[off-1] == '-' {
+		prior *= republishedFactor
+	}
+	if e.IsOfficial {
+		prior *= officialFactor
+	}
+	if e.IsVerified {
+		prior *= verifiedFactor
+	}
+	out.doc.prior = float32(prior)
+	for f, n := range out.words {
+		out.lens[f] = lenCode(n)
+	}
+	out.doc.stemOff = uint16(off)
+	out.doc.sig = simhash(e.Brief)
+}
+
+// field adds the words of one field's text.
+func (a *analyzer) field(out *analyzed, f int, text string) {
+	if text == "" {
+		return
+	}
+	var pw phraseWindow
+	n := out.words[f]
+	add := func(w string) {
+		i, ok := a.pos[w]
+		if !ok {
+			i = len(out.terms)
+			a.pos[w] = i
+			out.terms = append(out.terms, fieldTerm{text: w})
+		}
+		if tf := &out.terms[i].tf[f]; *tf < maxTF {
+			*tf++
+		}
+	}
+	tokenize(text, func(w string, part bool) {
+		if stopWords[w] {
+			if !part {
+				pw.stop(w)
+			}
+			return
+		}
+		add(w)
+		if !part {
+			n++
+			pw.push(w, func(short string, _ int) { add(short) })
+		}
+	})
+	out.words[f] = n
+}
+
+// nameStemOffset is where the part of a name that forks share begins: after
+// an npm scope ("@xxx/") and a republisher's prefix.
+func nameStemOffset(name string) int {
+	off := 0
+	if strings.HasPrefix(name, "@") {
+		if i := strings.IndexByte(name, '/'); i > 0 {
+			off = i + 1
+		}
+	}
+	for _, p := range republishers {
+		if len(name)-off > len(p) && strings.EqualFold(name[off:off+len(p)], p) {
+			return off + len(p)
+		}
+	}
+	return min(off, math.MaxUint16)
+}
+
+// simhash sums the hashed words of a text into 64 bits such that texts
+// sharing most words differ in few bits.
+func simhash(text string) uint64 {
+	var v [64]int16
+	tokenize(text, func(w string, part bool) {
+		if part || stopWords[w] {
+			return
+		}
+		x := uint64(14695981039346656037) // FNV-1a
+		for i := 0; i < len(w); i++ {
+			x = (x ^ uint64(w[i])) * 1099511628211
+		}
+		for i := range v {
+			if x&(1<<i) != 0 {
+				v[i]++
+			} else {
+				v[i]--
+			}
+		}
+	})
+	var s uint64
+	for i, c := range v {
+		if c > 0 {
+			s |= 1 << i
+		}
+	}
+	return s
+}

@@ -1,0 +1,462 @@
+package search
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Query bounds: longer queries are cut, not refused (the HTTP layer
+// validates; the index only protects itself).
+const (
+	maxQueryBytes = 256
+	maxQueryWords = 16
+)
+
+// How much a document word counts for a query word, by how it was found.
+const (
+	weightExact   = 1
+	weightStem    = 0.95 // same English stem: "databases" for "database"
+	weightSynonym = 0.9  // "k8s" for "kubernetes"
+	weightPrefix  = 0.8  // "postgresql" for "postgres", times len(w)/len(t)
+	weightTypo1   = 0.6  // one edit away
+	weightTypo2   = 0.45 // two edits away
+	// typoPrefixFactor scales a typo match on a word's prefix.
+	typoPrefixFactor = 0.85
+)
+
+// Expansion bounds, so that a short or common prefix stays cheap.
+const (
+	minPrefixLen   = 3
+	maxPrefixTerms = 64
+	maxTypoTerms   = 32
+)
+
+// Typo matching steps in only for words that are rare in the index (found
+// in at most 1 of typoRareness entries, exact, stemmed or as a prefix), and
+// only takes near words typoDominance times as frequent: a rare word next
+// to a common one is likely its misspelling, a common word is not.
+const (
+	typoRareness  = 5000
+	typoDominance = 8
+)
+
+// clause is one meaningful word of a query and the index words that stand
+// for it.
+type clause struct {
+	word   string
+	stem   string
+	exps   []expansion
+	weight float32 // weight of the word in scores
+	idf    float32 // weight of the word in the query's coverage
+	known  bool    // some index word stands for it
+	// bonus marks the clause of a direction pair ("pdf to markdown"): it
+	// adds to the score of entries that match its words in that order,
+	// and is no part of the query's coverage.
+	bonus bool
+}
+
+// expansion is an index word standing for a query word, with its weight.
+type expansion struct {
+	term   uint32
+	weight float32
+}
+
+// qword is one word of a query as typed.
+type qword struct {
+	text   string
+	parts  []string // its compound parts, if any
+	shorts []string // short forms of phrases it belongs to
+	stop   bool
+}
+
+// parse turns a query into clauses; it reports false when the query has
+// nothing to search for.
+func (s *searcher) parse(x *Index, q string) bool {
+	s.words, s.pairs = s.words[:0], s.pairs[:0]
+	n := 0
+	tokenize(truncate(q, maxQueryBytes), func(w string, part bool) {
+		if part {
+			if k := len(s.words); k > 0 && n <= maxQueryWords {
+				s.words[k-1].parts = append(s.words[k-1].parts, w)
+			}
+			return
+		}
+		if n++; n <= maxQueryWords {
+			s.words = append(s.words, qword{text: w, stop: stopWords[w]})
+		}
+	})
+	dropIdioms(s.words)
+	var pw phraseWindow
+	content := s.content[:0]
+	for i := range s.words {
+		if s.words[i].stop {
+			pw.stop(s.words[i].text)
+			continue
+		}
+		content = append(content, i)
+		k := len(content) - 1
+		pw.push(s.words[i].text, func(short string, span int) {
+			if isPair(short) {
+				s.pairs = append(s.pairs, short)
+				return
+			}
+			for _, j := range content[k-span+1 : k+1] {
+				s.words[j].shorts = append(s.words[j].shorts, short)
+			}
+		})
+	}
+	s.content = content
+	s.joinCompounds(x)
+	// Agent phrasing ("find an mcp server to …") is dropped when there is
+	// anything else to search for.
+	strong := false
+	for _, i := range content {
+		strong = strong || !weakWords[s.words[i].text]
+	}
+	s.clauses = s.clauses[:0]
+	for _, i := range content {
+		w := &s.words[i]
+		if strong && weakWords[w.text] {
+			continue
+		}
+		if _, ok := x.termIDs[w.text]; !ok && len(w.parts) > 0 {
+			// A compound the index does not know ("PostgresMCP"): search
+			// for its parts.
+			for _, p := range w.parts {
+				if !stopWords[p] && !(strong && weakWords[p]) {
+					s.addClause(x, p, w.shorts)
+				}
+			}
+			continue
+		}
+		s.addClause(x, w.text, w.shorts)
+	}
+	if len(s.clauses) == 0 {
+		return false
+	}
+	s.addPairClauses(x)
+	known := false
+	s.totalIDF, s.totalWeight = 0, 0
+	for i := range s.clauses {
+		if c := &s.clauses[i]; !c.bonus {
+			known = known || c.known
+			s.totalIDF += c.idf
+			s.totalWeight += c.weight
+		}
+	}
+	return known
+}
+
+// maxJoin is how many adjacent query words are tried joined.
+const maxJoin = 3
+
+// joinCompounds lets adjacent query words find the compound they spell
+// ("eleven labs" → elevenlabs, "open weather map" → openweathermap), the
+// way people split names that packages write as one word.
+func (s *searcher) joinCompounds(x *Index) {
+	for i := range s.words {
+		joined := s.words[i].text
+		for n := 2; n <= maxJoin && i+n <= len(s.words); n++ {
+			next := &s.words[i+n-1]
+			if next.stop || s.words[i].stop {
+				break
+			}
+			joined += next.text
+			if _, ok := x.termIDs[joined]; ok {
+				for j := i; j < i+n; j++ {
+					s.words[j].shorts = append(s.words[j].shorts, joined)
+				}
+			}
+		}
+	}
+}
+
+// dropIdioms marks the words of stop idioms as stop words.
+func dropIdioms(words []qword) {
+	for i := range words {
+		for _, idiom := range stopIdioms {
+			if len(words)-i < len(idiom) {
+				continue
+			}
+			match := true
+			for j, w := range idiom {
+				match = match && words[i+j].text == w
+			}
+			if match {
+				for j := range idiom {
+					words[i+j].stop = true
+				}
+			}
+		}
+	}
+}
+
+// truncate cuts s to at most n bytes, at a rune boundary.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// addClause adds a clause for word w unless one with the same stem exists.
+func (s *searcher) addClause(x *Index, w string, shorts []string) {
+	st := stem(w)
+	if s.clauseOf(st) != nil {
+		return
+	}
+	c := s.newClause(w)
+	c.stem = st
+	s.expand(x, c, w, st, shorts)
+}
+
+func (s *searcher) clauseOf(st string) *clause {
+	for i := range s.clauses {
+		if c := &s.clauses[i]; !c.bonus && c.stem == st {
+			return c
+		}
+	}
+	return nil
+}
+
+// newClause appends a clause, reusing the space of earlier searches.
+func (s *searcher) newClause(w string) *clause {
+	if len(s.clauses) < cap(s.clauses) {
+		s.clauses = s.clauses[:len(s.clauses)+1]
+	} else {
+		s.clauses = append(s.clauses, clause{})
+	}
+	c := &s.clauses[len(s.clauses)-1]
+	c.word, c.stem, c.exps, c.bonus = w, "", c.exps[:0], false
+	return c
+}
+
+// addPairClauses adds a bonus clause for each direction pair of the query
+// whose two words are clauses, weighing as their mean.
+func (s *searcher) addPairClauses(x *Index) {
+	for _, p := range s.pairs {
+		a, b, _ := strings.Cut(p, pairSep)
+		ca, cb := s.clauseOf(stem(a)), s.clauseOf(stem(b))
+		if ca == nil || cb == nil {
+			continue
+		}
+		weight := (ca.weight + cb.weight) / 2
+		c := s.newClause(p)
+		c.bonus, c.weight, c.idf = true, weight, 0
+		for _, sa := range withSynonyms(a) {
+			for _, sb := range withSynonyms(b) {
+				if id, ok := x.termIDs[pairOf(sa, sb)]; ok {
+					c.add(id, weightExact)
+				}
+			}
+		}
+	}
+}
+
+// expand finds the index words that stand for query word w, and the
+// clause's weight.
+func (s *searcher) expand(x *Index, c *clause, w, st string, shorts []string) {
+	if id, ok := x.termIDs[w]; ok {
+		c.add(id, weightExact)
+	}
+	s.addStem(x, c, st, weightStem)
+	if g := synonymsByStem[st]; g != nil {
+		for _, syn := range g {
+			if syn != w {
+				if id, ok := x.termIDs[syn]; ok {
+					c.add(id, weightSynonym)
+				}
+				s.addStem(x, c, stem(syn), weightSynonym*weightStem)
+			}
+		}
+	}
+	for _, short := range shorts {
+		if id, ok := x.termIDs[short]; ok {
+			c.add(id, weightExact)
+		}
+	}
+	core := len(c.exps)
+	if len(w) >= minPrefixLen {
+		s.addPrefixed(x, c, w)
+	}
+	if c.maxDF(x, len(c.exps)) <= uint32(x.live/typoRareness) {
+		s.addTypos(x, c, w, c.maxDF(x, len(c.exps)))
+	}
+	if c.maxDF(x, core) == 0 {
+		// Nothing but prefixes and typos: they stand for the word.
+		core = len(c.exps)
+	}
+	df := c.maxDF(x, core)
+	c.known = df > 0
+	c.idf = idf(df, x.live)
+	c.weight = c.idf * float32(math.Sqrt(c.topicality(x, core)))
+}
+
+// topicality is the share of the entries containing the clause's words that
+// have them in their name: high for what servers are about ("todoist",
+// "postgres", "weather"), low for words that only describe them ("manage",
+// "processing", "forecasts"). Its square root scales a word's weight in
+// scores, so that in "let my agent manage my todoist tasks" the Todoist
+// servers win over task managers; the square root keeps descriptive words
+// in play ("transcripts" in "youtube video transcripts").
+func (c *clause) topicality(x *Index, core int) float64 {
+	named, all := 0.0, 0.0
+	for _, e := range c.exps[:core] {
+		t := &x.terms[e.term]
+		named += float64(e.weight) * float64(t.nameDF)
+		all += float64(e.weight) * float64(t.df)
+	}
+	return (named + 1) / (all + 2)
+}
+
+// withSynonyms is w and the other words of its synonym group.
+func withSynonyms(w string) []string {
+	if g := synonymsByStem[stem(w)]; g != nil {
+		return g
+	}
+	return []string{w}
+}
+
+// idf is BM25's inverse document frequency; a word in no entry weighs as
+// one in half an entry, the most a word can.
+func idf(df uint32, n int) float32 {
+	return float32(math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5)))
+}
+
+// add adds an expansion, keeping the best weight of a word found twice.
+func (c *clause) add(id uint32, weight float32) {
+	for i := range c.exps {
+		if c.exps[i].term == id {
+			c.exps[i].weight = max(c.exps[i].weight, weight)
+			return
+		}
+	}
+	c.exps = append(c.exps, expansion{id, weight})
+}
+
+func (c *clause) has(id uint32) bool {
+	for _, e := range c.exps {
+		if e.term == id {
+			return true
+		}
+	}
+	return false
+}
+
+// maxDF is the largest document frequency among the clause's first n
+// words: the frequency of the word they stand for together, as Lucene's
+// synonym query has it.
+func (c *clause) maxDF(x *Index, n int) uint32 {
+	df := uint32(0)
+	for _, e := range c.exps[:n] {
+		df = max(df, x.terms[e.term].df)
+	}
+	return df
+}
+
+// maxStemRing bounds the words taken from one stem.
+const maxStemRing = 32
+
+// addStem adds the words that share stem st.
+func (s *searcher) addStem(x *Index, c *clause, st string, weight float32) {
+	head, ok := x.stemHeads[st]
+	if !ok {
+		return
+	}
+	id := head
+	for range maxStemRing {
+		if !c.has(id) {
+			c.add(id, weight)
+		}
+		if id = x.terms[id].sameStem; id == head {
+			return
+		}
+	}
+}
+
+// addPrefixed adds the words that w begins, the most frequent first.
+func (s *searcher) addPrefixed(x *Index, c *clause, w string) {
+	d := &x.dict
+	s.cands = s.cands[:0]
+	lo := sort.SearchStrings(d.words, w)
+	for i := lo; i < len(d.words) && strings.HasPrefix(d.words[i], w); i++ {
+		s.addCand(x, c, d.ids[i], prefixWeight(w, d.words[i]))
+	}
+	for _, id := range d.pending {
+		if strings.HasPrefix(x.terms[id].text, w) {
+			s.addCand(x, c, id, prefixWeight(w, x.terms[id].text))
+		}
+	}
+	s.takeCands(c, maxPrefixTerms)
+}
+
+// prefixWeight weighs word t found by its prefix w by how much of it w is:
+// "postgresql" is nearly "postgres", "ticket" is another word than "tick".
+func prefixWeight(w, t string) float32 {
+	return weightPrefix * float32(len(w)) / float32(len(t))
+}
+
+// addTypos adds the words near w that are far more frequent than it.
+func (s *searcher) addTypos(x *Index, c *clause, w string, df uint32) {
+	budget := typoBudget(len(w))
+	if budget == 0 || len(w) > maxFuzzyLen {
+		return
+	}
+	for i := 0; i < len(w); i++ {
+		if !isASCIILetter(w[i]) {
+			return
+		}
+	}
+	s.cands = s.cands[:0]
+	for _, m := range s.fuzzy.run(&x.dict, x.terms, w, budget) {
+		if x.terms[m.id].df <= typoDominance*df {
+			continue
+		}
+		weight := float32(weightTypo1)
+		if m.dist > 1 {
+			weight = weightTypo2
+		}
+		if !m.whole {
+			weight *= typoPrefixFactor
+		}
+		s.addCand(x, c, m.id, weight)
+	}
+	s.takeCands(c, maxTypoTerms)
+}
+
+// cand is a candidate expansion, ranked by weight then frequency.
+type cand struct {
+	expansion
+	df uint32
+}
+
+func (s *searcher) addCand(x *Index, c *clause, id uint32, weight float32) {
+	if df := x.terms[id].df; df > 0 && !c.has(id) {
+		s.cands = append(s.cands, cand{expansion{id, weight}, df})
+	}
+}
+
+// takeCands adds the best n candidates to the clause.
+func (s *searcher) takeCands(c *clause, n int) {
+	if len(s.cands) > n {
+		sort.Slice(s.cands, func(i, j int) bool {
+			a, b := s.cands[i], s.cands[j]
+			if a.weight != b.weight {
+				return a.weight > b.weight
+			}
+			if a.df != b.df {
+				return a.df > b.df
+			}
+			return a.term < b.term
+		})
+		s.cands = s.cands[:n]
+	}
+	for _, k := range s.cands {
+		c.add(k.term, k.weight)
+	}
+}

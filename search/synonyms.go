@@ -1,0 +1,136 @@
+package search
+
+import "strings"
+
+// synonymGroups are well-known equivalent words of the field: abbreviations
+// and their expansions, and alternative names of one product. A query word
+// finds the other words of its group (slightly below itself). Matching is by
+// stem, so "databases" finds "db" too. Kept small and general on purpose:
+// hyponyms ("payment" → "stripe") are not synonyms.
+var synonymGroups = [][]string{
+	{"k8s", "kubernetes"},
+	{"pg", "postgres", "postgresql"},
+	{"gh", "github"},
+	{"db", "database"},
+	{"js", "javascript"},
+	{"ts", "typescript"},
+	{"py", "python"},
+	{"md", "markdown"},
+	{"doc", "documentation"},
+	{"repo", "repository"},
+	{"gql", "graphql"},
+	{"yt", "youtube"},
+	{"img", "image"},
+	{"config", "configuration"},
+	{"auth", "authentication"},
+	{"ppt", "pptx", "powerpoint"},
+	{"excel", "xlsx", "xls"},
+	{"fs", "filesystem"},
+	{"dir", "directory"},
+	{"mongo", "mongodb"},
+	{"gcal", "gcalendar"},
+}
+
+// phrases are multi-word terms and the short form that stands for them. The
+// indexer adds the short form wherever a field spells out the phrase (stop
+// words skipped, a plural "s" allowed), so "tts" finds "text-to-speech"; a
+// query that spells out the phrase also looks for the short form.
+var phrases = []struct{ words, short string }{
+	{"text speech", "tts"},
+	{"speech text", "stt"},
+	{"optical character recognition", "ocr"},
+	{"large language model", "llm"},
+	{"natural language processing", "nlp"},
+	{"machine learning", "ml"},
+	{"artificial intelligence", "ai"},
+	{"google cloud", "gcp"},
+	{"amazon web services", "aws"},
+	{"retrieval augmented generation", "rag"},
+	{"command line", "cli"},
+	{"user interface", "ui"},
+	{"file system", "filesystem"},
+	{"e mail", "email"},
+}
+
+// phrase is one entry of phrases, split into words.
+type phrase struct {
+	words []string
+	short string
+}
+
+var (
+	// synonymsByStem maps the stem of a word of a group to the group.
+	synonymsByStem = map[string][]string{}
+	// phrasesByLast maps the last word of a phrase to the phrases it ends.
+	phrasesByLast = map[string][]phrase{}
+)
+
+func init() {
+	for _, g := range synonymGroups {
+		for _, w := range g {
+			synonymsByStem[stem(w)] = g
+		}
+	}
+	for _, p := range phrases {
+		ws := strings.Fields(p.words)
+		last := ws[len(ws)-1]
+		phrasesByLast[last] = append(phrasesByLast[last], phrase{ws, p.short})
+	}
+}
+
+// sameWord is how a phrase word matches a text word: exactly or as its plural.
+func sameWord(phraseWord, w string) bool {
+	return w == phraseWord || len(w) == len(phraseWord)+1 && w[len(w)-1] == 's' && strings.HasPrefix(w, phraseWord)
+}
+
+// phraseWindow remembers the last words of a text to spot phrases ending at
+// the current word.
+type phraseWindow struct {
+	prev [2]string // prev[0] is the word before the current one
+	to   bool      // "to" came between prev[0] and the current word
+}
+
+// stop tells the window of a stop word between two words.
+func (pw *phraseWindow) stop(w string) {
+	if w == "to" {
+		pw.to = true
+	}
+}
+
+// push adds word w and calls found with the short form and the length in
+// words of each phrase that w ends, and with the direction pair (see
+// pairOf) when w ends "A to B".
+func (pw *phraseWindow) push(w string, found func(short string, span int)) {
+	if pw.to && pw.prev[0] != "" && !weakWords[pw.prev[0]] && !weakWords[w] {
+		found(pairOf(pw.prev[0], w), 2)
+	}
+	pw.to = false
+	last := w
+	if strings.HasSuffix(w, "s") && phrasesByLast[w] == nil {
+		last = w[:len(w)-1]
+	}
+	for _, p := range phrasesByLast[last] {
+		n := len(p.words)
+		if n-1 > len(pw.prev) {
+			continue
+		}
+		ok := true
+		for i := 0; i < n-1 && ok; i++ {
+			ok = sameWord(p.words[n-2-i], pw.prev[i])
+		}
+		if ok {
+			found(p.short, n)
+		}
+	}
+	pw.prev[1], pw.prev[0] = pw.prev[0], w
+}
+
+// pairOf is the term for "a to b" ("pdf to markdown", "pdf2md"): the
+// direction of a conversion is what tells a PDF-to-Markdown converter from
+// a Markdown-to-PDF one. The separator never occurs in a word, so pairs
+// never meet words in prefix or typo lookups.
+func pairOf(a, b string) string { return a + pairSep + b }
+
+const pairSep = ">"
+
+func isPair(t string) bool { return strings.Contains(t, pairSep) }
