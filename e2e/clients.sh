@@ -173,7 +173,10 @@ if (cd "$PKGS" && MCPDIR_E2E_AUTH="Bearer $KEY" MCPDIR_E2E_SUITE="$CONFORMANCE" 
 else
   fail "conformance"
 fi
-sed -n '/=== SUMMARY ===/,/^Total/p' "$TMP/conformance.out" >&2
+# Show the suite's table, reworded so that no line of it reads as this run's
+# own verdict ("N passed, N failed"): the baseline's scenarios fail by design.
+sed -n '/=== SUMMARY ===/,/^Total/p' "$TMP/conformance.out" \
+  | sed -E 's/([0-9]+) passed, ([0-9]+) failed/checks \1 ok, \2 not ok/; s/^Total:/conformance scenarios in all:/' >&2
 # The baseline only says what may fail; these must have run and passed.
 for scenario in server-initialize ping tools-list dns-rebinding-protection server-sse-multiple-streams; do
   if grep -q "✓ $scenario:" "$TMP/conformance.out"; then
@@ -184,5 +187,5 @@ for scenario in server-initialize ping tools-list dns-rebinding-protection serve
 done
 
 log ""
-echo "e2e clients: $PASSED passed, $FAILED failed"
+echo "e2e-clients: $PASSED passed, $FAILED failed"
 [ "$FAILED" = 0 ]
