@@ -11,13 +11,13 @@ if [ ! -f "$data/packages-corpus.jsonl" ]; then
   echo "bench: $data/packages-corpus.jsonl not found: the benchmarks need the shared data set; skipped"
   exit 0
 fi
-duration=${BENCH_DURATION:-10s}
+duration=${BENCH_DURATION:-5s}
 echo "# mcpdir benchmarks — $(date -u +%Y-%m-%dT%H:%MZ) — $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(go version | cut -d' ' -f3)"
 
 echo; echo "## In-process (go test -bench)"
 MCPDIR_SHARED_DATA=$data go test -run '^$' -bench . -benchtime 1x ./search/ 2>&1 | grep -v '^goos\|^goarch\|^pkg\|^cpu' || true
 
-echo; echo "## HTTP under load (wrk -t2 -c64 -d$duration, same server, one run)"
+echo; echo "## HTTP under load (wrk -t2 -c64 -d$duration a measurement, same server, one run)"
 if ! command -v wrk >/dev/null; then
   echo "installing wrk (Debian package)"; apt-get install -y -qq wrk >/dev/null
 fi
@@ -59,9 +59,15 @@ request = function()
 end
 LUA
 rps() { wrk -t2 -c64 -d"$duration" -H "Authorization: Bearer $key" "$@" | awk '/Requests\/sec/ {print $2}'; }
-base=$(rps "http://127.0.0.1:$port/debug/baseline?bytes=$avg")
-rest=$(rps -s "$work/search.lua" "http://127.0.0.1:$port/")
-echo "precomputed body of $avg bytes: $base req/s"
-echo "REST search (40 queries in turn): $rest req/s"
-echo "ratio REST / precomputed: $(echo "scale=2; $rest / $base" | bc)"
+# Alternate the two loads over several rounds: the machine is shared and
+# noisy, and a ratio of neighbouring measurements is what holds still.
+ratios=()
+for round in $(seq "${BENCH_ROUNDS:-3}"); do
+  base=$(rps "http://127.0.0.1:$port/debug/baseline?bytes=$avg")
+  rest=$(rps -s "$work/search.lua" "http://127.0.0.1:$port/")
+  ratio=$(echo "scale=3; $rest / $base" | bc)
+  ratios+=("$ratio")
+  echo "round $round: precomputed body of $avg bytes $base req/s, REST search (40 queries in turn) $rest req/s, ratio $ratio"
+done
+echo "REST / precomputed, median of ${#ratios[@]} rounds: $(printf '%s\n' "${ratios[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')"
 echo "server RSS after load: $(( $(awk '/VmRSS/ {print $2}' /proc/$server/status) / 1024 )) MiB"
