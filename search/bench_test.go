@@ -14,18 +14,19 @@ import (
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/search/internal/releval"
 )
 
 // BenchmarkSearch runs the judged dev queries against the corpus and
 // reports latency percentiles per query kind:
 //
-//	go test ./search -run '^$' -bench BenchmarkSearch -benchtime 20000x
+//	go test ./search -run '^$' -bench BenchmarkSearch -benchtime 40000x
 //
 // With MCPDIR_BENCH_SCALE=10 (or 100) it runs on that many times the
 // corpus, synthesised as variants of real entries, and reports build time
-// and heap too:
+// and heap too (100x needs about 3 GB and a minute to build):
 //
-//	MCPDIR_BENCH_SCALE=100 go test ./search -run '^$' -bench BenchmarkSearch -benchtime 4000x -timeout 30m
+//	MCPDIR_BENCH_SCALE=100 go test ./search -run '^$' -bench BenchmarkSearch -benchtime 2000x -timeout 30m
 func BenchmarkSearch(b *testing.B) {
 	scale := 1
 	if s := os.Getenv("MCPDIR_BENCH_SCALE"); s != "" {
@@ -39,12 +40,15 @@ func BenchmarkSearch(b *testing.B) {
 	qs := benchQueries(b)
 	x := scaledIndex(b, entries, raw, scale)
 	byKind := map[string][]time.Duration{}
+	byQuery := make([][]time.Duration, len(qs))
 	b.ResetTimer()
 	for i := range b.N {
 		q := qs[i%len(qs)]
 		start := time.Now()
 		x.Search(q.Query, 10)
-		byKind[q.Kind] = append(byKind[q.Kind], time.Since(start))
+		took := time.Since(start)
+		byKind[q.Kind] = append(byKind[q.Kind], took)
+		byQuery[i%len(qs)] = append(byQuery[i%len(qs)], took)
 	}
 	b.StopTimer()
 	var all []time.Duration
@@ -61,7 +65,16 @@ func BenchmarkSearch(b *testing.B) {
 		fmt.Fprintf(&sb, "%-14s %9s %9s\n", k, p50, p99)
 	}
 	p50, p99 := percentiles(all)
-	fmt.Fprintf(&sb, "%-14s %9s %9s", "all", p50, p99)
+	fmt.Fprintf(&sb, "%-14s %9s %9s\nslowest queries by median:", "all", p50, p99)
+	slow := make([]int, len(qs))
+	for i := range slow {
+		slow[i] = i
+	}
+	median := func(i int) time.Duration { p, _ := percentiles(byQuery[i]); return p }
+	sort.Slice(slow, func(i, j int) bool { return median(slow[i]) > median(slow[j]) })
+	for _, i := range slow[:min(3, len(slow))] {
+		fmt.Fprintf(&sb, "\n  %9s %q", median(i), qs[i].Query)
+	}
 	if b.N >= len(qs) {
 		fmt.Println(sb.String())
 	}
@@ -86,8 +99,8 @@ func BenchmarkBuild(b *testing.B) {
 }
 
 // benchQueries are the dev queries (all kinds, out-of-domain ones too).
-func benchQueries(b *testing.B) []judgedQuery {
-	return readJudgments(b, filepath.Join(sharedData(b), "relevance", "dev.jsonl"))
+func benchQueries(b *testing.B) []releval.Query {
+	return readQueries(b, filepath.Join(sharedData(b), "relevance", "dev.jsonl"))
 }
 
 var scaled struct {

@@ -1,41 +1,21 @@
 package search
 
 import (
-	"bufio"
-	"bytes"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/search/internal/releval"
 )
 
-// sharedData finds the project's shared data: $MCPDIR_SHARED_DATA, or
-// ../shared/data beside the module root (the directory holding go.mod).
+// sharedData is the shared data directory; without it the test is skipped.
 func sharedData(tb testing.TB) string {
 	tb.Helper()
-	if d := os.Getenv("MCPDIR_SHARED_DATA"); d != "" {
-		return d
+	dir, missing := releval.SharedData()
+	if dir == "" {
+		tb.Skip(missing + ": relevance evaluation skipped")
 	}
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			d := filepath.Join(dir, "..", "shared", "data")
-			if _, err := os.Stat(filepath.Join(d, "packages-corpus.jsonl")); err != nil {
-				tb.Skip("../shared/data not found: relevance evaluation skipped")
-			}
-			return d
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Skip("../shared/data not found (no go.mod above the test): relevance evaluation skipped")
-		}
-		dir = parent
-	}
+	return dir
 }
 
 var corpus struct {
@@ -45,34 +25,13 @@ var corpus struct {
 	err     error
 }
 
-// loadCorpus reads packages-corpus.jsonl as the directory would import it:
-// through mcpdir.ParseRecord, with ids from natural keys.
+// loadCorpus is the packages corpus as the directory imports it, read once
+// per test binary, and its size in bytes.
 func loadCorpus(tb testing.TB) ([]*mcpdir.Entry, int64) {
 	tb.Helper()
 	dir := sharedData(tb)
 	corpus.once.Do(func() {
-		f, err := os.Open(filepath.Join(dir, "packages-corpus.jsonl"))
-		if err != nil {
-			corpus.err = err
-			return
-		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, mcpdir.MaxRecordBytes+1)
-		for sc.Scan() {
-			line := bytes.TrimSpace(sc.Bytes())
-			corpus.bytes += int64(len(sc.Bytes())) + 1
-			if len(line) == 0 {
-				continue
-			}
-			e, err := mcpdir.ParseRecord(line)
-			if err != nil {
-				continue
-			}
-			e.ID = mcpdir.EntryID(e.NaturalKey())
-			corpus.entries = append(corpus.entries, e)
-		}
-		corpus.err = sc.Err()
+		corpus.entries, corpus.bytes, corpus.err = releval.LoadCorpus(dir)
 	})
 	if corpus.err != nil {
 		tb.Fatal(corpus.err)
@@ -95,4 +54,26 @@ func loadIndex(tb testing.TB) *Index {
 		corpusIndex.x = x
 	})
 	return corpusIndex.x
+}
+
+// readQueries reads judged queries or fails the test.
+func readQueries(tb testing.TB, path string) []releval.Query {
+	tb.Helper()
+	qs, err := releval.ReadQueries(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return qs
+}
+
+// engine is the index as the evaluation runs it.
+func engine(x *Index) releval.Engine {
+	return func(query string) ([]string, int) {
+		res := x.Search(query, 50)
+		ranked := make([]string, len(res.Hits))
+		for i, h := range res.Hits {
+			ranked[i] = h.Entry.WebsiteURL
+		}
+		return ranked, res.Total
+	}
 }

@@ -38,14 +38,13 @@ type fuzzyMatch struct {
 type fuzzyWalk struct {
 	q      string
 	budget int
-	words  []string
-	ids    []uint32
+	d      *dictionary
 	rows   [maxFuzzyLen + 3][maxFuzzyLen + 1]int8
 	found  []fuzzyMatch
 }
 
 func (fw *fuzzyWalk) run(d *dictionary, terms []term, q string, budget int) []fuzzyMatch {
-	fw.q, fw.budget, fw.words, fw.ids = q, budget, d.words, d.ids
+	fw.q, fw.budget, fw.d = q, budget, d
 	fw.found = fw.found[:0]
 	for j := 0; j <= len(q); j++ {
 		fw.rows[0][j] = int8(j)
@@ -53,9 +52,9 @@ func (fw *fuzzyWalk) run(d *dictionary, terms []term, q string, budget int) []fu
 	// People rarely mistype a word's first letter, and requiring it cuts
 	// the walk by the size of the alphabet (Lucene's prefix length of 1).
 	lo := sort.SearchStrings(d.words, q[:1])
-	hi := lo + childEnd(d.words[lo:], 0, q[0])
-	if lo < hi && fw.step(0, q[0], d.words[lo]) {
-		fw.walk(lo, hi, 1)
+	hi := lo + d.childEnd(lo, len(d.words), 0, q[0])
+	if lo < hi && fw.step(0, q[0], 0) {
+		fw.walk(lo, hi, 1, q[0])
 	}
 	for _, id := range d.pending {
 		fw.check(id, terms[id].text, -1)
@@ -63,73 +62,110 @@ func (fw *fuzzyWalk) run(d *dictionary, terms []term, q string, budget int) []fu
 	return fw.found
 }
 
-func (fw *fuzzyWalk) walk(lo, hi, depth int) {
-	n := len(fw.q)
+// walk visits the trie node of the words [lo, hi), which share a prefix of
+// length depth ending in byte last.
+func (fw *fuzzyWalk) walk(lo, hi, depth int, last byte) {
+	d, n := fw.d, len(fw.q)
 	dist := int(fw.rows[depth][n])
 	if depth >= n && dist <= fw.budget {
 		// The query is within budget of this prefix, which is no shorter
 		// than the query: every word below matches, as a whole word if it
 		// is itself near enough.
 		for i := lo; i < hi && len(fw.found) < maxFuzzyFound; i++ {
-			fw.check(fw.ids[i], fw.words[i], dist)
+			fw.check(d.ids[i], d.words[i], dist)
 		}
 		return
 	}
 	i := lo
-	for ; i < hi && len(fw.words[i]) == depth; i++ {
+	for ; i < hi && len(d.words[i]) == depth; i++ {
 		if dist <= fw.budget {
-			fw.found = append(fw.found, fuzzyMatch{fw.ids[i], dist, true})
+			fw.found = append(fw.found, fuzzyMatch{d.ids[i], dist, true})
 		}
 	}
 	if depth == n+fw.budget {
 		return
 	}
 	for i < hi && len(fw.found) < maxFuzzyFound {
-		w := fw.words[i]
-		c := w[depth]
-		j := i + childEnd(fw.words[i:hi], depth, c)
-		if fw.step(depth, c, w) {
-			fw.walk(i, j, depth+1)
+		c := d.byteAt(i, depth)
+		j := i + d.childEnd(i, hi, depth, c)
+		if fw.step(depth, c, last) {
+			fw.walk(i, j, depth+1, c)
 		}
 		i = j
 	}
 }
 
-// childEnd returns how many of the sorted words have byte c at depth, all
-// of them being at least depth+1 long and the first having c there.
-func childEnd(words []string, depth int, c byte) int {
-	lo, hi := 0, len(words)
+// byteAt is byte depth of word i, which has one; the first bytes come from
+// heads, without reading the word.
+func (d *dictionary) byteAt(i, depth int) byte {
+	if depth < 8 {
+		return byte(d.heads[i] >> (56 - 8*depth))
+	}
+	return d.words[i][depth]
+}
+
+// childEnd returns how many of the sorted words [lo, hi) have byte c at
+// depth, all of them being at least depth+1 long and the first having c
+// there.
+func (d *dictionary) childEnd(lo, hi, depth int, c byte) int {
+	start := lo
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if w := words[m]; len(w) > depth && w[depth] <= c {
+		if d.byteAt(m, depth) <= c {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	return lo
+	return lo - start
 }
 
-// step fills the row for the prefix w[:depth+1] and reports whether any of
-// its cells is within budget.
-func (fw *fuzzyWalk) step(depth int, c byte, w string) bool {
-	q := fw.q
-	prev, cur := &fw.rows[depth], &fw.rows[depth+1]
-	cur[0] = int8(depth + 1)
-	best := cur[0]
-	for j := 1; j <= len(q); j++ {
+// head packs the first 8 bytes of a word into a number, the first byte
+// highest.
+func head(w string) uint64 {
+	var h uint64
+	for i := range 8 {
+		h <<= 8
+		if i < len(w) {
+			h |= uint64(w[i])
+		}
+	}
+	return h
+}
+
+// step fills the row for the prefix of length depth+1 ending in byte c
+// after byte last, and reports whether any of its cells is within budget. Only the cells within budget of the diagonal
+// can be, so only that band is computed; the cells bordering it, and the
+// last one (which walk reads), are set above budget.
+func (fw *fuzzyWalk) step(depth int, c, last byte) bool {
+	q, r := fw.q, depth+1
+	prev, cur := &fw.rows[depth], &fw.rows[r]
+	over := int8(fw.budget + 1)
+	lo, hi := max(1, r-fw.budget), min(len(q), r+fw.budget)
+	best := over
+	if lo == 1 {
+		cur[0] = int8(r)
+		best = min(best, cur[0])
+	} else {
+		cur[lo-1] = over
+	}
+	for j := lo; j <= hi; j++ {
 		cost := int8(1)
 		if q[j-1] == c {
 			cost = 0
 		}
 		v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		if depth > 0 && j > 1 && q[j-1] == w[depth-1] && q[j-2] == c {
+		if depth > 0 && j > 1 && q[j-1] == last && q[j-2] == c {
 			v = min(v, fw.rows[depth-1][j-2]+1)
 		}
 		cur[j] = v
 		best = min(best, v)
 	}
-	return int(best) <= fw.budget
+	if hi < len(q) {
+		cur[hi+1] = over
+		cur[len(q)] = over
+	}
+	return best < over
 }
 
 // check adds word w if it is near the query: as a whole word, or else as a

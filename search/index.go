@@ -135,17 +135,22 @@ func (x *Index) Upsert(entries ...*mcpdir.Entry) {
 	batch := make([][]analyzed, workers)
 	for len(entries) > 0 {
 		n := min(len(entries), chunkSize*workers)
-		var wg sync.WaitGroup
-		for w := range workers {
-			lo, hi := min(w*chunkSize, n), min((w+1)*chunkSize, n)
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				var a analyzer
-				batch[w] = a.analyzeAll(batch[w][:0], entries[lo:hi])
-			}()
+		if n <= chunkSize {
+			var a analyzer
+			batch = [][]analyzed{a.analyzeAll(nil, entries[:n])}
+		} else {
+			var wg sync.WaitGroup
+			for w := range workers {
+				lo, hi := min(w*chunkSize, n), min((w+1)*chunkSize, n)
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					var a analyzer
+					batch[w] = a.analyzeAll(batch[w][:0], entries[lo:hi])
+				}()
+			}
+			wg.Wait()
 		}
-		wg.Wait()
 		for _, as := range batch {
 			x.mu.Lock()
 			for i := range as {
@@ -356,6 +361,7 @@ func (p *postings) next() bool {
 // batches, so that a bulk load does not re-sort on every entry.
 type dictionary struct {
 	words   []string
+	heads   []uint64 // head of each word, so that walks mostly skip the words
 	ids     []uint32
 	pending []uint32
 }
@@ -380,7 +386,11 @@ func (d *dictionary) flush(terms []term, lazy bool) {
 			j++
 		}
 	}
-	d.words, d.ids, d.pending = words, ids, d.pending[:0]
+	heads := make([]uint64, len(words))
+	for i, w := range words {
+		heads[i] = head(w)
+	}
+	d.words, d.heads, d.ids, d.pending = words, heads, ids, d.pending[:0]
 }
 
 // republishers are prefixes that mirror accounts put before other people's

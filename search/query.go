@@ -125,7 +125,7 @@ func (s *searcher) parse(x *Index, q string) bool {
 			// A compound the index does not know ("PostgresMCP"): search
 			// for its parts.
 			for _, p := range w.parts {
-				if !stopWords[p] && !(strong && weakWords[p]) {
+				if !stopWords[p] && !isPair(p) && !(strong && weakWords[p]) {
 					s.addClause(x, p, w.shorts)
 				}
 			}
@@ -412,19 +412,23 @@ func (s *searcher) addTypos(x *Index, c *clause, w string, df uint32) {
 			return
 		}
 	}
+	// The nearest corrections win, as in a spell checker: two edits are
+	// tried only when no word one edit away will do.
 	s.cands = s.cands[:0]
-	for _, m := range s.fuzzy.run(&x.dict, x.terms, w, budget) {
-		if x.terms[m.id].df <= typoDominance*df {
-			continue
+	for b := 1; b <= budget && len(s.cands) == 0; b++ {
+		for _, m := range s.fuzzy.run(&x.dict, x.terms, w, b) {
+			if x.terms[m.id].df <= typoDominance*df {
+				continue
+			}
+			weight := float32(weightTypo1)
+			if m.dist > 1 {
+				weight = weightTypo2
+			}
+			if !m.whole {
+				weight *= typoPrefixFactor
+			}
+			s.addCand(x, c, m.id, weight)
 		}
-		weight := float32(weightTypo1)
-		if m.dist > 1 {
-			weight = weightTypo2
-		}
-		if !m.whole {
-			weight *= typoPrefixFactor
-		}
-		s.addCand(x, c, m.id, weight)
 	}
 	s.takeCands(c, maxTypoTerms)
 }

@@ -1,8 +1,8 @@
 package search
 
 import (
+	"math"
 	"math/bits"
-	"sort"
 	"strings"
 
 	"github.com/mcpdir/mcpdir"
@@ -59,19 +59,18 @@ func (x *Index) Search(query string, limit int) mcpdir.SearchResult {
 		return mcpdir.SearchResult{}
 	}
 	s.computeNorms(x)
-	for i := range s.clauses {
-		s.matchClause(x, i)
-	}
 	return s.rank(x, limit)
 }
 
 // searcher holds one search's scratch space, reused through a pool so that
 // a search allocates little beyond its result.
 //
-// A search runs document at a time: each clause merges the postings of its
-// words into one list of the entries it matches, in ordinal order; the
-// clauses' lists are then merged into scored entries. Every step reads its
-// input in order, which keeps millions of entries cheap.
+// A search scores ordinals a window at a time. In a window, each clause
+// adds the postings of its words into a dense array of counts, then adds
+// its saturated score into dense arrays of totals; the window's touched
+// entries are then ranked. The arrays are window-sized whatever the size
+// of the index, so they stay in cache, and every postings list is read
+// once, in order, across the windows.
 type searcher struct {
 	words       []qword
 	content     []int
@@ -81,30 +80,33 @@ type searcher struct {
 	totalWeight float32
 	cands       []cand
 	fuzzy       fuzzyWalk
-	matches     [][]match // per clause, the entries it matches
-	order       []int     // clauses by number of matches
-	acc, acc2   []scored
 	cursors     []cursor
-	merge       []mergeItem
-	heap        []hit
+	// per window: a clause's counts, and the running totals of entries
+	tf       [window]float32
+	inClause []uint16 // window offsets the current clause touched
+	score    [window]float32
+	idf      [window]float32 // summed IDF of the clauses matched
+	weight   [window]float32 // summed weight of the clauses matched
+	touched  []uint16        // window offsets any clause touched
+	heap     []hit           // the best k hits, the worst on top
 	// norms[f][c] is field f's weight over its BM25 length normalisation
 	// for length code c, computed for the index statistics in normsFor.
 	norms    [numFields][256]float32
 	normsFor [numFields + 1]int64
 }
 
-// match is an entry a clause matches, with the clause's weighted,
-// length-normalised counts in it.
-type match struct {
-	doc uint32
-	tf  float32
-}
+// window is how many ordinals a search scores at a time.
+const window = 1 << 15
 
-// scored is an entry's running totals while clauses are merged.
-type scored struct {
-	doc         uint32
-	score       float32
-	idf, weight float32 // summed IDF and weight of the clauses matched
+// cursor reads one word's postings across windows.
+type cursor struct {
+	b       []byte
+	i       int     // offset of the next posting to decode
+	doc     uint32  // the last ordinal decoded
+	tf      float32 // its weighted counts, while pending
+	pending bool    // doc is live and not yet added
+	weight  float32
+	clause  int
 }
 
 // hit is a ranked candidate.
@@ -142,19 +144,19 @@ func (s *searcher) computeNorms(x *Index) {
 	}
 }
 
-// cursor reads one word's postings, skipping removed entries.
-type cursor struct {
-	b      []byte
-	i      int
-	doc    uint32
-	tf     float32 // weighted, length-normalised counts at doc
-	weight float32
-}
-
-func (c *cursor) next(s *searcher, live []uint64) bool {
-	b := c.b
-	for c.i < len(b) {
-		i := c.i
+// fill adds the cursor's postings before ordinal end to the clause counts
+// of the window starting at base, and leaves the first live one at or
+// after end pending.
+func (s *searcher) fill(c *cursor, base, end uint32, live []uint64) {
+	if c.pending {
+		if c.doc >= end {
+			return
+		}
+		s.add(c.doc-base, c.tf)
+		c.pending = false
+	}
+	b, i, d := c.b, c.i, c.doc
+	for i < len(b) {
 		v := uint32(b[i])
 		i++
 		if v >= 0x80 {
@@ -168,7 +170,7 @@ func (c *cursor) next(s *searcher, live []uint64) bool {
 				}
 			}
 		}
-		c.doc += v
+		d += v
 		mask := b[i]
 		i++
 		var tf float32
@@ -183,176 +185,92 @@ func (c *cursor) next(s *searcher, live []uint64) bool {
 				i += 2
 			}
 		}
-		c.i = i
-		if live[c.doc/64]&(1<<(c.doc%64)) != 0 {
-			c.tf = c.weight * tf
-			return true
-		}
-	}
-	return false
-}
-
-// mergeItem is a cursor (by index) in a merge heap, keyed by its ordinal.
-type mergeItem struct {
-	doc uint32
-	i   int32
-}
-
-// mergeDown restores the min-heap order of h from i down.
-func mergeDown(h []mergeItem, i int) {
-	for {
-		l := 2*i + 1
-		if l >= len(h) {
-			return
-		}
-		if r := l + 1; r < len(h) && h[r].doc < h[l].doc {
-			l = r
-		}
-		if h[i].doc <= h[l].doc {
-			return
-		}
-		h[i], h[l] = h[l], h[i]
-		i = l
-	}
-}
-
-func mergeInit(h []mergeItem) {
-	for i := len(h)/2 - 1; i >= 0; i-- {
-		mergeDown(h, i)
-	}
-}
-
-// matchClause merges the postings of clause i's words into its list of
-// matches, summing the counts of the words an entry has. The longest list
-// (usually the word itself) is streamed, and the others — prefixes, stems,
-// typos, mostly short — are merged through a heap and joined to it.
-func (s *searcher) matchClause(x *Index, ci int) {
-	c := &s.clauses[ci]
-	for len(s.matches) <= ci {
-		s.matches = append(s.matches, nil)
-	}
-	out := s.matches[ci][:0]
-	cs := s.cursors[:0]
-	h := s.merge[:0]
-	big := -1
-	for _, e := range c.exps {
-		cur := cursor{b: x.terms[e.term].postings, weight: e.weight}
-		if !cur.next(s, x.liveBits) {
+		if live[d/64]&(1<<(d%64)) == 0 {
 			continue
 		}
-		if big < 0 || len(cur.b) > len(cs[big].b) {
-			big = len(cs)
+		if d >= end {
+			c.i, c.doc, c.tf, c.pending = i, d, c.weight*tf, true
+			return
 		}
-		cs = append(cs, cur)
+		s.add(d-base, c.weight*tf)
 	}
-	for i := range cs {
-		if i != big {
-			h = append(h, mergeItem{cs[i].doc, int32(i)})
-		}
-	}
-	mergeInit(h)
-	var b *cursor
-	more := big >= 0
-	if more {
-		b = &cs[big]
-	}
-	for more || len(h) > 0 {
-		var d uint32
-		switch {
-		case !more:
-			d = h[0].doc
-		case len(h) == 0:
-			d = b.doc
-		default:
-			d = min(b.doc, h[0].doc)
-		}
-		tf := float32(0)
-		if more && b.doc == d {
-			tf = b.tf
-			more = b.next(s, x.liveBits)
-		}
-		for len(h) > 0 && h[0].doc == d {
-			cur := &cs[h[0].i]
-			tf += cur.tf
-			if cur.next(s, x.liveBits) {
-				h[0].doc = cur.doc
-			} else {
-				h[0] = h[len(h)-1]
-				h = h[:len(h)-1]
-			}
-			mergeDown(h, 0)
-		}
-		out = append(out, match{d, tf})
-	}
-	s.matches[ci], s.cursors, s.merge = out, cs, h
+	c.i, c.doc = i, d
 }
 
-// rank merges the clauses' matches into scored entries, keeps those that
-// cover enough of the query, and returns the top limit, ranked with
-// coordination and the prior, near-duplicates moved down. The lists are
-// merged two at a time, shortest first, each merge a linear pass.
-func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
-	order := s.order[:0]
-	for ci := range s.clauses {
-		order = append(order, ci)
+// add adds counts to the current clause at a window offset.
+func (s *searcher) add(off uint32, tf float32) {
+	if s.tf[off] == 0 {
+		s.inClause = append(s.inClause, uint16(off))
 	}
-	sort.Slice(order, func(i, j int) bool { return len(s.matches[order[i]]) < len(s.matches[order[j]]) })
-	a, b := s.acc[:0], s.acc2[:0]
-	for _, ci := range order {
-		c := &s.clauses[ci]
-		weight := c.weight // a bonus clause adds to scores, not to coverage
-		if c.bonus {
-			weight = 0
-		}
-		ms := s.matches[ci]
-		b = b[:0]
-		i := 0
-		for _, m := range ms {
-			for i < len(a) && a[i].doc < m.doc {
-				b = append(b, a[i])
-				i++
-			}
-			e := scored{doc: m.doc}
-			if i < len(a) && a[i].doc == m.doc {
-				e = a[i]
-				i++
-			}
-			e.score += c.weight * m.tf * (k1 + 1) / (m.tf + k1)
-			e.idf += c.idf
-			e.weight += weight
-			b = append(b, e)
-		}
-		b = append(b, a[i:]...)
-		a, b = b, a
-	}
-	s.order, s.acc, s.acc2 = order, a, b
+	s.tf[off] += tf
+}
 
+// rank scores the entries matching the clauses window by window, keeps
+// those that cover enough of the query, and returns the top limit, ranked
+// with coordination and the prior, near-duplicates moved down.
+func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
+	s.cursors = s.cursors[:0]
+	for ci := range s.clauses {
+		for _, e := range s.clauses[ci].exps {
+			s.cursors = append(s.cursors, cursor{b: x.terms[e.term].postings, weight: e.weight, clause: ci})
+		}
+	}
+	for i := range s.cursors {
+		s.fill(&s.cursors[i], 0, 0, x.liveBits) // decode the first posting
+	}
 	need := minMatch * s.totalIDF * (1 - 1e-6)
 	k := limit + collapseSlack
 	s.heap = s.heap[:0]
 	best := float32(0)
 	total := 0
-	for _, e := range a {
-		best = max(best, e.idf)
-		if e.idf < need {
-			continue
+	for {
+		// Start at the window of the first pending posting: windows with
+		// none are skipped.
+		first := uint32(math.MaxUint32)
+		for i := range s.cursors {
+			if c := &s.cursors[i]; c.pending {
+				first = min(first, c.doc)
+			}
 		}
-		total++
-		score := e.score * e.weight / s.totalWeight
-		if len(s.heap) == k && score*x.maxPrior < s.heap[0].score {
-			continue // cannot make the top k, whatever its prior
+		if first == math.MaxUint32 {
+			break
 		}
-		s.push(x, hit{e.doc, score * x.docs[e.doc].prior}, k)
+		base := first &^ (window - 1)
+		end := base + window
+		for i := 0; i < len(s.cursors); {
+			ci := s.cursors[i].clause
+			for ; i < len(s.cursors) && s.cursors[i].clause == ci; i++ {
+				s.fill(&s.cursors[i], base, end, x.liveBits)
+			}
+			s.endClause(&s.clauses[ci])
+		}
+		for _, off := range s.touched {
+			sc, idf, weight := s.score[off], s.idf[off], s.weight[off]
+			s.score[off], s.idf[off], s.weight[off] = 0, 0, 0
+			best = max(best, idf)
+			if idf < need {
+				continue
+			}
+			total++
+			sc *= weight / s.totalWeight
+			if len(s.heap) == k && sc*x.maxPrior < s.heap[0].score {
+				continue // cannot make the top k, whatever its prior
+			}
+			d := base + uint32(off)
+			s.push(x, hit{d, sc * x.docs[d].prior}, k)
+		}
+		s.touched = s.touched[:0]
 	}
 	if best < minAnswer*s.totalIDF*(1-1e-6) {
 		return mcpdir.SearchResult{}
 	}
 	// Pop the heap worst first into the tail, leaving it sorted best first.
-	for n := len(s.heap) - 1; n > 0; n-- {
-		s.heap[0], s.heap[n] = s.heap[n], s.heap[0]
-		s.downTo(x, 0, n)
+	hs := s.heap
+	for n := len(hs) - 1; n > 0; n-- {
+		hs[0], hs[n] = hs[n], hs[0]
+		heapDown(x, hs[:n], 0)
 	}
-	ranked := x.collapse(s.heap)
+	ranked := x.collapse(hs)
 	if len(ranked) > limit {
 		ranked = ranked[:limit]
 	}
@@ -367,14 +285,34 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 	return mcpdir.SearchResult{Hits: hits, Total: total}
 }
 
-// push offers a hit to the top-k heap, which keeps the worst at the top.
+// endClause saturates the counts of the clause in the window and adds its
+// score to the entries' totals.
+func (s *searcher) endClause(c *clause) {
+	weight := c.weight // a bonus clause adds to scores, not to coverage
+	if c.bonus {
+		weight = 0
+	}
+	for _, off := range s.inClause {
+		tf := s.tf[off]
+		s.tf[off] = 0
+		if s.score[off] == 0 {
+			s.touched = append(s.touched, off)
+		}
+		s.score[off] += c.weight * tf * (k1 + 1) / (tf + k1)
+		s.idf[off] += c.idf
+		s.weight[off] += weight
+	}
+	s.inClause = s.inClause[:0]
+}
+
+// push offers a hit to the top k.
 func (s *searcher) push(x *Index, h hit, k int) {
 	if len(s.heap) < k {
 		s.heap = append(s.heap, h)
-		s.up(x, len(s.heap)-1)
+		heapUp(x, s.heap, len(s.heap)-1)
 	} else if x.better(h, s.heap[0]) {
 		s.heap[0] = h
-		s.downTo(x, 0, len(s.heap))
+		heapDown(x, s.heap, 0)
 	}
 }
 
@@ -394,31 +332,31 @@ func (x *Index) better(a, b hit) bool {
 	return ea.ID < eb.ID
 }
 
-// The heap keeps the worst hit at the top.
-func (s *searcher) up(x *Index, i int) {
+// heapUp and heapDown keep a top-k heap, the worst hit at the top.
+func heapUp(x *Index, h []hit, i int) {
 	for i > 0 {
 		p := (i - 1) / 2
-		if !x.better(s.heap[p], s.heap[i]) {
+		if !x.better(h[p], h[i]) {
 			return
 		}
-		s.heap[p], s.heap[i] = s.heap[i], s.heap[p]
+		h[p], h[i] = h[i], h[p]
 		i = p
 	}
 }
 
-func (s *searcher) downTo(x *Index, i, n int) {
+func heapDown(x *Index, h []hit, i int) {
 	for {
 		w := i
-		if l := 2*i + 1; l < n && x.better(s.heap[w], s.heap[l]) {
+		if l := 2*i + 1; l < len(h) && x.better(h[w], h[l]) {
 			w = l
 		}
-		if r := 2*i + 2; r < n && x.better(s.heap[w], s.heap[r]) {
+		if r := 2*i + 2; r < len(h) && x.better(h[w], h[r]) {
 			w = r
 		}
 		if w == i {
 			return
 		}
-		s.heap[i], s.heap[w] = s.heap[w], s.heap[i]
+		h[i], h[w] = h[w], h[i]
 		i = w
 	}
 }

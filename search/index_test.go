@@ -1,0 +1,321 @@
+package search
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// entry makes a test entry; its id derives from its name.
+func entry(name, brief string, popularity int64) *mcpdir.Entry {
+	return &mcpdir.Entry{ID: mcpdir.EntryID("name:" + name), Name: name, Brief: brief, Popularity: popularity}
+}
+
+// testEntries is a small directory covering what the tests search for,
+// among unrelated entries.
+func testEntries() []*mcpdir.Entry {
+	return []*mcpdir.Entry{
+		entry("@modelcontextprotocol/server-postgres", "MCP server for interacting with PostgreSQL databases", 250000),
+		entry("postgres-mcp", "A Model Context Protocol server for Postgres", 100),
+		entry("pglens", "PostgreSQL MCP server for schema inspection", 0),
+		entry("postgis-tools", "Spatial queries with PostGIS", 0),
+		entry("poster-design-mcp", "Design posters with AI", 0),
+		entry("mcp-kubernetes", "Manage Kubernetes clusters from your agent", 500),
+		entry("k8s-pilot", "Operate k8s deployments", 0),
+		entry("github-mcp-server", "MCP server for the GitHub API: issues, pull requests", 9000),
+		entry("playwright-mcp", "Browser automation with Playwright", 7000),
+		entry("confluence-mcp", "Read and write Confluence pages", 300),
+		entry("elasticsearch-mcp", "Query Elasticsearch indices", 200),
+		entry("spotify-mcp", "Control Spotify playback", 100),
+		entry("edge-tts-mcp", "A Text-to-Speech (TTS) service using Edge", 0),
+		entry("voice-out", "Speak replies aloud with TTS", 0),
+		entry("sqlite-explorer", "Query a SQL database (SQLite) with natural language", 0),
+		entry("mysql-mcp", "MySQL database access for agents", 0),
+		entry("pdf2md-mcp", "Convert PDF files to Markdown", 0),
+		entry("md-to-pdf-mcp", "Convert Markdown to PDF documents", 0),
+		entry("elevenlabs-mcp", "ElevenLabs voice generation", 0),
+		entry("slack-mcp", "Post messages to Slack channels", 1000),
+		entry("weather-mcp", "Weather forecasts for any city", 50),
+		entry("todo-mcp", "Add your description here", 0),
+		entry("todo-list-mcp", "Manage todo lists and tasks", 0),
+		entry("notes-mcp", "Take notes in markdown", 0),
+	}
+}
+
+func newTestIndex(t *testing.T) *Index {
+	t.Helper()
+	x := New()
+	x.Upsert(testEntries()...)
+	return x
+}
+
+func names(r mcpdir.SearchResult) []string {
+	var ns []string
+	for _, h := range r.Hits {
+		ns = append(ns, h.Entry.Name)
+	}
+	return ns
+}
+
+// rankOf is a name's position in the hits, or -1.
+func rankOf(r mcpdir.SearchResult, name string) int {
+	return slices.Index(names(r), name)
+}
+
+func TestSearchFindsWhatWasMeant(t *testing.T) {
+	x := newTestIndex(t)
+	tests := []struct {
+		query string
+		want  []string // in the top 3
+	}{
+		{"postgres", []string{"@modelcontextprotocol/server-postgres", "postgres-mcp"}},
+		{"databases", []string{"@modelcontextprotocol/server-postgres"}},         // stemming
+		{"postgress", []string{"@modelcontextprotocol/server-postgres"}},         // typo
+		{"kubernets", []string{"mcp-kubernetes"}},                                // typo
+		{"gihtub", []string{"github-mcp-server"}},                                // transposition
+		{"playwrite", []string{"playwright-mcp"}},                                // two edits
+		{"confluance", []string{"confluence-mcp"}},                               // typo
+		{"eleasticsearch", []string{"elasticsearch-mcp"}},                        // typo
+		{"spotfy", []string{"spotify-mcp"}},                                      // typo
+		{"k8s", []string{"mcp-kubernetes", "k8s-pilot"}},                         // synonym
+		{"kubernetes", []string{"mcp-kubernetes", "k8s-pilot"}},                  // synonym
+		{"pg", []string{"postgres-mcp"}},                                         // abbreviation
+		{"gh", []string{"github-mcp-server"}},                                    // abbreviation
+		{"tts", []string{"edge-tts-mcp", "voice-out"}},                           // phrase short form
+		{"text to speech", []string{"edge-tts-mcp", "voice-out"}},                // and back
+		{"eleven labs", []string{"elevenlabs-mcp"}},                              // joined words
+		{"find an mcp server for slack", []string{"slack-mcp"}},                  // agent phrasing
+		{"query a sql database", []string{"sqlite-explorer"}},                    // multi-word
+		{"mcp server for weather forecasts", []string{"weather-mcp"}},            // stop and weak words
+		{"PostgresMCP", []string{"@modelcontextprotocol/server-postgres"}},       // a compound
+		{"Kubernetes clusters", []string{"mcp-kubernetes"}},                      // case
+		{"convert pdf to markdown", []string{"pdf2md-mcp"}},                      // direction
+		{"an up-to-date weather forecast", []string{"weather-mcp"}},              // idiom
+		{"postgre", []string{"@modelcontextprotocol/server-postgres", "pglens"}}, // prefix
+	}
+	for _, tt := range tests {
+		r := x.Search(tt.query, 10)
+		top := names(r)[:min(3, len(r.Hits))]
+		for _, w := range tt.want {
+			if !slices.Contains(top, w) {
+				t.Errorf("Search(%q) top 3 = %q, want %q among them", tt.query, top, w)
+			}
+		}
+	}
+}
+
+func TestExactOutranksNearMisses(t *testing.T) {
+	x := newTestIndex(t)
+	r := x.Search("postgres", 10)
+	for _, miss := range []string{"postgis-tools", "poster-design-mcp"} {
+		if i := rankOf(r, miss); i >= 0 && i < rankOf(r, "postgres-mcp") {
+			t.Errorf("postgres: %s ranks above postgres-mcp: %q", miss, names(r))
+		}
+	}
+	// A prefix match counts, below exact ones.
+	if i, j := rankOf(r, "pglens"), rankOf(r, "postgres-mcp"); i < 0 || i < j {
+		t.Errorf("postgres: want pglens (PostgreSQL) found below postgres-mcp: %q", names(r))
+	}
+	// Direction: PDF to Markdown before Markdown to PDF.
+	r = x.Search("convert pdf to markdown", 10)
+	if rankOf(r, "pdf2md-mcp") > rankOf(r, "md-to-pdf-mcp") {
+		t.Errorf("pdf to markdown: %q", names(r))
+	}
+}
+
+func TestNonsenseFindsNothing(t *testing.T) {
+	x := newTestIndex(t)
+	for _, q := range []string{"zxqv plorbnik", "height of mount everest", "", "   ", "the of and", "!!!"} {
+		if r := x.Search(q, 10); r.Total != 0 || len(r.Hits) != 0 {
+			t.Errorf("Search(%q) = %d hits of %d, want none", q, len(r.Hits), r.Total)
+		}
+	}
+	// Phrasing words alone still search.
+	if r := x.Search("mcp server", 10); r.Total == 0 {
+		t.Error(`Search("mcp server") found nothing`)
+	}
+}
+
+func TestPlaceholderBriefRanksLower(t *testing.T) {
+	x := newTestIndex(t)
+	r := x.Search("todo", 10)
+	if i, j := rankOf(r, "todo-mcp"), rankOf(r, "todo-list-mcp"); i < 0 || j < 0 || i < j {
+		t.Errorf("todo: placeholder brief should rank below a real one: %q", names(r))
+	}
+}
+
+func TestNearDuplicatesCollapse(t *testing.T) {
+	x := New()
+	brief := "A Model Context Protocol server providing tools to read, search, and manipulate Git repositories"
+	var es []*mcpdir.Entry
+	es = append(es, entry("mcp-server-git", brief, 100))
+	for _, fork := range []string{"kzms-mcp-server-git", "mseep-mcp-server-git", "iflow-mcp-server-git", "acme-mcp-server-git"} {
+		es = append(es, entry(fork, brief, 0))
+	}
+	for i := range 12 {
+		es = append(es, entry(fmt.Sprintf("git-tool-%d", i), fmt.Sprintf("Git helper number %d for commits", i), 0))
+	}
+	x.Upsert(es...)
+	r := x.Search("git", 50)
+	if r.Total != len(es) {
+		t.Errorf("Total = %d, want %d: duplicates are moved, not dropped", r.Total, len(es))
+	}
+	top := names(r)[:10]
+	dups := 0
+	for _, n := range top {
+		if strings.HasSuffix(n, "mcp-server-git") {
+			dups++
+		}
+	}
+	if dups != 1 || top[0] != "mcp-server-git" {
+		t.Errorf("top 10 = %q: want the original first and no fork of it", top)
+	}
+	for i := 1; i < len(r.Hits); i++ {
+		if r.Hits[i].Score > r.Hits[i-1].Score {
+			t.Fatalf("scores not in order at %d: %v > %v", i, r.Hits[i].Score, r.Hits[i-1].Score)
+		}
+	}
+}
+
+func TestDeterministicTies(t *testing.T) {
+	x := New()
+	x.Upsert(
+		entry("notes-beta", "notes", 5),
+		entry("notes-alpha", "notes", 5),
+		entry("notes-gamma", "notes", 9),
+	)
+	want := []string{"notes-gamma", "notes-alpha", "notes-beta"} // popularity, then name
+	for range 5 {
+		if got := names(x.Search("notes", 10)); !slices.Equal(got, want) {
+			t.Fatalf("got %q, want %q", got, want)
+		}
+	}
+	// Same name and popularity: by id.
+	y := New()
+	e1, e2 := entry("same", "notes", 0), entry("same", "notes", 0)
+	e1.ID, e2.ID = "b", "a"
+	y.Upsert(e1, e2)
+	if r := y.Search("notes", 10); r.Hits[0].Entry.ID != "a" {
+		t.Errorf("tie on name not broken by id: %s first", r.Hits[0].Entry.ID)
+	}
+}
+
+func TestUpsertRemoveGet(t *testing.T) {
+	x := newTestIndex(t)
+	n := len(testEntries())
+	if x.Len() != n {
+		t.Fatalf("Len = %d, want %d", x.Len(), n)
+	}
+	slack := entry("slack-mcp", "Post messages to Slack channels", 1000)
+	if e, ok := x.Get(slack.ID); !ok || e.Name != "slack-mcp" {
+		t.Fatalf("Get = %v, %v", e, ok)
+	}
+	// Replace: same id, new text.
+	x.Upsert(entry("slack-mcp", "Send emails through Mailgun", 1000))
+	if x.Len() != n {
+		t.Errorf("Len after replace = %d, want %d", x.Len(), n)
+	}
+	if r := x.Search("mailgun", 10); rankOf(r, "slack-mcp") != 0 {
+		t.Errorf("replaced entry not found by its new text: %q", names(r))
+	}
+	if r := x.Search("channels", 10); rankOf(r, "slack-mcp") >= 0 {
+		t.Errorf("replaced entry still found by its old text: %q", names(r))
+	}
+	x.Remove(slack.ID, "no-such-id")
+	if _, ok := x.Get(slack.ID); ok || x.Len() != n-1 {
+		t.Errorf("after Remove: Get ok = %v, Len = %d", ok, x.Len())
+	}
+	if r := x.Search("mailgun", 10); r.Total != 0 {
+		t.Errorf("removed entry still found: %q", names(r))
+	}
+	x.Upsert(nil, &mcpdir.Entry{Name: "no id"}) // ignored
+	if x.Len() != n-1 {
+		t.Errorf("entries without id were indexed: Len = %d", x.Len())
+	}
+}
+
+func TestCompaction(t *testing.T) {
+	x := New()
+	var es []*mcpdir.Entry
+	for i := range 3000 {
+		es = append(es, entry(fmt.Sprintf("tool-%d", i), fmt.Sprintf("widget number w%d", i), int64(i)))
+	}
+	// Replacing everything twice leaves enough dead ordinals to renumber.
+	for range 3 {
+		x.Upsert(es...)
+	}
+	if len(x.docs) >= 2*len(es) || len(x.docs)-x.dead != len(es) {
+		t.Errorf("not compacted: %d ordinals, %d dead", len(x.docs), x.dead)
+	}
+	r := x.Search("widget", 5)
+	if r.Total != len(es) || r.Hits[0].Entry.Name != "tool-2999" {
+		t.Errorf("after compaction: total %d, first %s", r.Total, r.Hits[0].Entry.Name)
+	}
+	if r := x.Search("w1234", 5); len(r.Hits) == 0 || r.Hits[0].Entry.Name != "tool-1234" {
+		t.Errorf("after compaction: w1234 → %q", names(r))
+	}
+}
+
+func TestQueryBounds(t *testing.T) {
+	x := newTestIndex(t)
+	long := strings.Repeat("slack ", 1000)
+	if r := x.Search(long, 10); rankOf(r, "slack-mcp") != 0 {
+		t.Errorf("long query: %q", names(r))
+	}
+	many := strings.Repeat("slack channels ", 30) // most words cut off
+	if r := x.Search(many, 10); rankOf(r, "slack-mcp") != 0 {
+		t.Errorf("many-word query: %q", names(r))
+	}
+	if r := x.Search("mcp", 0); len(r.Hits) != min(defaultLimit, r.Total) {
+		t.Errorf("limit 0: %d hits of %d", len(r.Hits), r.Total)
+	}
+	if r := x.Search("mcp", 3); len(r.Hits) != 3 {
+		t.Errorf("limit 3: %d hits", len(r.Hits))
+	}
+	if r := New().Search("slack", 10); r.Total != 0 {
+		t.Error("empty index found something")
+	}
+}
+
+// TestConcurrentUpsertSearch is meant for -race: searches run while entries
+// are upserted and removed.
+func TestConcurrentUpsertSearch(t *testing.T) {
+	x := newTestIndex(t)
+	var wg sync.WaitGroup
+	for w := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(w), 1))
+			for i := range 300 {
+				e := entry(fmt.Sprintf("gen-%d-%d", w, rng.IntN(50)), fmt.Sprintf("generated slack bridge %d", i), int64(i))
+				x.Upsert(e)
+				if i%7 == 0 {
+					x.Remove(e.ID)
+				}
+			}
+		}()
+	}
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 300 {
+				r := x.Search("slack", 10)
+				if len(r.Hits) == 0 {
+					t.Error("search found nothing while upserting")
+					return
+				}
+				x.Search("postgress", 5)
+				x.Get(r.Hits[0].Entry.ID)
+				x.Len()
+			}
+		}()
+	}
+	wg.Wait()
+}
