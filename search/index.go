@@ -44,6 +44,23 @@ type doc struct {
 	// stemOff is where the name's stem starts: after an npm scope and a
 	// republisher's prefix, so that forks of one server share it.
 	stemOff uint16
+	// popularity and nameKey (the name's first 8 bytes, big-endian) break
+	// score ties without following the entry pointer: ties are common, and
+	// the top-k heap compares on every push.
+	popularity int64
+	nameKey    uint64
+}
+
+// nameKey orders like the name's first 8 bytes.
+func nameKey(name string) uint64 {
+	var k uint64
+	for i := range 8 {
+		k <<= 8
+		if i < len(name) {
+			k |= uint64(name[i])
+		}
+	}
+	return k
 }
 
 // lenCode packs a field's length in words into a byte: exact up to 127,
@@ -448,7 +465,7 @@ func (a *analyzer) analyze(out *analyzed, e *mcpdir.Entry) {
 	clear(a.pos)
 	out.entry = e
 	out.terms = out.terms[:0]
-	out.doc = doc{entry: e}
+	out.doc = doc{entry: e, popularity: e.Popularity, nameKey: nameKey(e.Name)}
 	out.words = [numFields]int{}
 	a.field(out, fieldName, e.Name)
 	a.field(out, fieldTitle, e.Title)

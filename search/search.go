@@ -322,10 +322,14 @@ func (x *Index) better(a, b hit) bool {
 	if a.score != b.score {
 		return a.score > b.score
 	}
-	ea, eb := x.docs[a.doc].entry, x.docs[b.doc].entry
-	if ea.Popularity != eb.Popularity {
-		return ea.Popularity > eb.Popularity
+	da, db := &x.docs[a.doc], &x.docs[b.doc]
+	if da.popularity != db.popularity {
+		return da.popularity > db.popularity
 	}
+	if da.nameKey != db.nameKey {
+		return da.nameKey < db.nameKey
+	}
+	ea, eb := da.entry, db.entry
 	if ea.Name != eb.Name {
 		return ea.Name < eb.Name
 	}
