@@ -467,7 +467,9 @@ func (a *analyzer) analyze(out *analyzed, e *mcpdir.Entry) {
 	out.terms = out.terms[:0]
 	out.doc = doc{entry: e, popularity: e.Popularity, nameKey: nameKey(e.Name)}
 	out.words = [numFields]int{}
-	a.field(out, fieldName, e.Name)
+	publisher, name := splitNamespace(e.Name)
+	a.field(out, fieldName, name)
+	a.field(out, fieldPackage, publisher)
 	a.field(out, fieldTitle, e.Title)
 	for _, t := range e.Tags {
 		a.field(out, fieldTags, t)
@@ -544,11 +546,31 @@ func (a *analyzer) field(out *analyzed, f int, text string) {
 	out.words[f] = n
 }
 
+// splitNamespace splits an official-registry name ("io.github.owner/server",
+// "com.cloudflare/docs") into its publisher and the server's own name. The
+// reverse-DNS namespace names who publishes, not what the server does: its
+// top-level domain and a code host ("io.github") would otherwise make every
+// such entry match "github". Other names come back whole.
+func splitNamespace(name string) (publisher, rest string) {
+	ns, rest, ok := strings.Cut(name, "/")
+	if !ok || strings.HasPrefix(name, "@") || !strings.Contains(ns, ".") || strings.ContainsAny(ns, " @:") {
+		return "", name
+	}
+	_, publisher, _ = strings.Cut(ns, ".") // the top-level domain
+	for _, host := range []string{"github.", "gitlab.", "bitbucket.", "codeberg."} {
+		if len(publisher) > len(host) && strings.EqualFold(publisher[:len(host)], host) {
+			publisher = publisher[len(host):]
+		}
+	}
+	return publisher, rest
+}
+
 // nameStemOffset is where the part of a name that forks share begins: after
-// an npm scope ("@xxx/") and a republisher's prefix.
+// an npm scope ("@xxx/") or a registry namespace ("io.github.xxx/"), and
+// after a republisher's prefix.
 func nameStemOffset(name string) int {
 	off := 0
-	if strings.HasPrefix(name, "@") {
+	if publisher, _ := splitNamespace(name); strings.HasPrefix(name, "@") || publisher != "" {
 		if i := strings.IndexByte(name, '/'); i > 0 {
 			off = i + 1
 		}

@@ -34,6 +34,11 @@ func TestStarterDirectoryAnswersFirstSearches(t *testing.T) {
 		if !found {
 			t.Errorf("%q: no %q server in the top 5: %+v", q, want, res.Data[:min(5, len(res.Data))])
 		}
+		// The registry namespace ("io.github.owner/…") names the publisher:
+		// it must not make every entry match "github".
+		if res.Total > 50 {
+			t.Errorf("%q matches %d of the starter directory's entries", q, res.Total)
+		}
 	}
 }
 
