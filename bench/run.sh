@@ -22,6 +22,7 @@ if ! command -v wrk >/dev/null; then
   echo "installing wrk (Debian package)"; apt-get install -y -qq wrk >/dev/null
 fi
 work=$(mktemp -d)
+server=""
 trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
 go build -o "$work/mcpdir" ./cmd/mcpdir
 start=$(date +%s.%N)
@@ -29,16 +30,24 @@ start=$(date +%s.%N)
 echo "import took $(echo "$(date +%s.%N) - $start" | bc) s"
 key=$("$work/mcpdir" keys create --data-dir "$work/data" --name bench --rate-limit unlimited | head -n1)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+rss_kib() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
+ready() { for _ in $(seq 300); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null && return 0; sleep 0.1; done; return 1; }
+# Memory per entry: the same server on an empty store, then on the corpus.
+"$work/mcpdir" serve --data-dir "$work/empty" --addr "127.0.0.1:$port" --no-starter --log-level warn &
+server=$!; ready; sleep 1; empty_rss=$(rss_kib $server); kill $server; wait $server 2>/dev/null || true
 "$work/mcpdir" serve --data-dir "$work/data" --addr "127.0.0.1:$port" --no-starter --bench-baseline --log-level warn &
 server=$!
-for _ in $(seq 200); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.1; done
-echo "server RSS after start: $(( $(awk '/VmRSS/ {print $2}' /proc/$server/status) / 1024 )) MiB"
+ready; sleep 1
+entries=$(wc -l < "$data/packages-corpus.jsonl")
+full_rss=$(rss_kib $server)
+echo "server RSS: $((empty_rss / 1024)) MiB empty, $((full_rss / 1024)) MiB with $entries entries: $(( (full_rss - empty_rss) * 1024 / entries )) bytes per entry (store cache, index and entries)"
 
 # The 40 judged queries, URL-encoded, for wrk to cycle through.
-python3 - "$data/relevance/dev.jsonl" > "$work/queries.txt" <<'PY'
+python3 - "$data/relevance/dev.jsonl" "$work" <<'PY'
 import json, sys, urllib.parse
-for line in open(sys.argv[1]):
-    print(urllib.parse.quote_plus(json.loads(line)["query"]))
+qs = [json.loads(line)["query"] for line in open(sys.argv[1])]
+open(sys.argv[2] + "/queries.txt", "w").write("".join(urllib.parse.quote_plus(q) + "\n" for q in qs))
+open(sys.argv[2] + "/queries.json.txt", "w").write("".join(json.dumps(q) + "\n" for q in qs))
 PY
 total=0; n=0
 while read -r q; do
@@ -58,16 +67,33 @@ request = function()
   return wrk.format("GET", "/api/open/v1/search?keywords=" .. queries[i])
 end
 LUA
+cat > "$work/mcp.lua" <<LUA
+local queries = {}
+for line in io.lines("$work/queries.json.txt") do queries[#queries + 1] = line end
+local i = 0
+wrk.headers["Authorization"] = "Bearer $key"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Accept"] = "application/json"
+wrk.headers["MCP-Protocol-Version"] = "2025-06-18"
+request = function()
+  i = i % #queries + 1
+  return wrk.format("POST", "/api/open/mcp", nil,
+    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_mcp","arguments":{"keywords":' .. queries[i] .. '}}}')
+end
+LUA
 rps() { wrk -t2 -c64 -d"$duration" -H "Authorization: Bearer $key" "$@" | awk '/Requests\/sec/ {print $2}'; }
 # Alternate the two loads over several rounds: the machine is shared and
 # noisy, and a ratio of neighbouring measurements is what holds still.
-ratios=()
+ratios=(); mcp_ratios=()
 for round in $(seq "${BENCH_ROUNDS:-3}"); do
   base=$(rps "http://127.0.0.1:$port/debug/baseline?bytes=$avg")
   rest=$(rps -s "$work/search.lua" "http://127.0.0.1:$port/")
-  ratio=$(echo "scale=3; $rest / $base" | bc)
-  ratios+=("$ratio")
-  echo "round $round: precomputed body of $avg bytes $base req/s, REST search (40 queries in turn) $rest req/s, ratio $ratio"
+  mcp=$(rps -s "$work/mcp.lua" "http://127.0.0.1:$port/")
+  ratios+=("$(echo "scale=3; $rest / $base" | bc)")
+  mcp_ratios+=("$(echo "scale=3; $mcp / $rest" | bc)")
+  echo "round $round: precomputed body of $avg bytes $base req/s; REST search (40 queries in turn) $rest req/s; MCP search_mcp tools/call (same queries, stateless POST) $mcp req/s"
 done
-echo "REST / precomputed, median of ${#ratios[@]} rounds: $(printf '%s\n' "${ratios[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')"
+median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+echo "REST / precomputed body, median of ${#ratios[@]} rounds: $(median "${ratios[@]}")"
+echo "MCP search_mcp / REST, median of ${#mcp_ratios[@]} rounds: $(median "${mcp_ratios[@]}")"
 echo "server RSS after load: $(( $(awk '/VmRSS/ {print $2}' /proc/$server/status) / 1024 )) MiB"
