@@ -51,17 +51,6 @@ type doc struct {
 	nameKey    uint64
 }
 
-// nameKey orders like the name's first 8 bytes.
-func nameKey(name string) uint64 {
-	var k uint64
-	for i := range 8 {
-		k <<= 8
-		if i < len(name) {
-			k |= uint64(name[i])
-		}
-	}
-	return k
-}
 
 // lenCode packs a field's length in words into a byte: exact up to 127,
 // then in steps of 32 up to 4191 (BM25 needs lengths only roughly).
@@ -465,7 +454,7 @@ func (a *analyzer) analyze(out *analyzed, e *mcpdir.Entry) {
 	clear(a.pos)
 	out.entry = e
 	out.terms = out.terms[:0]
-	out.doc = doc{entry: e, popularity: e.Popularity, nameKey: nameKey(e.Name)}
+	out.doc = doc{entry: e, popularity: e.Popularity, nameKey: head(e.Name)}
 	out.words = [numFields]int{}
 	publisher, name := splitNamespace(e.Name)
 	a.field(out, fieldName, name)
