@@ -38,9 +38,6 @@ type APIKey struct {
 	ExpiresAt  time.Time // zero: never
 	LastUsedAt time.Time // zero: never used
 	RevokedAt  time.Time // zero: not revoked
-	// AccountID is the account that owns the key; empty for operator keys made
-	// on the command line.
-	AccountID string
 }
 
 // Expired reports whether the key has expired at now.

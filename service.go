@@ -22,8 +22,6 @@ type EntryStore interface {
 	// upserting the same records twice changes nothing. IDs are derived from
 	// natural keys (EntryID); CreatedAt/UpdatedAt are set by the store.
 	UpsertEntries(ctx context.Context, entries []*Entry) (ImportResult, error)
-	// Entry returns one entry by id, or ErrNotFound.
-	Entry(ctx context.Context, id string) (*Entry, error)
 	// EntriesByID returns the stored entries among ids (unknown ids are left out).
 	EntriesByID(ctx context.Context, ids []string) ([]*Entry, error)
 	// AllEntries streams every entry to fn, in no particular order.

@@ -15,7 +15,17 @@ duration=${BENCH_DURATION:-5s}
 echo "# mcpdir benchmarks — $(date -u +%Y-%m-%dT%H:%MZ) — $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(go version | cut -d' ' -f3)"
 
 echo; echo "## In-process (go test -bench)"
-MCPDIR_SHARED_DATA=$data go test -run '^$' -bench . -benchtime 1x ./search/ 2>&1 | grep -v '^goos\|^goarch\|^pkg\|^cpu' || true
+bench() { MCPDIR_SHARED_DATA=$data go test -run '^$' -timeout 30m "$@" 2>&1 | grep -v '^goos\|^goarch\|^pkg\|^cpu\|^PASS\|^ok' || true; }
+echo "### corpus (1x): index build and memory; query latency per kind"
+bench -bench 'BenchmarkBuild$' -benchtime 5x ./search/
+bench -bench 'BenchmarkSearch$' -benchtime 40000x ./search/
+for scale in ${BENCH_SCALES:-10 100}; do
+  echo "### ${scale}x the corpus (synthetic variants of real entries)"
+  MCPDIR_BENCH_SCALE=$scale bench -bench 'BenchmarkBuild$' -benchtime 1x ./search/
+  MCPDIR_BENCH_SCALE=$scale bench -bench 'BenchmarkSearch$' -benchtime 2000x ./search/
+done
+echo "### ours beside Bleve v2.6.1 on the same corpus and queries"
+bench -bench 'BenchmarkCompare' -benchtime 800x ./search/blevebench/
 
 echo; echo "## HTTP under load (wrk -t2 -c64 -d$duration a measurement, same server, one run)"
 if ! command -v wrk >/dev/null; then

@@ -51,7 +51,6 @@ type doc struct {
 	nameKey    uint64
 }
 
-
 // lenCode packs a field's length in words into a byte: exact up to 127,
 // then in steps of 32 up to 4191 (BM25 needs lengths only roughly).
 func lenCode(n int) uint8 {

@@ -91,20 +91,6 @@ func decodeEntry(id string, doc []byte, created, updated int64) (*mcpdir.Entry, 
 	return e, nil
 }
 
-// Entry implements mcpdir.EntryStore.
-func (s *DB) Entry(ctx context.Context, id string) (*mcpdir.Entry, error) {
-	var doc []byte
-	var created, updated int64
-	err := s.db.QueryRowContext(ctx, `SELECT doc, created_at, updated_at FROM entries WHERE id = ?`, id).Scan(&doc, &created, &updated)
-	if isNoRows(err) {
-		return nil, mcpdir.ErrNotFound
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read entry: %w", err)
-	}
-	return decodeEntry(id, doc, created, updated)
-}
-
 // EntriesByID implements mcpdir.EntryStore.
 func (s *DB) EntriesByID(ctx context.Context, ids []string) ([]*mcpdir.Entry, error) {
 	var out []*mcpdir.Entry

@@ -90,7 +90,6 @@ var migrations = []string{
 		scope        TEXT NOT NULL,
 		hash         BLOB NOT NULL UNIQUE,
 		rate_limit   INTEGER NOT NULL,
-		account_id   TEXT NOT NULL DEFAULT '',
 		created_at   INTEGER NOT NULL,
 		expires_at   INTEGER NOT NULL DEFAULT 0,
 		last_used_at INTEGER NOT NULL DEFAULT 0,

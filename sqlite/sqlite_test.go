@@ -42,19 +42,13 @@ func TestUpsertIsIdempotentAndDetectsChanges(t *testing.T) {
 		t.Fatalf("unchanged upsert wrote to the change feed: %d -> %d", seq1, seq2)
 	}
 	id := mcpdir.EntryID(in[0].NaturalKey())
-	before, err := db.Entry(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	before := entryByID(t, db, id)
 	time.Sleep(2 * time.Millisecond)
 	res, err = db.UpsertEntries(ctx, []*mcpdir.Entry{entry("a", "https://e.com/a", "A, better")})
 	if err != nil || res.Updated != 1 {
 		t.Fatalf("changed entry not updated: %+v %v", res, err)
 	}
-	after, err := db.Entry(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	after := entryByID(t, db, id)
 	if after.Brief != "A, better" || after.ID != id || !after.CreatedAt.Equal(before.CreatedAt) || !after.UpdatedAt.After(before.UpdatedAt) {
 		t.Fatalf("update: before %+v after %+v", before, after)
 	}
@@ -65,9 +59,18 @@ func TestUpsertIsIdempotentAndDetectsChanges(t *testing.T) {
 	if n, _ := db.CountEntries(ctx); n != 2 {
 		t.Fatalf("count %d", n)
 	}
-	if _, err := db.Entry(ctx, mcpdir.EntryID("nope")); !errors.Is(err, mcpdir.ErrNotFound) {
-		t.Fatalf("missing entry: %v", err)
+	if got, err := db.EntriesByID(ctx, []string{mcpdir.EntryID("nope")}); err != nil || len(got) != 0 {
+		t.Fatalf("unknown id: %v %v", got, err)
 	}
+}
+
+func entryByID(t *testing.T, db *sqlite.DB, id string) *mcpdir.Entry {
+	t.Helper()
+	got, err := db.EntriesByID(context.Background(), []string{id})
+	if err != nil || len(got) != 1 {
+		t.Fatalf("entry %s: %v %v", id, got, err)
+	}
+	return got[0]
 }
 
 func TestEntriesKeepEveryField(t *testing.T) {
