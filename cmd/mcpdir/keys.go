@@ -76,11 +76,22 @@ func keysCreate(ctx context.Context, args []string, env envLookup, stdout, stder
 	fmt.Fprintf(stdout, "\nThis key is shown once: store it now. id %s, scope %s, %s, expires %s.\n\n",
 		prefix, k.Scope, describeLimit(limit), describeTime(k.ExpiresAt, "never"))
 	fmt.Fprintln(stdout, "MCP client configuration (add it to your client's MCP servers):")
-	cfg := map[string]any{"mcpServers": map[string]any{"mcpdir": map[string]any{
-		"url":          strings.TrimRight(*publicURL, "/") + "/api/open/mcp",
-		"transport":    "http",
-		"headers":      map[string]string{"Authorization": "Bearer " + secret, "Content-Type": "application/json"},
-		"capabilities": map[string]bool{"tools": true},
+	// The spec's configuration shape (section 1), fields in its order.
+	type headers struct {
+		Authorization string `json:"Authorization"`
+		ContentType   string `json:"Content-Type"`
+	}
+	type server struct {
+		URL          string          `json:"url"`
+		Transport    string          `json:"transport"`
+		Headers      headers         `json:"headers"`
+		Capabilities map[string]bool `json:"capabilities"`
+	}
+	cfg := map[string]map[string]server{"mcpServers": {"mcpdir": {
+		URL:          strings.TrimRight(*publicURL, "/") + "/api/open/mcp",
+		Transport:    "http",
+		Headers:      headers{Authorization: "Bearer " + secret, ContentType: "application/json"},
+		Capabilities: map[string]bool{"tools": true},
 	}}}
 	out, _ := json.MarshalIndent(cfg, "", "  ")
 	fmt.Fprintf(stdout, "%s\n", out)
