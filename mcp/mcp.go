@@ -17,6 +17,7 @@ package mcp
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -134,13 +135,13 @@ func NewHandler(cfg Config) (*Handler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcp: %w", err)
 	}
-	cfg.ServerName = cmp(cfg.ServerName, "mcpdir")
-	cfg.ServerVersion = cmp(cfg.ServerVersion, "dev")
-	cfg.MaxSessionsPerKey = cmp(cfg.MaxSessionsPerKey, DefaultMaxSessionsPerKey)
-	cfg.MaxStreamsPerKey = cmp(cfg.MaxStreamsPerKey, DefaultMaxStreamsPerKey)
-	cfg.SessionIdleTimeout = cmp(cfg.SessionIdleTimeout, DefaultSessionIdleTimeout)
-	cfg.KeepAliveInterval = cmp(cfg.KeepAliveInterval, DefaultKeepAliveInterval)
-	cfg.MaxBodyBytes = cmp(cfg.MaxBodyBytes, DefaultMaxBodyBytes)
+	cfg.ServerName = cmp.Or(cfg.ServerName, "mcpdir")
+	cfg.ServerVersion = cmp.Or(cfg.ServerVersion, "dev")
+	cfg.MaxSessionsPerKey = cmp.Or(cfg.MaxSessionsPerKey, DefaultMaxSessionsPerKey)
+	cfg.MaxStreamsPerKey = cmp.Or(cfg.MaxStreamsPerKey, DefaultMaxStreamsPerKey)
+	cfg.SessionIdleTimeout = cmp.Or(cfg.SessionIdleTimeout, DefaultSessionIdleTimeout)
+	cfg.KeepAliveInterval = cmp.Or(cfg.KeepAliveInterval, DefaultKeepAliveInterval)
+	cfg.MaxBodyBytes = cmp.Or(cfg.MaxBodyBytes, DefaultMaxBodyBytes)
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -176,15 +177,6 @@ func NewHandler(cfg Config) (*Handler, error) {
 
 	go h.janitor(min(max(cfg.SessionIdleTimeout/4, 10*time.Millisecond), time.Minute))
 	return h, nil
-}
-
-// cmp returns v, or def when v is the zero value.
-func cmp[T comparable](v, def T) T {
-	var zero T
-	if v == zero {
-		return def
-	}
-	return v
 }
 
 // Close ends every session and stream. The handler refuses requests after.
@@ -376,9 +368,9 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, key *mcpdir.APIKe
 		handler = h.stateless
 	}
 
-	if batch && (legacyID != "" || cmp(version, defaultVersion) >= noBatchVersion) {
+	if batch && (legacyID != "" || cmp.Or(version, defaultVersion) >= noBatchVersion) {
 		writeRPCError(w, http.StatusBadRequest, nil, rpcError{Code: codeInvalidRequest,
-			Message: fmt.Sprintf("JSON-RPC batches are not supported in protocol version %s on this transport: send one message per POST", cmp(version, defaultVersion)),
+			Message: fmt.Sprintf("JSON-RPC batches are not supported in protocol version %s on this transport: send one message per POST", cmp.Or(version, defaultVersion)),
 			Data:    rpcData{Code: dataBatchNotSupported}})
 		return
 	}
