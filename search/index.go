@@ -84,6 +84,9 @@ type term struct {
 type Index struct {
 	mu   sync.RWMutex
 	docs []doc
+	// priors is each ordinal's prior, kept dense apart from docs: a search
+	// reads it for many candidates.
+	priors []float32
 	// live has a bit per ordinal, set while its entry is indexed: a scan
 	// checks it for every posting, so it is kept dense.
 	liveBits  []uint64
@@ -95,7 +98,10 @@ type Index struct {
 	stemHeads map[string]uint32 // stem → a term of its ring
 	dict      dictionary
 	lenSum    [numFields]int64 // decoded lengths of live entries, by field
-	maxPrior  float32          // the largest prior of an entry ever added
+	// gen counts the index's changes: what is cached of its words and
+	// statistics holds for one generation.
+	gen       uint64
+	clauses   clauseCache
 	searchers sync.Pool
 }
 
@@ -162,12 +168,14 @@ func (x *Index) Upsert(entries ...*mcpdir.Entry) {
 				x.add(&as[i])
 			}
 			x.dict.flush(x.terms, len(entries) > n)
+			x.gen++
 			x.mu.Unlock()
 		}
 		entries = entries[n:]
 	}
 	x.mu.Lock()
 	x.dict.flush(x.terms, false)
+	x.gen++
 	x.mu.Unlock()
 }
 
@@ -175,6 +183,7 @@ func (x *Index) Upsert(entries ...*mcpdir.Entry) {
 func (x *Index) Remove(ids ...string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.gen++
 	var a analyzer
 	for _, id := range ids {
 		if d, ok := x.ids[id]; ok {
@@ -194,11 +203,11 @@ func (x *Index) add(a *analyzed) {
 	}
 	d := uint32(len(x.docs))
 	x.docs = append(x.docs, a.doc)
+	x.priors = append(x.priors, a.doc.prior)
 	if int(d)/64 >= len(x.liveBits) {
 		x.liveBits = append(x.liveBits, 0)
 	}
 	x.liveBits[d/64] |= 1 << (d % 64)
-	x.maxPrior = max(x.maxPrior, a.doc.prior)
 	x.ids[a.entry.ID] = d
 	x.live++
 	for f, c := range a.lens {
@@ -235,6 +244,7 @@ func (x *Index) drop(a *analyzer, d uint32) {
 		x.lenSum[f] -= int64(lenDecode(c))
 	}
 	*dc = doc{}
+	x.priors[d] = 0
 	x.liveBits[d/64] &^= 1 << (d % 64)
 	x.live--
 	x.dead++
@@ -275,11 +285,13 @@ func (x *Index) compactIfWorthIt() {
 		}
 		renum[i] = n + 1
 		x.docs[n] = x.docs[i]
+		x.priors[n] = x.priors[i]
 		x.ids[x.docs[n].entry.ID] = n
 		n++
 	}
 	clear(x.docs[n:])
 	x.docs = x.docs[:n]
+	x.priors = x.priors[:n]
 	x.liveBits = make([]uint64, (n+63)/64)
 	for d := range n {
 		x.liveBits[d/64] |= 1 << (d % 64)

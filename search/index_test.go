@@ -319,3 +319,41 @@ func TestConcurrentUpsertSearch(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestFullWindow searches words that every entry of a whole scoring window
+// holds, in several forms.
+func TestFullWindow(t *testing.T) {
+	x := New()
+	n := window + 10
+	es := make([]*mcpdir.Entry, n)
+	for i := range es {
+		es[i] = &mcpdir.Entry{ID: fmt.Sprint(i), Name: fmt.Sprintf("gadget-%d", i), Brief: "gadgets widget"}
+	}
+	x.Upsert(es...)
+	for range 2 { // the second search reuses the first's scratch space
+		if r := x.Search("gadget widget", 10); r.Total != n || len(r.Hits) != 10 {
+			t.Fatalf("total %d, %d hits; want %d, 10", r.Total, len(r.Hits), n)
+		}
+	}
+}
+
+// TestAnalysisFollowsUpserts checks that what is cached of query words is
+// dropped when the index changes: a word's prefixes, typos and weights
+// depend on the index's words.
+func TestAnalysisFollowsUpserts(t *testing.T) {
+	x := newTestIndex(t)
+	if r := x.Search("zanzibarr", 10); r.Total != 0 {
+		t.Fatalf("found %q before it was added", names(r))
+	}
+	x.Upsert(entry("zanzibar-mcp", "Zanzibar authorization checks", 0))
+	if r := x.Search("zanzibarr", 10); rankOf(r, "zanzibar-mcp") != 0 {
+		t.Errorf("typo not matched after upsert: %q", names(r))
+	}
+	if r := x.Search("zanzi", 10); rankOf(r, "zanzibar-mcp") != 0 {
+		t.Errorf("prefix not matched after upsert: %q", names(r))
+	}
+	x.Remove(entry("zanzibar-mcp", "", 0).ID)
+	if r := x.Search("zanzi", 10); r.Total != 0 {
+		t.Errorf("found %q after removal", names(r))
+	}
+}

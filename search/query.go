@@ -205,7 +205,18 @@ func truncate(s string, n int) string {
 }
 
 // addClause adds a clause for word w unless one with the same stem exists.
+// The analysis of a word is cached across searches.
 func (s *searcher) addClause(x *Index, w string, shorts []string) {
+	key := clauseKey(w, shorts)
+	if a := x.clauses.get(x.gen, key); a != nil {
+		if s.clauseOf(a.stem) != nil {
+			return
+		}
+		c := s.newClause(w)
+		c.stem, c.weight, c.idf, c.known = a.stem, a.weight, a.idf, a.known
+		c.exps = append(c.exps, a.exps...)
+		return
+	}
 	st := stem(w)
 	if s.clauseOf(st) != nil {
 		return
@@ -213,6 +224,10 @@ func (s *searcher) addClause(x *Index, w string, shorts []string) {
 	c := s.newClause(w)
 	c.stem = st
 	s.expand(x, c, w, st, shorts)
+	x.clauses.put(x.gen, key, &analyzedClause{
+		stem: st, exps: append([]expansion(nil), c.exps...),
+		weight: c.weight, idf: c.idf, known: c.known,
+	})
 }
 
 func (s *searcher) clauseOf(st string) *clause {

@@ -3,6 +3,7 @@ package search
 import (
 	"math"
 	"math/bits"
+	"slices"
 	"strings"
 
 	"github.com/mcpdir/mcpdir"
@@ -82,17 +83,30 @@ type searcher struct {
 	fuzzy       fuzzyWalk
 	cursors     []cursor
 	// per window: a clause's counts, and the running totals of entries
-	tf       [window]float32
-	inClause []uint16 // window offsets the current clause touched
-	score    [window]float32
-	idf      [window]float32 // summed IDF of the clauses matched
-	weight   [window]float32 // summed weight of the clauses matched
-	touched  []uint16        // window offsets any clause touched
-	heap     []hit           // the best k hits, the worst on top
+	acc [window]accum
+	// inClause[:nIn] are the window offsets the current clause touched,
+	// touched[:nTouched] those any clause touched. An offset is stored
+	// past the end whether it is new or not, and the end moves only if it
+	// is: whether it is is random, and a mispredicted branch costs more
+	// than the store. So the arrays hold one more than a window.
+	inClause [window + 1]uint16
+	touched  [window + 1]uint16
+	nIn      int
+	nTouched int
+	heap     []hit // the best k hits, the worst on top
 	// norms[f][c] is field f's weight over its BM25 length normalisation
 	// for length code c, computed for the index statistics in normsFor.
 	norms    [numFields][256]float32
 	normsFor [numFields + 1]int64
+}
+
+// accum is what a search adds up for one entry of a window, kept together
+// so that adding to an entry touches one cache line.
+type accum struct {
+	tf     float32 // the current clause's counts
+	score  float32
+	idf    float32 // summed IDF of the clauses matched
+	weight float32 // summed weight of the clauses matched
 }
 
 // window is how many ordinals a search scores at a time.
@@ -199,10 +213,10 @@ func (s *searcher) fill(c *cursor, base, end uint32, live []uint64) {
 
 // add adds counts to the current clause at a window offset.
 func (s *searcher) add(off uint32, tf float32) {
-	if s.tf[off] == 0 {
-		s.inClause = append(s.inClause, uint16(off))
-	}
-	s.tf[off] += tf
+	a := &s.acc[off]
+	s.inClause[s.nIn] = uint16(off)
+	s.nIn += isZero(a.tf)
+	a.tf += tf
 }
 
 // rank scores the entries matching the clauses window by window, keeps
@@ -244,32 +258,45 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			}
 			s.endClause(&s.clauses[ci])
 		}
-		for _, off := range s.touched {
-			sc, idf, weight := s.score[off], s.idf[off], s.weight[off]
-			s.score[off], s.idf[off], s.weight[off] = 0, 0, 0
+		for _, off := range s.touched[:s.nTouched] {
+			a := &s.acc[off]
+			sc, idf, weight := a.score, a.idf, a.weight
+			a.score, a.idf, a.weight = 0, 0, 0
 			best = max(best, idf)
 			if idf < need {
 				continue
 			}
 			total++
 			sc *= weight / s.totalWeight
-			if len(s.heap) == k && sc*x.maxPrior < s.heap[0].score {
-				continue // cannot make the top k, whatever its prior
-			}
 			d := base + uint32(off)
-			s.push(x, hit{d, sc * x.docs[d].prior}, k)
+			h := hit{d, sc * x.priors[d]}
+			if len(s.heap) == k && h.score < s.heap[0].score {
+				continue // the worst of the top k is better
+			}
+			s.push(x, h, k)
 		}
-		s.touched = s.touched[:0]
+		s.nTouched = 0
 	}
 	if best < minAnswer*s.totalIDF*(1-1e-6) {
 		return mcpdir.SearchResult{}
 	}
-	// Pop the heap worst first into the tail, leaving it sorted best first.
+	// Sort the top k best first; better is a total order, so the order is
+	// the one any sort gives.
 	hs := s.heap
-	for n := len(hs) - 1; n > 0; n-- {
-		hs[0], hs[n] = hs[n], hs[0]
-		heapDown(x, hs[:n], 0)
-	}
+	slices.SortFunc(hs, func(a, b hit) int {
+		switch {
+		case a.score != b.score:
+			if a.score > b.score {
+				return -1
+			}
+			return 1
+		case a.doc == b.doc:
+			return 0
+		case x.betterTie(a, b):
+			return -1
+		}
+		return 1
+	})
 	ranked := x.collapse(hs)
 	if len(ranked) > limit {
 		ranked = ranked[:limit]
@@ -292,17 +319,17 @@ func (s *searcher) endClause(c *clause) {
 	if c.bonus {
 		weight = 0
 	}
-	for _, off := range s.inClause {
-		tf := s.tf[off]
-		s.tf[off] = 0
-		if s.score[off] == 0 {
-			s.touched = append(s.touched, off)
-		}
-		s.score[off] += c.weight * tf * (k1 + 1) / (tf + k1)
-		s.idf[off] += c.idf
-		s.weight[off] += weight
+	for _, off := range s.inClause[:s.nIn] {
+		a := &s.acc[off]
+		tf := a.tf
+		a.tf = 0
+		s.touched[s.nTouched] = off
+		s.nTouched += isZero(a.score)
+		a.score += c.weight * tf * (k1 + 1) / (tf + k1)
+		a.idf += c.idf
+		a.weight += weight
 	}
-	s.inClause = s.inClause[:0]
+	s.nIn = 0
 }
 
 // push offers a hit to the top k.
@@ -322,6 +349,14 @@ func (x *Index) better(a, b hit) bool {
 	if a.score != b.score {
 		return a.score > b.score
 	}
+	return x.betterTie(a, b)
+}
+
+// betterTie orders hits of equal scores; kept apart from better so that
+// better, called on every heap step, is inlined.
+//
+//go:noinline
+func (x *Index) betterTie(a, b hit) bool {
 	da, db := &x.docs[a.doc], &x.docs[b.doc]
 	if da.popularity != db.popularity {
 		return da.popularity > db.popularity
@@ -423,4 +458,11 @@ func relatedNames(a, b string) bool {
 
 func nameWords(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == '-' || r == '_' || r == '.' || r == '/' })
+}
+
+// isZero is 1 for a zero sum of positive counts or scores and 0 for any
+// other, computed without a branch.
+func isZero(f float32) int {
+	u := math.Float32bits(f)
+	return int(1 ^ (u|-u)>>31)
 }
