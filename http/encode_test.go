@@ -45,12 +45,23 @@ func TestCachedEncodingMatchesEncodingJSON(t *testing.T) {
 			t.Fatalf("round %d:\n got %s\nwant %s", round, got, want)
 		}
 	}
-	// An updated entry is re-encoded.
+	// An updated entry (a new one, as the index holds) is encoded anew.
 	res.Hits[0].Entry = &mcpdir.Entry{ID: res.Hits[0].Entry.ID, Name: "renamed", UpdatedAt: time.Unix(999, 0)}
 	var g struct{ Data []mcpdir.SearchItem }
 	json.Unmarshal(c.appendSearchResponse(nil, res, "x"), &g)
 	if g.Data[0].Name != "renamed" {
 		t.Fatal("stale cached encoding served after an update")
+	}
+}
+
+// The cache stays bounded: replaced entries do not pile up.
+func TestItemCacheIsBounded(t *testing.T) {
+	var c itemCache
+	for range maxCachedItems/50 + 10 {
+		c.appendSearchResponse(nil, sampleResult(50), "x") // 50 new entries each time
+	}
+	if len(c.heads) > maxCachedItems {
+		t.Fatalf("%d cached items, bound %d", len(c.heads), maxCachedItems)
 	}
 }
 
