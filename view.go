@@ -33,11 +33,13 @@ func NewSearchItem(h Hit) SearchItem {
 		RepositoryURL: e.RepositoryURL, AuthorName: e.AuthorName,
 		Tags: nonNil(e.Tags), Transports: nonNil(e.Transports),
 		IsOfficial: e.IsOfficial, IsVerified: e.IsVerified, Popularity: e.Popularity,
-		Score: roundScore(h.Score),
+		Score: RoundScore(h.Score),
 	}
 }
 
-func roundScore(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }
+// RoundScore is a score as clients see it: three decimals are all that
+// ranking tells apart.
+func RoundScore(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }
 
 // Detail is the full record get_mcp_detail returns: every field of the entry,
 // plus the names peers use for the same facts (MCP Hub's uuid, clicks,

@@ -32,7 +32,7 @@ func NewSecret() (secret, prefix string) {
 		panic("crypto/rand failed: " + err.Error()) // never happens on supported platforms
 	}
 	body := base62(new(big.Int).SetBytes(b[:]), secretChars)
-	secret = KeyPrefix + body + base62(new(big.Int).SetUint64(uint64(crc32.ChecksumIEEE([]byte(body)))), checksumLen)
+	secret = KeyPrefix + body + checksum(body)
 	return secret, PublicID(secret)
 }
 
@@ -56,8 +56,19 @@ func WellFormed(s string) bool {
 		}
 	}
 	body := s[len(KeyPrefix) : len(KeyPrefix)+secretChars]
-	want := base62(new(big.Int).SetUint64(uint64(crc32.ChecksumIEEE([]byte(body)))), checksumLen)
-	return s[len(KeyPrefix)+secretChars:] == want
+	return s[len(KeyPrefix)+secretChars:] == checksum(body)
+}
+
+// checksum is the CRC-32 of a key's random part in checksumLen base-62
+// digits. It runs on every request, so it stays off math/big.
+func checksum(body string) string {
+	var out [checksumLen]byte
+	n := crc32.ChecksumIEEE([]byte(body))
+	for i := checksumLen - 1; i >= 0; i-- {
+		out[i] = base62Digits[n%62]
+		n /= 62
+	}
+	return string(out[:])
 }
 
 // Hash is what the key store keeps of a key.

@@ -74,7 +74,7 @@ func (c *itemCache) appendSearchResponse(dst []byte, res mcpdir.SearchResult, ke
 			head = encodeHead(h.Entry)
 		}
 		dst = append(dst, head...)
-		dst = strconv.AppendFloat(dst, mcpdir.NewSearchItem(h).Score, 'f', -1, 64)
+		dst = strconv.AppendFloat(dst, mcpdir.RoundScore(h.Score), 'f', -1, 64)
 		dst = append(dst, '}')
 	}
 	c.mu.RUnlock()
