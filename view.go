@@ -1,7 +1,9 @@
 package mcpdir
 
 import (
+	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -120,4 +122,23 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+var scoreTail = []byte(`0}`)
+
+// EncodeSearchItemHead is an entry's search-item JSON up to and including
+// `"score":`: what an EncodingCache keeps, since the score depends on the
+// query. AppendItemScore completes it.
+func EncodeSearchItemHead(e *Entry) []byte {
+	b, err := json.Marshal(NewSearchItem(Hit{Entry: e})) // score 0: the last field
+	if err != nil || !bytes.HasSuffix(b, scoreTail) {
+		panic("search item encoding does not end with its score") // a change to SearchItem broke this
+	}
+	return b[:len(b)-len(scoreTail)]
+}
+
+// AppendItemScore appends a hit's score and the closing brace of its item.
+func AppendItemScore(dst []byte, h Hit) []byte {
+	dst = strconv.AppendFloat(dst, RoundScore(h.Score), 'f', -1, 64)
+	return append(dst, '}')
 }

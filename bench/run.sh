@@ -14,6 +14,7 @@ fi
 duration=${BENCH_DURATION:-5s}
 echo "# mcpdir benchmarks — $(date -u +%Y-%m-%dT%H:%MZ) — $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(go version | cut -d' ' -f3)"
 
+if [ "${BENCH_HTTP_ONLY:-}" != 1 ]; then
 echo; echo "## In-process (go test -bench)"
 bench() { MCPDIR_SHARED_DATA=$data go test -run '^$' -timeout 30m "$@" 2>&1 | grep -v '^goos\|^goarch\|^pkg\|^cpu\|^PASS\|^ok' || true; }
 echo "### corpus (1x): index build and memory; query latency per kind"
@@ -26,6 +27,7 @@ for scale in ${BENCH_SCALES:-10 100}; do
 done
 echo "### ours beside Bleve v2.6.1 on the same corpus and queries"
 bench -bench 'BenchmarkCompare' -benchtime 800x ./search/blevebench/
+fi
 
 echo; echo "## HTTP under load (wrk -t2 -c64 -d$duration a measurement, same server, one run)"
 if ! command -v wrk >/dev/null; then
@@ -36,9 +38,9 @@ server=""
 trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
 go build -o "$work/mcpdir" ./cmd/mcpdir
 start=$(date +%s.%N)
-"$work/mcpdir" import --data-dir "$work/data" "$data/packages-corpus.jsonl" | head -n1
+"$work/mcpdir" import --data-dir "$work/data" "$data/packages-corpus.jsonl" | sed -n 1p
 echo "import took $(echo "$(date +%s.%N) - $start" | bc) s"
-key=$("$work/mcpdir" keys create --data-dir "$work/data" --name bench --rate-limit unlimited | head -n1)
+key=$("$work/mcpdir" keys create --data-dir "$work/data" --name bench --rate-limit unlimited | sed -n 1p)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 rss_kib() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
 ready() { for _ in $(seq 300); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null && return 0; sleep 0.1; done; return 1; }

@@ -28,9 +28,9 @@ func sampleResult(n int) mcpdir.SearchResult {
 // The cached assembly must produce exactly what encoding/json produces.
 func TestCachedEncodingMatchesEncodingJSON(t *testing.T) {
 	res := sampleResult(50)
-	var c itemCache
+	c := mcpdir.NewEncodingCache(mcpdir.EncodeSearchItemHead)
 	for round := range 2 { // cold and warm cache
-		got := c.appendSearchResponse(nil, res, `post"gres`)
+		got := appendSearchResponse(nil, c, res, `post"gres`)
 		items := make([]mcpdir.SearchItem, len(res.Hits))
 		for i, h := range res.Hits {
 			items[i] = mcpdir.NewSearchItem(h)
@@ -48,7 +48,7 @@ func TestCachedEncodingMatchesEncodingJSON(t *testing.T) {
 	// An updated entry (a new one, as the index holds) is encoded anew.
 	res.Hits[0].Entry = &mcpdir.Entry{ID: res.Hits[0].Entry.ID, Name: "renamed", UpdatedAt: time.Unix(999, 0)}
 	var g struct{ Data []mcpdir.SearchItem }
-	json.Unmarshal(c.appendSearchResponse(nil, res, "x"), &g)
+	json.Unmarshal(appendSearchResponse(nil, c, res, "x"), &g)
 	if g.Data[0].Name != "renamed" {
 		t.Fatal("stale cached encoding served after an update")
 	}
@@ -56,12 +56,12 @@ func TestCachedEncodingMatchesEncodingJSON(t *testing.T) {
 
 // The cache stays bounded: replaced entries do not pile up.
 func TestItemCacheIsBounded(t *testing.T) {
-	var c itemCache
-	for range maxCachedItems/50 + 10 {
-		c.appendSearchResponse(nil, sampleResult(50), "x") // 50 new entries each time
+	c := mcpdir.NewEncodingCache(mcpdir.EncodeSearchItemHead)
+	for range 1<<16/50 + 10 {
+		appendSearchResponse(nil, c, sampleResult(50), "x") // 50 new entries each time
 	}
-	if len(c.heads) > maxCachedItems {
-		t.Fatalf("%d cached items, bound %d", len(c.heads), maxCachedItems)
+	if c.Len() > 1<<16 {
+		t.Fatalf("%d cached items, bound %d", c.Len(), 1<<16)
 	}
 }
 
@@ -79,10 +79,10 @@ func BenchmarkEncodeSearchResponse(b *testing.B) {
 		}
 	})
 	b.Run("cached-items", func(b *testing.B) {
-		var c itemCache
+		c := mcpdir.NewEncodingCache(mcpdir.EncodeSearchItemHead)
 		buf := make([]byte, 0, 32<<10)
 		for b.Loop() {
-			buf = c.appendSearchResponse(buf[:0], res, "postgres")
+			buf = appendSearchResponse(buf[:0], c, res, "postgres")
 		}
 	})
 }

@@ -3,10 +3,7 @@ package http
 import (
 	"log/slog"
 	"net/http"
-	"strings"
 	"sync"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/mcpdir/mcpdir"
 )
@@ -23,8 +20,8 @@ type searchResponse struct {
 }
 
 // handleSearch serves GET /api/open/v1/search?keywords=…
-func handleSearch(index Searcher, guard Guard, maxResults int, logger *slog.Logger) http.Handler {
-	var items itemCache
+func handleSearch(index Searcher, guard mcpdir.Guard, maxResults int, logger *slog.Logger) http.Handler {
+	items := mcpdir.NewEncodingCache(mcpdir.EncodeSearchItemHead)
 	buffers := sync.Pool{New: func() any { return new([]byte) }}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		key, err := guard.Authenticate(r.Context(), r.Header.Get("Authorization"))
@@ -42,21 +39,16 @@ func handleSearch(index Searcher, guard Guard, maxResults int, logger *slog.Logg
 			writeError(w, r, logger, err)
 			return
 		}
-		SetRateLimitHeaders(w.Header(), decision)
+		mcpdir.SetRateLimitHeaders(w.Header(), decision)
 		if !decision.Allowed {
-			writeError(w, r, logger, RateLimitedError(decision))
+			writeError(w, r, logger, mcpdir.RateLimitedError(decision))
 			return
 		}
 		buf := buffers.Get().(*[]byte)
-		*buf = items.appendSearchResponse((*buf)[:0], index.Search(keywords, maxResults), keywords)
+		*buf = appendSearchResponse((*buf)[:0], items, index.Search(keywords, maxResults), keywords)
 		writeBody(w, http.StatusOK, *buf)
 		buffers.Put(buf)
 	})
-}
-
-// RateLimitedError says that the key's budget is spent and when to retry.
-func RateLimitedError(d mcpdir.RateDecision) error {
-	return mcpdir.Errorf(mcpdir.ECodeRateLimited, "rate limit of %d requests per hour exceeded: retry in %d seconds", d.Limit, max(1, ceilSeconds(d.RetryAfter)))
 }
 
 // validKeywords returns the keywords parameter, or why it is not acceptable.
@@ -68,24 +60,5 @@ func validKeywords(r *http.Request) (string, error) {
 	if len(values) > 1 {
 		return "", mcpdir.Errorf(mcpdir.ECodeInvalidKeywords, "give the keywords parameter once")
 	}
-	return ValidateKeywords(values[0])
-}
-
-// ValidateKeywords checks free-text keywords from any interface: valid UTF-8,
-// no control characters, not blank, at most MaxKeywordsBytes.
-func ValidateKeywords(s string) (string, error) {
-	if !utf8.ValidString(s) {
-		return "", mcpdir.Errorf(mcpdir.ECodeInvalidKeywords, "keywords must be valid UTF-8")
-	}
-	if strings.IndexFunc(s, unicode.IsControl) >= 0 {
-		return "", mcpdir.Errorf(mcpdir.ECodeInvalidKeywords, "keywords must not contain control characters")
-	}
-	if len(s) > MaxKeywordsBytes {
-		return "", mcpdir.Errorf(mcpdir.ECodeInvalidKeywords, "keywords must be at most %d bytes (got %d)", MaxKeywordsBytes, len(s))
-	}
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return "", mcpdir.Errorf(mcpdir.ECodeMissingKeywords, "keywords must not be blank, e.g. ?keywords=postgres")
-	}
-	return s, nil
+	return mcpdir.ValidateKeywords(values[0])
 }

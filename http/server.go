@@ -15,17 +15,11 @@ type Searcher interface {
 	Search(query string, limit int) mcpdir.SearchResult
 }
 
-// Guard authenticates a request's key and spends its budget.
-type Guard interface {
-	Authenticate(ctx context.Context, authorization string) (*mcpdir.APIKey, error)
-	Spend(ctx context.Context, key *mcpdir.APIKey) (mcpdir.RateDecision, error)
-}
-
 // Config is what the HTTP interface needs.
 type Config struct {
 	Logger *slog.Logger
 	Index  Searcher
-	Guard  Guard
+	Guard  mcpdir.Guard
 	// MaxResults is how many hits a REST search returns (the spec has no
 	// limit parameter).
 	MaxResults int
@@ -41,9 +35,8 @@ type Config struct {
 
 // Input bounds.
 const (
-	MaxKeywordsBytes = 256
-	MaxURLBytes      = 8 << 10
-	MaxBodyBytes     = 1 << 20
+	MaxURLBytes  = 8 << 10
+	MaxBodyBytes = 1 << 20
 )
 
 // NewServer returns the whole HTTP surface with its middleware.

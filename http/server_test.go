@@ -74,21 +74,3 @@ func TestReadyzReportsNotReady(t *testing.T) {
 		t.Fatalf("got %d %s", resp.StatusCode, body)
 	}
 }
-
-func TestValidateKeywords(t *testing.T) {
-	for in, code := range map[string]string{
-		"postgres":               "",
-		"  postgres  ":           "",
-		"":                       mcpdir.ECodeMissingKeywords,
-		"\t":                     mcpdir.ECodeInvalidKeywords,
-		"a\x7fb":                 mcpdir.ECodeInvalidKeywords,
-		"\xc3":                   mcpdir.ECodeInvalidKeywords,
-		strings.Repeat("a", 256): "",
-		strings.Repeat("a", 257): mcpdir.ECodeInvalidKeywords,
-	} {
-		_, err := ValidateKeywords(in)
-		if (code == "" && err != nil) || (code != "" && mcpdir.ErrorCode(err) != code) {
-			t.Errorf("ValidateKeywords(%.20q) = %v, want %q", in, err, code)
-		}
-	}
-}

@@ -3,22 +3,24 @@ package mcp
 import (
 	"crypto/rand"
 	"encoding/json"
+	"net/http"
 	"sync"
 	"time"
 
 	"github.com/mcpdir/mcpdir"
 )
 
-// A tool call's budget is spent by the HTTP layer, before the SDK sees the
-// request: the rate-limit headers must be set before the response is
-// written, and the SDK writes it. The decision then has to reach the tool
-// handler, which runs on the SDK's session goroutine: for a stateful session
-// that is not the POST's context, and for a legacy SSE session the handler
-// gets neither the POST's context nor its headers. What every transport
-// does carry to the handler is the message itself, so the HTTP layer puts a
-// random ticket in the call's params._meta and keeps the decision under it;
-// the handler redeems the ticket. A client cannot forge one: tickets are
-// unguessable, short-lived, single-use, and overwritten on every call.
+// A call through the SDK spends its key's budget in the tool handler, so
+// that only a call that reaches a directory tool spends: a call the SDK
+// refuses first (a header mismatch, invalid _meta, an unknown tool) costs
+// nothing. The handler runs on the SDK's session goroutine, which for a
+// legacy SSE session sees neither the POST's context nor its headers. What
+// every transport does carry to the handler is the message itself, so the
+// HTTP layer puts a random ticket in the call's params._meta and keeps the
+// key under it, with a receipt that the handler fills with its decision and
+// that sets the response's rate-limit headers. A client cannot forge a
+// ticket: tickets are unguessable, short-lived, single-use, and overwritten
+// on every call.
 
 // ticketMeta is the _meta key that carries a ticket.
 const ticketMeta = "mcpdir/budget-ticket"
@@ -28,9 +30,30 @@ const ticketMeta = "mcpdir/budget-ticket"
 const ticketTTL = 5 * time.Minute
 
 type ticket struct {
-	decision mcpdir.RateDecision
-	err      error // the limiter failed: the call must not run
-	expires  time.Time
+	key     *mcpdir.APIKey
+	receipt *receipt
+	expires time.Time
+}
+
+// receipt holds the budget decision of a request's last tool call.
+type receipt struct {
+	mu sync.Mutex
+	d  *mcpdir.RateDecision
+}
+
+func (r *receipt) record(d mcpdir.RateDecision) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.d = &d
+}
+
+// setHeaders writes the rate-limit headers of the decision, if any.
+func (r *receipt) setHeaders(h http.Header) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.d != nil {
+		mcpdir.SetRateLimitHeaders(h, *r.d)
+	}
 }
 
 type ticketBox struct {
@@ -44,16 +67,16 @@ func newTicketBox() *ticketBox {
 	return &ticketBox{now: time.Now, tickets: map[string]ticket{}}
 }
 
-// issue keeps a decision and returns the ticket that redeems it.
-func (b *ticketBox) issue(d mcpdir.RateDecision, err error) string {
+// issue keeps a key and receipt and returns the ticket that redeems them.
+func (b *ticketBox) issue(key *mcpdir.APIKey, r *receipt) string {
 	id := rand.Text()
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.tickets[id] = ticket{decision: d, err: err, expires: b.now().Add(ticketTTL)}
+	b.tickets[id] = ticket{key: key, receipt: r, expires: b.now().Add(ticketTTL)}
 	return id
 }
 
-// redeem returns and forgets the decision a ticket holds.
+// redeem returns and forgets what a ticket holds.
 func (b *ticketBox) redeem(id string) (ticket, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -77,29 +100,34 @@ func (b *ticketBox) sweep() {
 	}
 }
 
-// callMeta returns a tools/call message's params._meta, or false when it is
-// not an object (the SDK will reject the call, so none is spent).
-func callMeta(m *message) (map[string]json.RawMessage, bool) {
-	meta := map[string]json.RawMessage{}
-	if raw, ok := m.params["_meta"]; ok && string(raw) != "null" {
-		if json.Unmarshal(raw, &meta) != nil || meta == nil {
-			return nil, false
+// attachTickets puts a ticket in each call of a directory tool among msgs
+// and reports whether it changed any message (which must then be
+// re-encoded). A call whose _meta is not an object gets none: the SDK
+// refuses it before any tool runs.
+func (b *ticketBox) attachTickets(msgs []*message, key *mcpdir.APIKey, r *receipt) (bool, error) {
+	changed := false
+	for _, m := range msgs {
+		if m.method != "tools/call" || !m.isCall() || !ours(m.toolName()) {
+			continue
 		}
+		meta := map[string]json.RawMessage{}
+		if raw, ok := m.params["_meta"]; ok && string(raw) != "null" {
+			if json.Unmarshal(raw, &meta) != nil || meta == nil {
+				continue
+			}
+		}
+		id, err := json.Marshal(b.issue(key, r))
+		if err != nil {
+			return false, err
+		}
+		meta[ticketMeta] = id
+		if m.params["_meta"], err = json.Marshal(meta); err != nil {
+			return false, err
+		}
+		if m.fields["params"], err = json.Marshal(m.params); err != nil {
+			return false, err
+		}
+		changed = true
 	}
-	return meta, true
-}
-
-// attach puts a ticket in the call's _meta, keeping what else it holds
-// (2026-07-28 requests carry their protocol version there).
-func attach(m *message, meta map[string]json.RawMessage, ticketID string) error {
-	id, err := json.Marshal(ticketID)
-	if err != nil {
-		return err
-	}
-	meta[ticketMeta] = id
-	if m.params["_meta"], err = json.Marshal(meta); err != nil {
-		return err
-	}
-	m.fields["params"], err = json.Marshal(m.params)
-	return err
+	return changed, nil
 }

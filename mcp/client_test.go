@@ -58,7 +58,10 @@ func TestSDKClient(t *testing.T) {
 			if err != nil || res.IsError {
 				t.Fatalf("search: %v %+v", err, res)
 			}
-			var out searchOutput
+			var out struct {
+				Count int
+				Data  []leanItem
+			}
 			if err := json.Unmarshal([]byte(res.Content[0].(*sdk.TextContent).Text), &out); err != nil || out.Count != 2 || out.Data[0].ID == "" {
 				t.Fatalf("search text: %v %+v", err, out)
 			}

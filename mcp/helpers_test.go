@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -408,6 +409,27 @@ func decodeToolResult(t *testing.T, r rpcResp) (toolResult, map[string]any) {
 	}
 	if err := json.Unmarshal(res.StructuredContent, &structured); err != nil {
 		t.Fatalf("structuredContent: %v", err)
+	}
+	// The text is the structured content, with search items cut down to
+	// the lean fields a model reads.
+	if items, ok := structured["data"].([]any); ok {
+		lean := make([]any, len(items))
+		for i, it := range items {
+			full := it.(map[string]any)
+			l := map[string]any{}
+			for _, k := range []string{"id", "name", "brief", "website_url", "transports"} {
+				l[k] = full[k]
+			}
+			lean[i] = l
+		}
+		want := maps.Clone(structured)
+		want["data"] = lean
+		a, _ := json.Marshal(text)
+		b, _ := json.Marshal(want)
+		if string(a) != string(b) {
+			t.Errorf("text %s is not the lean form of structuredContent %s", a, b)
+		}
+		return res, structured
 	}
 	a, _ := json.Marshal(text)
 	b, _ := json.Marshal(structured)

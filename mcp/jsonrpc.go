@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 
@@ -40,6 +41,7 @@ const (
 	dataTooManyStreams     = "too_many_streams"
 	dataStreamConflict     = "stream_conflict"
 	dataBatchNotSupported  = "batch_not_supported"
+	dataAnswerTooLarge     = "answer_too_large"
 )
 
 // rpcError is the error member of a JSON-RPC response.
@@ -100,10 +102,13 @@ func marshal(v any) ([]byte, error) {
 // message is one JSON-RPC message of a POST body, kept as its raw members so
 // that it can be re-encoded after injecting a budget ticket.
 type message struct {
-	fields map[string]json.RawMessage
-	method string          // empty for a response from the client
-	id     json.RawMessage // nil for a notification
+	fields map[string]json.RawMessage // as the SDK gets them (ids stood in for)
+	method string                     // empty for a response from the client
+	id     json.RawMessage            // nil for a notification
 	params map[string]json.RawMessage
+	// standIn is set when the SDK gets a stand-in for id (ids.go), so the
+	// body must be re-encoded.
+	standIn bool
 }
 
 func (m *message) isCall() bool { return m.method != "" && m.id != nil }
@@ -125,9 +130,29 @@ func (m *message) metaVersion() string {
 
 // toolName returns params.name of a tools/call.
 func (m *message) toolName() string {
-	var name string
-	json.Unmarshal(m.params["name"], &name)
+	name, _ := unquote(m.params["name"])
 	return name
+}
+
+// unquote decodes a JSON string: directly when it has no escapes (the
+// common case, and a third of the cost of a tool call when every string
+// went through encoding/json), else through encoding/json.
+func unquote(raw json.RawMessage) (string, bool) {
+	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' {
+		plain := true
+		for _, c := range raw[1 : n-1] {
+			if c == '\\' || c == '"' || c < 0x20 || c >= 0x80 {
+				plain = false
+				break
+			}
+		}
+		if plain {
+			return string(raw[1 : n-1]), true
+		}
+	}
+	var s string
+	err := json.Unmarshal(raw, &s)
+	return s, err == nil
 }
 
 // parseError is a body that is not JSON-RPC: what to answer.
@@ -144,27 +169,52 @@ func invalidRequest(id json.RawMessage, format string, args ...any) *parseError 
 	}}
 }
 
+// MaxBatch is the most messages a JSON-RPC batch may hold (batches exist
+// in protocol versions before 2025-06-18): a batch costs no budget until
+// its tool calls, and its answer grows with it.
+const MaxBatch = 16
+
+var notJSON = &parseError{resp: http.StatusBadRequest, err: rpcError{
+	Code: codeParseError, Message: "the body is not valid JSON: send one JSON-RPC 2.0 message",
+	Data: rpcData{Code: dataParseError},
+}}
+
 // parseBody reads a POST body as one JSON-RPC message or a batch of them,
 // checking what the SDK would otherwise reject with a plain-text 400.
 func parseBody(body []byte) (msgs []*message, batch bool, _ *parseError) {
 	body = bytes.TrimSpace(body)
-	if len(body) == 0 || !json.Valid(body) {
-		return nil, false, &parseError{resp: http.StatusBadRequest, err: rpcError{
-			Code: codeParseError, Message: "the body is not valid JSON: send one JSON-RPC 2.0 message",
-			Data: rpcData{Code: dataParseError},
-		}}
+	if len(body) == 0 {
+		return nil, false, notJSON
 	}
-	raws := []json.RawMessage{body}
-	if body[0] == '[' {
-		batch = true
-		raws = nil
-		json.Unmarshal(body, &raws)
-		if len(raws) == 0 {
-			return nil, true, invalidRequest(nil, "the batch is empty")
+	if body[0] != '[' {
+		// One message: decoding it validates it.
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(body, &fields); err != nil {
+			if _, ok := errors.AsType[*json.SyntaxError](err); ok {
+				return nil, false, notJSON
+			}
 		}
+		m, perr := parseMessage(fields)
+		if perr != nil {
+			return nil, false, perr
+		}
+		return []*message{m}, false, nil
+	}
+	batch = true
+	var raws []json.RawMessage
+	if json.Unmarshal(body, &raws) != nil {
+		return nil, true, notJSON
+	}
+	if len(raws) == 0 {
+		return nil, true, invalidRequest(nil, "the batch is empty")
+	}
+	if len(raws) > MaxBatch {
+		return nil, true, invalidRequest(nil, "the batch holds %d messages, more than the %d allowed: send fewer per POST", len(raws), MaxBatch)
 	}
 	for _, raw := range raws {
-		m, perr := parseMessage(raw)
+		var fields map[string]json.RawMessage
+		json.Unmarshal(raw, &fields)
+		m, perr := parseMessage(fields)
 		if perr != nil {
 			return nil, batch, perr
 		}
@@ -173,9 +223,10 @@ func parseBody(body []byte) (msgs []*message, batch bool, _ *parseError) {
 	return msgs, batch, nil
 }
 
-func parseMessage(raw json.RawMessage) (*message, *parseError) {
-	var m message
-	if json.Unmarshal(raw, &m.fields) != nil || m.fields == nil {
+// parseMessage reads one message's members (nil: it was not an object).
+func parseMessage(fields map[string]json.RawMessage) (*message, *parseError) {
+	m := message{fields: fields}
+	if m.fields == nil {
 		return nil, invalidRequest(nil, "a JSON-RPC message must be an object")
 	}
 	if id, ok := m.fields["id"]; ok {
@@ -183,9 +234,9 @@ func parseMessage(raw json.RawMessage) (*message, *parseError) {
 			return nil, invalidRequest(nil, "id must be a string or a number")
 		}
 		m.id = id
+		m.fields["id"], m.standIn = standIn(id)
 	}
-	var version string
-	if json.Unmarshal(m.fields["jsonrpc"], &version) != nil || version != "2.0" {
+	if version, _ := unquote(m.fields["jsonrpc"]); version != "2.0" {
 		return nil, invalidRequest(m.id, `jsonrpc must be "2.0"`)
 	}
 	method, hasMethod := m.fields["method"]
@@ -198,7 +249,7 @@ func parseMessage(raw json.RawMessage) (*message, *parseError) {
 		}
 		return &m, nil
 	}
-	if json.Unmarshal(method, &m.method) != nil || m.method == "" {
+	if m.method, _ = unquote(method); m.method == "" {
 		return nil, invalidRequest(m.id, "method must be a non-empty string")
 	}
 	if p, ok := m.fields["params"]; ok && !bytes.Equal(p, nullID) {

@@ -7,14 +7,17 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+	"unicode/utf8"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpdir/mcpdir"
-	mcphttp "github.com/mcpdir/mcpdir/http"
 )
 
 // Tool names, as the spec gives them.
@@ -198,28 +201,41 @@ func readOnly(title string) *sdk.ToolAnnotations {
 	}
 }
 
-// tools serves the two tools over an index.
+// tools serves the two tools over an index. run is the tools' logic, the
+// same whichever way a call arrives: through the SDK (sessions, the legacy
+// transport, 2026-07-28) or the sessionless fast path (fast.go).
 type tools struct {
-	index   Index
-	tickets *ticketBox
-	log     *slog.Logger
-	now     func() time.Time
+	index Index
+	log   *slog.Logger
+	now   func() time.Time
+	// Cached encodings of search items: full and lean.
+	items, lean *mcpdir.EncodingCache
 }
 
-func (t *tools) register(s *sdk.Server) {
+func newTools(index Index, log *slog.Logger) *tools {
+	return &tools{index: index, log: log, now: time.Now,
+		items: mcpdir.NewEncodingCache(mcpdir.EncodeSearchItemHead),
+		lean:  mcpdir.NewEncodingCache(encodeLeanItem)}
+}
+
+// ours reports whether name is one of the directory's tools: calls of
+// other names are refused by the SDK for free.
+func ours(name string) bool { return name == toolSearch || name == toolDetail }
+
+func (t *tools) register(s *sdk.Server, h sdk.ToolHandler) {
 	s.AddTool(&sdk.Tool{
 		Name:  toolSearch,
 		Title: "Search MCP servers",
 		Description: "Search the Open MCP Directory for MCP (Model Context Protocol) servers by keywords. " +
 			"Returns JSON {success, data, count, total, keywords}: data lists up to `limit` servers (default 50, at most 100), best match first, " +
-			"each with id, name, brief, website_url, tags and transports. " +
+			"each with id, name, brief, website_url and transports (structuredContent adds tags, author, popularity and score). " +
 			"To learn how to install or connect to a server, call get_mcp_detail with its id. " +
 			"Use short, specific keywords (e.g. \"postgres\", \"slack\", \"browser automation\"); if nothing matches, try fewer or broader words. " +
 			"Each call counts against the API key's hourly budget.",
 		InputSchema:  json.RawMessage(searchInputSchema),
 		OutputSchema: json.RawMessage(searchOutputSchema),
 		Annotations:  readOnly("Search MCP servers"),
-	}, t.search)
+	}, h)
 	s.AddTool(&sdk.Tool{
 		Name:  toolDetail,
 		Title: "Get MCP server details",
@@ -230,17 +246,117 @@ func (t *tools) register(s *sdk.Server) {
 		InputSchema:  json.RawMessage(detailInputSchema),
 		OutputSchema: json.RawMessage(detailOutputSchema),
 		Annotations:  readOnly("Get MCP server details"),
-	}, t.detail)
+	}, h)
 }
 
+// searchOutput is a search's answer. It is encoded from cached item
+// encodings (encodeSearch): the full items as structured content, and as
+// text the lean items a model needs to choose a server and ask for its
+// detail, since a model pays for every byte of text.
 type searchOutput struct {
-	Success  bool                `json:"success"`
-	Data     []mcpdir.SearchItem `json:"data"`
-	Count    int                 `json:"count"`
-	Total    int                 `json:"total"`
-	Keywords string              `json:"keywords"`
-	Limit    int                 `json:"limit"`
-	Notice   string              `json:"notice,omitempty"`
+	hits     []mcpdir.Hit
+	total    int
+	keywords string
+	limit    int
+	notice   string
+}
+
+// leanItem is a search item as the text content carries it.
+type leanItem struct {
+	ID         string   `json:"id"`
+	Name       string   `json:"name"`
+	Brief      string   `json:"brief"`
+	WebsiteURL string   `json:"website_url"`
+	Transports []string `json:"transports"`
+}
+
+// encodeLeanItem is the lean item's JSON, escaped to sit in the text's
+// string literal.
+func encodeLeanItem(e *mcpdir.Entry) []byte {
+	it := mcpdir.NewSearchItem(mcpdir.Hit{Entry: e})
+	b, _ := marshal(leanItem{ID: it.ID, Name: it.Name, Brief: it.Brief, WebsiteURL: it.WebsiteURL, Transports: it.Transports})
+	return appendEscaped(nil, string(b))
+}
+
+// encodeSearch encodes a search's answer, {success, data, count, total,
+// keywords, limit, notice?}, as structured content (full items) and as the
+// string literal of the text (lean items), both from cached encodings (the
+// lean items are cached escaped for the literal) into pooled buffers.
+func (t *tools) encodeSearch(o *searchOutput) (structured, quotedText []byte) {
+	// envelope appends the answer; raw appends JSON text as it must appear
+	// (as is, or escaped inside the literal).
+	envelope := func(dst []byte, items *mcpdir.EncodingCache, tail func([]byte, mcpdir.Hit) []byte, raw func([]byte, string) []byte) []byte {
+		dst = raw(dst, `{"success":true,"data":[`)
+		dst = items.AppendJoined(dst, o.hits, tail)
+		dst = raw(dst, `],"count":`+strconv.Itoa(len(o.hits))+`,"total":`+strconv.Itoa(o.total)+`,"keywords":`)
+		dst = raw(dst, string(appendString(nil, o.keywords)))
+		dst = raw(dst, `,"limit":`+strconv.Itoa(o.limit))
+		if o.notice != "" {
+			dst = raw(dst, `,"notice":`)
+			dst = raw(dst, string(appendString(nil, o.notice)))
+		}
+		return raw(dst, `}`)
+	}
+	asIs := func(dst []byte, s string) []byte { return append(dst, s...) }
+	structured = envelope(pooledBuffer(), t.items, mcpdir.AppendItemScore, asIs)
+	quotedText = envelope(append(pooledBuffer(), '"'), t.lean, nil, appendEscaped)
+	return structured, append(quotedText, '"')
+}
+
+// appendString appends s as a JSON string, escaped as marshal escapes it
+// (no HTML escaping), without marshal's allocations: the text of a search
+// answer is kilobytes.
+func appendString(dst []byte, s string) []byte {
+	return append(appendEscaped(append(dst, '"'), s), '"')
+}
+
+// appendEscaped appends the inside of s's JSON string literal.
+func appendEscaped(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			if r == utf8.RuneError {
+				dst = append(dst, `\ufffd`...)
+			} else {
+				dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			}
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	return append(dst, s[start:]...)
 }
 
 type detailOutput struct {
@@ -260,96 +376,96 @@ type failureError struct {
 	Message string `json:"message"`
 }
 
-func fail(code, format string, args ...any) failure {
-	return failure{Error: failureError{Code: code, Message: fmt.Sprintf(format, args...)}}
+func fail(code, format string, args ...any) *failure {
+	return &failure{Error: failureError{Code: code, Message: fmt.Sprintf(format, args...)}}
 }
 
-func (t *tools) search(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-	if f, ok := t.admit(ctx, req); !ok {
-		return t.result(ctx, f, true), nil
+// errPanic is what a call whose tool panicked answers: a JSON-RPC internal
+// error, with the details in the log only.
+var errPanic = &jsonrpc.Error{Code: codeInternal, Message: "internal error"}
+
+// call spends the key's budget on one call of a directory tool and runs
+// it. The decision goes to spent (for the response's rate-limit headers)
+// before the tool runs. A call refused for its budget, or whose budget
+// could not be checked, does not run.
+func (t *tools) call(ctx context.Context, guard mcpdir.Guard, key *mcpdir.APIKey, name string, args json.RawMessage, spent func(mcpdir.RateDecision)) (_ output, err error) {
+	d, err := guard.Spend(ctx, key)
+	if err != nil {
+		t.log.ErrorContext(ctx, "mcp: spend budget", "tool", name, "err", err)
+		if mcpdir.ErrorCode(err) == mcpdir.ECodeUnavailable {
+			return t.result(ctx, fail(mcpdir.ECodeUnavailable, "%s", mcpdir.ErrorMessage(err)), true), nil
+		}
+		return t.result(ctx, fail(mcpdir.ECodeUnavailable, "the service could not check this API key's budget: try again in a minute"), true), nil
 	}
-	args, f, ok := arguments(req.Params.Arguments, `{"keywords": "postgres"}`)
-	if !ok {
-		return t.result(ctx, f, true), nil
+	spent(d)
+	if !d.Allowed {
+		return t.result(ctx, rateLimited(d, t.now()), true), nil
 	}
-	keywords, f, ok := parseKeywords(args["keywords"])
-	if !ok {
-		return t.result(ctx, f, true), nil
+	defer func() {
+		if v := recover(); v != nil {
+			t.log.ErrorContext(ctx, "mcp: tool panicked", "tool", name, "panic", v, "stack", string(debug.Stack()))
+			err = errPanic
+		}
+	}()
+	var v any
+	var isError bool
+	switch name {
+	case toolSearch:
+		v, isError = t.search(args)
+	case toolDetail:
+		v, isError = t.detail(args)
+	default:
+		v, isError = fail(mcpdir.ECodeInvalidRequest, "unknown tool %q: use search_mcp or get_mcp_detail", clip(name, 60)), true
 	}
-	limit, notice, f, ok := parseLimit(args["limit"])
-	if !ok {
-		return t.result(ctx, f, true), nil
+	return t.result(ctx, v, isError), nil
+}
+
+func (t *tools) search(raw json.RawMessage) (any, bool) {
+	args, f := arguments(raw, `{"keywords": "postgres"}`)
+	if f != nil {
+		return f, true
+	}
+	keywords, f := parseKeywords(args["keywords"])
+	if f != nil {
+		return f, true
+	}
+	limit, notice, f := parseLimit(args["limit"])
+	if f != nil {
+		return f, true
 	}
 	res := t.index.Search(keywords, limit)
 	hits := res.Hits[:min(len(res.Hits), limit)]
-	out := searchOutput{
-		Success: true, Data: make([]mcpdir.SearchItem, 0, len(hits)), Count: len(hits),
-		Total: max(res.Total, len(hits)), Keywords: keywords, Limit: limit, Notice: notice,
-	}
-	for _, h := range hits {
-		out.Data = append(out.Data, mcpdir.NewSearchItem(h))
-	}
 	if len(hits) == 0 {
-		out.Notice = strings.TrimSpace(out.Notice + " No MCP server matched: try fewer, broader or differently spelled keywords.")
+		notice = strings.TrimSpace(notice + " No MCP server matched: try fewer, broader or differently spelled keywords.")
 	}
-	return t.result(ctx, out, false), nil
+	return &searchOutput{hits: hits, total: max(res.Total, len(hits)), keywords: keywords, limit: limit, notice: notice}, false
 }
 
-func (t *tools) detail(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-	if f, ok := t.admit(ctx, req); !ok {
-		return t.result(ctx, f, true), nil
-	}
-	args, f, ok := arguments(req.Params.Arguments, `{"mcp_id": "<id from search_mcp>"}`)
-	if !ok {
-		return t.result(ctx, f, true), nil
+func (t *tools) detail(raw json.RawMessage) (any, bool) {
+	args, f := arguments(raw, `{"mcp_id": "<id from search_mcp>"}`)
+	if f != nil {
+		return f, true
 	}
 	var id string
 	if raw, present := args["mcp_id"]; !present || isNull(raw) {
-		return t.result(ctx, fail(mcpdir.ECodeInvalidRequest,
-			"mcp_id is required: pass the id of a server from a search_mcp result"), true), nil
+		return fail(mcpdir.ECodeInvalidRequest, "mcp_id is required: pass the id of a server from a search_mcp result"), true
 	} else if json.Unmarshal(raw, &id) != nil {
-		return t.result(ctx, fail(mcpdir.ECodeInvalidRequest,
-			"mcp_id must be a string: the UUID in the id field of a search_mcp result"), true), nil
+		return fail(mcpdir.ECodeInvalidRequest, "mcp_id must be a string: the UUID in the id field of a search_mcp result"), true
 	}
 	id = strings.ToLower(strings.TrimSpace(id))
 	if !mcpdir.IsUUID(id) {
-		return t.result(ctx, fail(mcpdir.ECodeInvalidRequest,
-			"mcp_id %q is not a UUID: pass the id field of a search_mcp result (36 characters, like 0b6e3a52-3c5f-5f0e-9d8a-1f2e3d4c5b6a), not the server's name", clip(id, 80)), true), nil
+		return fail(mcpdir.ECodeInvalidRequest,
+			"mcp_id %q is not a UUID: pass the id field of a search_mcp result (36 characters, like 0b6e3a52-3c5f-5f0e-9d8a-1f2e3d4c5b6a), not the server's name", clip(id, 80)), true
 	}
 	e, found := t.index.Get(id)
 	if !found {
-		return t.result(ctx, fail(mcpdir.ECodeNotFound,
-			"no MCP server has id %s: search again with search_mcp and use an id from its results", id), true), nil
+		return fail(mcpdir.ECodeNotFound, "no MCP server has id %s: search again with search_mcp and use an id from its results", id), true
 	}
-	return t.result(ctx, detailOutput{Success: true, Data: mcpdir.NewDetail(e)}, false), nil
+	return &detailOutput{Success: true, Data: mcpdir.NewDetail(e)}, false
 }
 
-// admit redeems the call's budget ticket: a rate-limited call or one whose
-// budget could not be checked does not run.
-func (t *tools) admit(ctx context.Context, req *sdk.CallToolRequest) (failure, bool) {
-	id, _ := req.Params.Meta[ticketMeta].(string)
-	tk, ok := t.tickets.redeem(id)
-	switch {
-	case !ok:
-		// Every call through the endpoint gets a ticket; one without could
-		// only come from a path that skipped the HTTP layer.
-		t.log.ErrorContext(ctx, "mcp: tool call without a budget ticket", "tool", req.Params.Name)
-		return fail(mcpdir.ECodeInternal, "internal error: try the call again"), false
-	case tk.err != nil:
-		t.log.ErrorContext(ctx, "mcp: spend budget", "tool", req.Params.Name, "err", tk.err)
-		if mcpdir.ErrorCode(tk.err) == mcpdir.ECodeUnavailable {
-			return fail(mcpdir.ECodeUnavailable, "%s", mcpdir.ErrorMessage(tk.err)), false
-		}
-		return fail(mcpdir.ECodeUnavailable, "the service could not check this API key's budget: try again in a minute"), false
-	case !tk.decision.Allowed:
-		return rateLimited(tk.decision, t.now()), false
-	}
-	return failure{}, true
-}
-
-func rateLimited(d mcpdir.RateDecision, now time.Time) failure {
-	// Whole seconds rounded up, as the Retry-After header has them.
-	wait := max(time.Second, (d.RetryAfter + time.Second - 1).Truncate(time.Second))
+func rateLimited(d mcpdir.RateDecision, now time.Time) *failure {
+	wait := time.Duration(mcpdir.RetryAfterSeconds(d)) * time.Second
 	f := fail(mcpdir.ECodeRateLimited,
 		"rate limited: this API key has used its %d tool calls for the hour. Retry in %s (after %s); do not retry sooner.",
 		d.Limit, wait, now.Add(wait).UTC().Format(time.RFC3339))
@@ -357,78 +473,123 @@ func rateLimited(d mcpdir.RateDecision, now time.Time) failure {
 	return f
 }
 
-// result is the spec's envelope: the JSON as text content, and the same
-// object as structured content for clients that read the output schema.
-func (t *tools) result(ctx context.Context, v any, isError bool) *sdk.CallToolResult {
+// output is a call's result: the spec's envelope holds a JSON document as
+// text content (lean items for a search), and the full object as
+// structured content for clients that read the output schema. The text is
+// kept as a JSON string literal, ready to be written into a response.
+type output struct {
+	quotedText, structured []byte
+	isError                bool
+	pooled                 bool // the buffers come from outputBuffers
+}
+
+// outputBuffers recycles the buffers of search answers (tens of KB each).
+var outputBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+func pooledBuffer() []byte { return (*outputBuffers.Get().(*[]byte))[:0] }
+
+// release gives the output's buffers back; it must not be used after.
+func (o *output) release() {
+	if o.pooled {
+		for _, b := range [][]byte{o.quotedText, o.structured} {
+			outputBuffers.Put(&b)
+		}
+		o.pooled = false
+	}
+}
+
+func (t *tools) result(ctx context.Context, v any, isError bool) output {
+	if s, ok := v.(*searchOutput); ok {
+		structured, quotedText := t.encodeSearch(s)
+		return output{quotedText: quotedText, structured: structured, pooled: true}
+	}
 	body, err := marshal(v)
 	if err != nil {
 		t.log.ErrorContext(ctx, "mcp: encode tool result", "err", err)
 		body, _ = marshal(fail(mcpdir.ECodeInternal, "internal error: try again later"))
 		isError = true
 	}
+	return output{quotedText: appendString(nil, string(body)), structured: body, isError: isError}
+}
+
+// sdkResult is the output as the SDK sends it.
+func (o output) sdkResult() *sdk.CallToolResult {
+	var text string
+	json.Unmarshal(o.quotedText, &text) // a string literal appendString made
 	return &sdk.CallToolResult{
-		Content:           []sdk.Content{&sdk.TextContent{Text: string(body)}},
-		StructuredContent: json.RawMessage(body),
-		IsError:           isError,
+		Content:           []sdk.Content{&sdk.TextContent{Text: text}},
+		StructuredContent: json.RawMessage(bytes.Clone(o.structured)),
+		IsError:           o.isError,
 	}
+}
+
+// appendResponse appends the JSON-RPC response that carries the output, as
+// the SDK encodes it, to dst.
+func (o output) appendResponse(dst []byte, id json.RawMessage) []byte {
+	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
+	dst = append(dst, id...)
+	dst = append(dst, `,"result":{"content":[{"type":"text","text":`...)
+	dst = append(dst, o.quotedText...)
+	dst = append(dst, `}],"structuredContent":`...)
+	dst = append(dst, o.structured...)
+	if o.isError {
+		dst = append(dst, `,"isError":true`...)
+	}
+	return append(dst, "}}"...)
 }
 
 // arguments decodes a call's arguments object; absent arguments are empty.
-func arguments(raw json.RawMessage, example string) (map[string]json.RawMessage, failure, bool) {
+func arguments(raw json.RawMessage, example string) (map[string]json.RawMessage, *failure) {
 	args := map[string]json.RawMessage{}
 	if len(raw) == 0 || isNull(raw) {
-		return args, failure{}, true
+		return args, nil
 	}
 	if json.Unmarshal(raw, &args) != nil || args == nil {
-		return nil, fail(mcpdir.ECodeInvalidRequest, "arguments must be a JSON object, like %s", example), false
+		return nil, fail(mcpdir.ECodeInvalidRequest, "arguments must be a JSON object, like %s", example)
 	}
-	return args, failure{}, true
+	return args, nil
 }
 
 // parseKeywords accepts a string, or a list of strings (some models split
-// their search terms), and refuses blank or over-long keywords.
-func parseKeywords(raw json.RawMessage) (string, failure, bool) {
+// their search terms), and applies the keyword rule every interface shares.
+func parseKeywords(raw json.RawMessage) (string, *failure) {
 	const example = `pass search terms such as "postgres" or "github issues"`
 	if len(raw) == 0 || isNull(raw) {
-		return "", fail(mcpdir.ECodeMissingKeywords, "keywords is required: %s", example), false
+		return "", fail(mcpdir.ECodeMissingKeywords, "keywords is required: %s", example)
 	}
-	var keywords string
-	if json.Unmarshal(raw, &keywords) != nil {
+	keywords, ok := unquote(raw)
+	if !ok {
 		var words []string
 		if json.Unmarshal(raw, &words) != nil {
-			return "", fail(mcpdir.ECodeInvalidKeywords, "keywords must be a string: %s", example), false
+			return "", fail(mcpdir.ECodeInvalidKeywords, "keywords must be a string: %s", example)
 		}
 		keywords = strings.Join(words, " ")
 	}
-	keywords = strings.Join(strings.Fields(keywords), " ")
-	if keywords == "" {
-		return "", fail(mcpdir.ECodeMissingKeywords, "keywords is blank: %s", example), false
+	keywords, err := mcpdir.ValidateKeywords(keywords)
+	if err != nil {
+		return "", fail(mcpdir.ErrorCode(err), "%s", mcpdir.ErrorMessage(err))
 	}
-	if len(keywords) > mcphttp.MaxKeywordsBytes {
-		return "", fail(mcpdir.ECodeInvalidKeywords,
-			"keywords is longer than %d bytes: use a few distinctive words", mcphttp.MaxKeywordsBytes), false
-	}
-	return keywords, failure{}, true
+	return keywords, nil
 }
 
 // parseLimit accepts a whole number (10 or 10.0, as LLM clients send both)
 // or null, clamps it to 1..100, and says when it did.
-func parseLimit(raw json.RawMessage) (limit int, notice string, _ failure, _ bool) {
+func parseLimit(raw json.RawMessage) (limit int, notice string, _ *failure) {
 	if len(raw) == 0 || isNull(raw) {
-		return defaultLimit, "", failure{}, true
+		return defaultLimit, "", nil
 	}
 	var f float64
 	if json.Unmarshal(raw, &f) != nil || f != math.Trunc(f) {
 		return 0, "", fail(mcpdir.ECodeInvalidRequest,
-			"limit must be a whole number from 1 to %d, or left out for %d", maxLimit, defaultLimit), false
+			"limit must be a whole number from 1 to %d, or left out for %d", maxLimit, defaultLimit)
 	}
 	switch {
 	case f < 1:
-		return 1, fmt.Sprintf("limit %s is below the minimum: used 1.", formatNumber(f)), failure{}, true
+		return 1, fmt.Sprintf("limit %s is below the minimum: used 1.", formatNumber(f)), nil
 	case f > maxLimit:
-		return maxLimit, fmt.Sprintf("limit %s is above the maximum: used %d.", formatNumber(f), maxLimit), failure{}, true
+		return maxLimit, fmt.Sprintf("limit %s is above the maximum: used %d.", formatNumber(f), maxLimit), nil
 	}
-	return int(f), "", failure{}, true
+	return int(f), "", nil
 }
 
 func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }

@@ -173,3 +173,16 @@ func TestDetailTool(t *testing.T) {
 		}
 	}
 }
+
+// appendString writes what encoding/json writes, for any string.
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", "plain", `q"uo\te`, "\x00\x1f\n\r\t", "é ü 日本", "\xff\xfe", "\u2028\u2029", "<&>"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, _ := marshal(s)
+		if got := appendString(nil, s); string(got) != string(want) {
+			t.Fatalf("appendString(%q) = %s, want %s", s, got, want)
+		}
+	})
+}

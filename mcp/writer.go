@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -20,7 +21,10 @@ import (
 //   - serializes writes, so that keep-alive comments can be written between
 //     the SDK's events on a long-lived stream;
 //   - tells its owner the status and headers just before they are sent, so
-//     that a new session is known before its client can use it.
+//     that a new session is known before its client can use it and the
+//     rate-limit headers of the calls are set;
+//   - puts back the ids the SDK was given stand-ins for (ids.go);
+//   - bounds the answer to a POST (limit).
 //
 // The SDK writes from its session goroutines while its handler waits, and
 // never after its ServeHTTP returns; finish must be called after that.
@@ -33,6 +37,7 @@ type sdkWriter struct {
 	batch    bool                            // the request was a batch: answer an array
 	onHeader func(status int, h http.Header) // called once, before the header is sent
 	onData   func(p []byte)                  // sees every byte passed through
+	limit    int                             // most bytes of an answer to a POST; 0: none (streams)
 
 	mu      sync.Mutex
 	status  int
@@ -40,10 +45,19 @@ type sdkWriter struct {
 	buf     bytes.Buffer // the captured error text or SSE answer
 	sent    bool         // the header has gone to the client
 	stopped bool         // the SDK's handler has returned
+	written int          // bytes passed through
 }
 
 // errFinished is what a write after the response was completed gets.
 var errFinished = errors.New("mcp: the response is already finished")
+
+// errTooLarge is what a write past the answer's bound gets.
+var errTooLarge = errors.New("mcp: the answer is larger than its bound")
+
+// MaxAnswerBytes bounds the answer to one POST. Records are bounded at
+// import (256 KiB each) and a batch holds at most MaxBatch messages, so only
+// a pathological batch comes near it; past it the answer is an error.
+const MaxAnswerBytes = 8 << 20
 
 type writerMode int
 
@@ -90,13 +104,24 @@ func (s *sdkWriter) Write(p []byte) (int, error) {
 		return 0, errFinished
 	}
 	s.writeHeaderLocked(http.StatusOK)
+	if s.limit > 0 && s.written+s.buf.Len()+len(p) > s.limit {
+		s.buf.Reset()
+		s.mode = passThrough // nothing more is collected or passed on
+		s.stopped = true
+		return 0, errTooLarge
+	}
 	if s.mode != passThrough {
 		return s.buf.Write(p)
 	}
 	if s.onData != nil {
 		s.onData(p)
 	}
-	return s.w.Write(p)
+	n, err := s.w.Write(restoreIDs(p))
+	s.written += n
+	if err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // Flush passes the SDK's flushes on, except while collecting.
@@ -150,6 +175,13 @@ func (s *sdkWriter) keepAlive(interval time.Duration, stop <-chan struct{}) {
 func (s *sdkWriter) finish() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.stopped && s.limit > 0 && s.written == 0 && !s.sent {
+		// Cut off at the bound before anything went out.
+		writeRPCError(s.w, http.StatusInternalServerError, s.id, rpcError{Code: codeInternal,
+			Message: fmt.Sprintf("the answer is larger than %d bytes: ask for fewer results or send fewer messages per POST", s.limit),
+			Data:    rpcData{Code: dataAnswerTooLarge}})
+		return
+	}
 	s.stopped = true
 	switch s.mode {
 	case captureError:
@@ -169,7 +201,7 @@ func (s *sdkWriter) finish() {
 			s.onHeader(http.StatusOK, h)
 		}
 		s.w.WriteHeader(http.StatusOK)
-		s.w.Write(body)
+		s.w.Write(restoreIDs(body))
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	mcpdirhttp "github.com/mcpdir/mcpdir/http"
+	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/search"
 	"github.com/mcpdir/mcpdir/sqlite"
 )
@@ -23,7 +23,7 @@ func searchCmd(ctx context.Context, args []string, env envLookup, stdout, stderr
 	if *limit < 1 || *limit > 1000 {
 		return usageError{"--limit must be between 1 and 1000"}
 	}
-	keywords, err := mcpdirhttp.ValidateKeywords(strings.Join(args, " "))
+	keywords, err := mcpdir.ValidateKeywords(strings.Join(args, " "))
 	if err != nil {
 		return usageError{err.Error()}
 	}

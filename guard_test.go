@@ -1,0 +1,71 @@
+package mcpdir
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+func TestValidateKeywords(t *testing.T) {
+	for _, c := range []struct{ in, want, code string }{
+		{"postgres", "postgres", ""},
+		{"  postgres  ", "postgres", ""},
+		{"github   issues", "github issues", ""},
+		{"", "", ECodeMissingKeywords},
+		{"   ", "", ECodeMissingKeywords},
+		{"\t", "", ECodeInvalidKeywords},
+		{"a\x00b", "", ECodeInvalidKeywords},
+		{"a\x1bb", "", ECodeInvalidKeywords},
+		{"a\x7fb", "", ECodeInvalidKeywords},
+		{"a\u0085b", "", ECodeInvalidKeywords},
+		{"\xc3", "", ECodeInvalidKeywords},
+		{"café ünïcode", "café ünïcode", ""},
+		{strings.Repeat("a", 256), strings.Repeat("a", 256), ""},
+		{strings.Repeat("a", 257), "", ECodeInvalidKeywords},
+	} {
+		got, err := ValidateKeywords(c.in)
+		if c.code == "" && (err != nil || got != c.want) || c.code != "" && ErrorCode(err) != c.code {
+			t.Errorf("ValidateKeywords(%.20q) = %q, %v; want %q, code %q", c.in, got, err, c.want, c.code)
+		}
+	}
+}
+
+// Whatever comes in, what is accepted is clean: valid UTF-8, no control
+// characters, bounded, trimmed, never blank.
+func FuzzValidateKeywords(f *testing.F) {
+	for _, s := range []string{"postgres", " a  b ", "\x00", "\x1b[31m", "\xff", strings.Repeat("é", 200), "\u2028"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		got, err := ValidateKeywords(in)
+		if err != nil {
+			if c := ErrorCode(err); c != ECodeInvalidKeywords && c != ECodeMissingKeywords {
+				t.Fatalf("code %q", c)
+			}
+			return
+		}
+		if got == "" || len(got) > MaxKeywordsBytes || !utf8.ValidString(got) ||
+			strings.IndexFunc(got, unicode.IsControl) >= 0 || strings.TrimSpace(got) != got {
+			t.Fatalf("ValidateKeywords(%q) accepted %q", in, got)
+		}
+	})
+}
+
+func TestRateLimitHeaders(t *testing.T) {
+	h := http.Header{}
+	SetRateLimitHeaders(h, RateDecision{Limit: 20, Remaining: 0, Reset: 1500 * time.Millisecond, RetryAfter: 200 * time.Millisecond})
+	want := map[string]string{"RateLimit-Limit": "20", "RateLimit-Remaining": "0", "RateLimit-Reset": "2", "Retry-After": "1"}
+	for k, v := range want {
+		if h.Get(k) != v {
+			t.Errorf("%s = %q, want %q", k, h.Get(k), v)
+		}
+	}
+	h = http.Header{}
+	SetRateLimitHeaders(h, RateDecision{Allowed: true, Limit: Unlimited})
+	if len(h) != 0 {
+		t.Errorf("unlimited key got headers %v", h)
+	}
+}

@@ -1,0 +1,250 @@
+package mcp
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// post routes a POST: to the legacy session its URL names, to the
+// stateless handler for the 2026-07-28 era, to the session its
+// Mcp-Session-Id names, to a new session for initialize, and otherwise to
+// the stateless handler, which serves a sessionless request of any era.
+func (h *Handler) post(w http.ResponseWriter, r *http.Request, key *mcpdir.APIKey, version string) {
+	if mediaType(r.Header.Get("Content-Type")) != "application/json" {
+		writeRPCError(w, http.StatusUnsupportedMediaType, nil, rpcError{Code: codeTransport,
+			Message: "send JSON-RPC messages with Content-Type: application/json", Data: rpcData{Code: dataUnsupportedMedia}})
+		return
+	}
+	legacyID := r.URL.Query().Get("sessionid")
+	jsonOK, wantsSSE := accepts(r.Header.Values("Accept"))
+	if legacyID == "" && !jsonOK && !wantsSSE {
+		writeRPCError(w, http.StatusNotAcceptable, nil, rpcError{Code: codeTransport,
+			Message: "answers are application/json or text/event-stream: accept one of them", Data: rpcData{Code: dataNotAcceptable}})
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.cfg.MaxBodyBytes))
+	if err != nil {
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			writeRPCError(w, http.StatusRequestEntityTooLarge, nil, rpcError{Code: codeTransport,
+				Message: fmt.Sprintf("the body is larger than %d bytes", h.cfg.MaxBodyBytes), Data: rpcData{Code: mcpdir.ECodeTooLarge}})
+			return
+		}
+		writeRPCError(w, http.StatusBadRequest, nil, rpcError{Code: codeTransport,
+			Message: "the body could not be read", Data: rpcData{Code: mcpdir.ECodeInvalidRequest}})
+		return
+	}
+	msgs, batch, perr := parseBody(body)
+	if perr != nil {
+		writeRPCError(w, perr.resp, perr.id, perr.err)
+		return
+	}
+	var id json.RawMessage
+	if !batch {
+		id = msgs[0].id
+	}
+	modern := version >= modernVersion || version == "" && msgs[0].metaVersion() >= modernVersion
+	sessionID := r.Header.Get("Mcp-Session-Id")
+	if m := msgs[0]; !batch && !modern && legacyID == "" && sessionID == "" && jsonOK &&
+		m.method == "tools/call" && m.isCall() && ours(m.toolName()) {
+		h.callDirect(w, r, key, m)
+		return
+	}
+
+	var handler http.Handler
+	switch {
+	case legacyID != "":
+		handler = h.legacy
+	case modern:
+		handler = h.stateless
+	case sessionID != "":
+		handler = h.stateful
+	case !batch && msgs[0].method == "initialize":
+		handler = h.stateful
+	default:
+		handler = h.stateless
+	}
+
+	if batch && (legacyID != "" || cmp.Or(version, defaultVersion) >= noBatchVersion) {
+		writeRPCError(w, http.StatusBadRequest, nil, rpcError{Code: codeInvalidRequest,
+			Message: fmt.Sprintf("JSON-RPC batches are not supported in protocol version %s on this transport: send one message per POST", cmp.Or(version, defaultVersion)),
+			Data:    rpcData{Code: dataBatchNotSupported}})
+		return
+	}
+
+	// The session comes before the messages: a client must learn first that
+	// its session is gone.
+	var sess *session
+	var res *reservation
+	switch {
+	case legacyID != "":
+		if sess = h.acquire(w, id, legacyID, key, true); sess == nil {
+			return
+		}
+		defer h.sessions.done(sess)
+	case handler == h.stateful && sessionID != "":
+		if sess = h.acquire(w, id, sessionID, key, false); sess == nil {
+			return
+		}
+		defer h.sessions.done(sess)
+	case handler == h.stateful:
+		if res = h.reserve(w, id, key); res == nil {
+			return
+		}
+		defer res.release()
+	}
+
+	if m := msgs[0]; !batch && m.method != "" && m.id == nil {
+		if _, known := knownMethods[m.method]; !known {
+			// An unknown notification is dropped, as JSON-RPC wants.
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+	}
+	if h.checkMethods(w, msgs, modern) {
+		return
+	}
+
+	rcpt := &receipt{}
+	changed, err := h.tickets.attachTickets(msgs, key, rcpt)
+	if err == nil && (changed || slices.ContainsFunc(msgs, func(m *message) bool { return m.standIn })) {
+		body, err = encodeBody(msgs, batch)
+	}
+	if err != nil {
+		h.log.ErrorContext(r.Context(), "mcp: attach budget ticket", "err", err)
+		writeRPCError(w, http.StatusInternalServerError, id, rpcError{Code: codeInternal, Message: "internal error", Data: rpcData{Code: mcpdir.ECodeInternal}})
+		return
+	}
+
+	r = r.Clone(r.Context())
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.ContentLength = int64(len(body))
+	// The SDK insists on both; what this client accepts is honoured by the
+	// writer instead.
+	r.Header.Set("Accept", "application/json, text/event-stream")
+
+	sw := newSDKWriter(w)
+	sw.id, sw.batch, sw.limit = id, batch, MaxAnswerBytes
+	sw.toJSON = legacyID == "" && !wantsSSE
+	var born *session
+	sw.onHeader = func(status int, hdr http.Header) {
+		rcpt.setHeaders(hdr)
+		if sid := hdr.Get("Mcp-Session-Id"); res != nil && status == http.StatusOK && sid != "" {
+			born = res.commit(sid, false, nil)
+		}
+	}
+	handler.ServeHTTP(sw, r)
+	sw.finish()
+	if born != nil {
+		h.sessions.done(born)
+	}
+	if sess != nil && sw.statusCode() == http.StatusNotFound {
+		h.sessions.remove(sess.id) // the SDK no longer has it
+	}
+}
+
+// reserve holds a place for a new session of the key, closing the session
+// it evicts to make room, or answers 429 when all the key's sessions are
+// busy.
+func (h *Handler) reserve(w http.ResponseWriter, id json.RawMessage, key *mcpdir.APIKey) *reservation {
+	res, evicted, ok := h.sessions.reserve(key.Prefix)
+	if !ok {
+		h.tooMany(w, id, dataTooManySessions, fmt.Sprintf(
+			"this API key has %d MCP sessions in use, the most it may have: end unused ones (DELETE, or close their event streams)",
+			h.cfg.MaxSessionsPerKey))
+		return nil
+	}
+	if evicted != nil {
+		h.closeSessions([]*session{evicted})
+	}
+	return res
+}
+
+// acquire finds the key's session for a request, or answers 404.
+func (h *Handler) acquire(w http.ResponseWriter, id json.RawMessage, sessionID string, key *mcpdir.APIKey, legacy bool) *session {
+	s, ok := h.sessions.acquire(sessionID, key.Prefix, legacy)
+	if !ok {
+		how := "start a new one with initialize"
+		if legacy {
+			how = "open a new event stream with GET"
+		}
+		writeRPCError(w, http.StatusNotFound, id, rpcError{Code: codeSessionNotFound,
+			Message: "session not found: it ended or expired, or belongs to another API key; " + how,
+			Data:    rpcData{Code: dataSessionNotFound}})
+	}
+	return s
+}
+
+// checkMethods refuses what the SDK would answer with plain text: unknown
+// methods, notifications with ids, requests without, missing params. It
+// reports whether it answered.
+func (h *Handler) checkMethods(w http.ResponseWriter, msgs []*message, modern bool) bool {
+	// A JSON-RPC error about a well-formed request is an ordinary answer
+	// (200) before 2026-07-28, which maps it to an HTTP status. A 404 would
+	// tell a session client its session is gone.
+	status := func(code int) int {
+		switch {
+		case !modern:
+			return http.StatusOK
+		case code == codeMethodNotFound:
+			return http.StatusNotFound
+		}
+		return http.StatusBadRequest
+	}
+	for _, m := range msgs {
+		if m.method == "" {
+			continue // a response to the server
+		}
+		rule, known := knownMethods[m.method]
+		switch {
+		case !known:
+			writeRPCError(w, status(codeMethodNotFound), m.id, rpcError{Code: codeMethodNotFound,
+				Message: fmt.Sprintf("method %q is not supported: this server offers tools (tools/list, tools/call)", clip(m.method, 60)),
+				Data:    rpcData{Code: dataMethodNotFound}})
+		case rule.notification && m.id != nil:
+			writeRPCError(w, http.StatusBadRequest, m.id, rpcError{Code: codeInvalidRequest,
+				Message: fmt.Sprintf("%s is a notification: send it without an id", m.method), Data: rpcData{Code: mcpdir.ECodeInvalidRequest}})
+		case !rule.notification && m.id == nil:
+			writeRPCError(w, http.StatusBadRequest, nil, rpcError{Code: codeInvalidRequest,
+				Message: fmt.Sprintf("%s is a request: give it an id", m.method), Data: rpcData{Code: mcpdir.ECodeInvalidRequest}})
+		case rule.needsParams && m.params == nil:
+			writeRPCError(w, status(codeInvalidParams), m.id, rpcError{Code: codeInvalidParams,
+				Message: fmt.Sprintf("%s needs params", m.method), Data: rpcData{Code: mcpdir.ECodeInvalidRequest}})
+		default:
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// callDirect answers a sessionless tools/call of a directory tool without
+// the SDK, which would connect, serve and close a whole session for it: the
+// call most agents make, at a fraction of the cost (BenchmarkToolsCall).
+// The answer is what the SDK answers (TestFastPathMatchesSDK), as JSON.
+func (h *Handler) callDirect(w http.ResponseWriter, r *http.Request, key *mcpdir.APIKey, m *message) {
+	out, err := h.tools.call(r.Context(), h.cfg.Guard, key, m.toolName(), m.params["arguments"], func(d mcpdir.RateDecision) {
+		mcpdir.SetRateLimitHeaders(w.Header(), d)
+	})
+	if err != nil {
+		writeRPCError(w, http.StatusOK, m.id, rpcError{Code: codeInternal, Message: "internal error", Data: rpcData{Code: mcpdir.ECodeInternal}})
+		return
+	}
+	defer out.release()
+	body := out.appendResponse(pooledBuffer(), m.id)
+	defer outputBuffers.Put(&body)
+	hdr := w.Header()
+	hdr.Set("Content-Type", "application/json")
+	hdr.Set("Cache-Control", "no-cache, no-transform")
+	hdr.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	w.Write(body)
+}
