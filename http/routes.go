@@ -17,6 +17,9 @@ func addRoutes(mux *http.ServeMux, cfg Config) {
 	if cfg.Baseline {
 		mux.Handle("GET /debug/baseline", handleBaseline())
 	}
+	// A GET pattern also matches HEAD, which would spend a search's budget
+	// for no body.
+	mux.Handle("HEAD /api/open/v1/search", methodNotAllowed("GET"))
 	mux.Handle("/api/open/v1/search", methodNotAllowed("GET"))
 	mux.Handle("/", notFound())
 }

@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -130,12 +131,13 @@ func NewHandler(cfg Config) (*Handler, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	sdkLog := slog.New(quietHandler{log.Handler()})
 
 	server := sdk.NewServer(&sdk.Implementation{
 		Name: cfg.ServerName, Title: "Open MCP Directory", Version: cfg.ServerVersion,
 	}, &sdk.ServerOptions{
 		Instructions: instructions,
-		Logger:       log,
+		Logger:       sdkLog,
 		// Logging stays advertised (the SDK's default) for the clients that
 		// set a level; the tool list never changes.
 		Capabilities: &sdk.ServerCapabilities{Logging: &sdk.LoggingCapabilities{}, Tools: &sdk.ToolCapabilities{}},
@@ -154,7 +156,7 @@ func NewHandler(cfg Config) (*Handler, error) {
 	getServer := func(*http.Request) *sdk.Server { return server }
 	// The SDK keeps its own body bound and DNS-rebinding check; sessions end
 	// through the registry's idle timeout, which knows about open streams.
-	opts := sdk.StreamableHTTPOptions{Logger: log, MaxRequestBodyBytes: cfg.MaxBodyBytes}
+	opts := sdk.StreamableHTTPOptions{Logger: sdkLog, MaxRequestBodyBytes: cfg.MaxBodyBytes}
 	h.stateful = sdk.NewStreamableHTTPHandler(getServer, &opts)
 	opts.Stateless = true
 	h.stateless = sdk.NewStreamableHTTPHandler(getServer, &opts)
@@ -221,6 +223,15 @@ func (h *Handler) closeSessions(list []*session) {
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			h.log.ErrorContext(r.Context(), "mcp: panic", "panic", v, "stack", string(debug.Stack()))
+			writeRPCError(w, http.StatusInternalServerError, nil, rpcError{Code: codeInternal, Message: "internal error", Data: rpcData{Code: mcpdir.ECodeInternal}})
+		}
+	}()
 	origin := r.Header.Get("Origin")
 	if !h.origins.allows(origin, r.Host) {
 		writeRPCError(w, http.StatusForbidden, nil, rpcError{Code: codeForbidden,
@@ -316,4 +327,21 @@ func (h *Handler) sdkTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.C
 	}
 	defer out.release()
 	return out.sdkResult(), nil
+}
+
+// quietHandler passes on the SDK's warnings and errors, and its info lines
+// only when debugging: it logs several info lines per request (a session
+// connected, initialized, ended), tens of megabytes a minute under load.
+type quietHandler struct{ slog.Handler }
+
+func (q quietHandler) Enabled(ctx context.Context, l slog.Level) bool {
+	return (l >= slog.LevelWarn || q.Handler.Enabled(ctx, slog.LevelDebug)) && q.Handler.Enabled(ctx, l)
+}
+
+func (q quietHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return quietHandler{q.Handler.WithAttrs(attrs)}
+}
+
+func (q quietHandler) WithGroup(name string) slog.Handler {
+	return quietHandler{q.Handler.WithGroup(name)}
 }

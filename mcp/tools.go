@@ -384,11 +384,32 @@ func fail(code, format string, args ...any) *failure {
 // error, with the details in the log only.
 var errPanic = &jsonrpc.Error{Code: codeInternal, Message: "internal error"}
 
-// call spends the key's budget on one call of a directory tool and runs
-// it. The decision goes to spent (for the response's rate-limit headers)
-// before the tool runs. A call refused for its budget, or whose budget
-// could not be checked, does not run.
+// call runs one call of a directory tool: it checks the arguments, spends
+// the key's budget, and runs the tool. A call refused for its arguments
+// spends nothing (the order REST keeps: the key, the input, the budget); a
+// call refused for its budget, or whose budget could not be checked, does
+// not run. The decision goes to spent (for the rate-limit headers) before
+// the tool runs.
 func (t *tools) call(ctx context.Context, guard mcpdir.Guard, key *mcpdir.APIKey, name string, args json.RawMessage, spent func(mcpdir.RateDecision)) (_ output, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			t.log.ErrorContext(ctx, "mcp: tool panicked", "tool", name, "panic", v, "stack", string(debug.Stack()))
+			err = errPanic
+		}
+	}()
+	var run func() any
+	var f *failure
+	switch name {
+	case toolSearch:
+		run, f = t.search(args)
+	case toolDetail:
+		run, f = t.detail(args)
+	default:
+		f = fail(mcpdir.ECodeInvalidRequest, "unknown tool %q: use search_mcp or get_mcp_detail", clip(name, 60))
+	}
+	if f != nil {
+		return t.result(ctx, f, true), nil
+	}
 	d, err := guard.Spend(ctx, key)
 	if err != nil {
 		t.log.ErrorContext(ctx, "mcp: spend budget", "tool", name, "err", err)
@@ -401,67 +422,59 @@ func (t *tools) call(ctx context.Context, guard mcpdir.Guard, key *mcpdir.APIKey
 	if !d.Allowed {
 		return t.result(ctx, rateLimited(d, t.now()), true), nil
 	}
-	defer func() {
-		if v := recover(); v != nil {
-			t.log.ErrorContext(ctx, "mcp: tool panicked", "tool", name, "panic", v, "stack", string(debug.Stack()))
-			err = errPanic
-		}
-	}()
-	var v any
-	var isError bool
-	switch name {
-	case toolSearch:
-		v, isError = t.search(args)
-	case toolDetail:
-		v, isError = t.detail(args)
-	default:
-		v, isError = fail(mcpdir.ECodeInvalidRequest, "unknown tool %q: use search_mcp or get_mcp_detail", clip(name, 60)), true
-	}
-	return t.result(ctx, v, isError), nil
+	v := run()
+	_, failed := v.(*failure)
+	return t.result(ctx, v, failed), nil
 }
 
-func (t *tools) search(raw json.RawMessage) (any, bool) {
+// search checks a search's arguments and returns the search to run.
+func (t *tools) search(raw json.RawMessage) (func() any, *failure) {
 	args, f := arguments(raw, `{"keywords": "postgres"}`)
 	if f != nil {
-		return f, true
+		return nil, f
 	}
 	keywords, f := parseKeywords(args["keywords"])
 	if f != nil {
-		return f, true
+		return nil, f
 	}
 	limit, notice, f := parseLimit(args["limit"])
 	if f != nil {
-		return f, true
+		return nil, f
 	}
-	res := t.index.Search(keywords, limit)
-	hits := res.Hits[:min(len(res.Hits), limit)]
-	if len(hits) == 0 {
-		notice = strings.TrimSpace(notice + " No MCP server matched: try fewer, broader or differently spelled keywords.")
-	}
-	return &searchOutput{hits: hits, total: max(res.Total, len(hits)), keywords: keywords, limit: limit, notice: notice}, false
+	return func() any {
+		res := t.index.Search(keywords, limit)
+		hits := res.Hits[:min(len(res.Hits), limit)]
+		if len(hits) == 0 {
+			notice = strings.TrimSpace(notice + " No MCP server matched: try fewer, broader or differently spelled keywords.")
+		}
+		return &searchOutput{hits: hits, total: max(res.Total, len(hits)), keywords: keywords, limit: limit, notice: notice}
+	}, nil
 }
 
-func (t *tools) detail(raw json.RawMessage) (any, bool) {
+// detail checks a detail call's arguments and returns the lookup to run.
+func (t *tools) detail(raw json.RawMessage) (func() any, *failure) {
 	args, f := arguments(raw, `{"mcp_id": "<id from search_mcp>"}`)
 	if f != nil {
-		return f, true
+		return nil, f
 	}
 	var id string
 	if raw, present := args["mcp_id"]; !present || isNull(raw) {
-		return fail(mcpdir.ECodeInvalidRequest, "mcp_id is required: pass the id of a server from a search_mcp result"), true
+		return nil, fail(mcpdir.ECodeInvalidRequest, "mcp_id is required: pass the id of a server from a search_mcp result")
 	} else if json.Unmarshal(raw, &id) != nil {
-		return fail(mcpdir.ECodeInvalidRequest, "mcp_id must be a string: the UUID in the id field of a search_mcp result"), true
+		return nil, fail(mcpdir.ECodeInvalidRequest, "mcp_id must be a string: the UUID in the id field of a search_mcp result")
 	}
 	id = strings.ToLower(strings.TrimSpace(id))
 	if !mcpdir.IsUUID(id) {
-		return fail(mcpdir.ECodeInvalidRequest,
-			"mcp_id %q is not a UUID: pass the id field of a search_mcp result (36 characters, like 0b6e3a52-3c5f-5f0e-9d8a-1f2e3d4c5b6a), not the server's name", clip(id, 80)), true
+		return nil, fail(mcpdir.ECodeInvalidRequest,
+			"mcp_id %q is not a UUID: pass the id field of a search_mcp result (36 characters, like 0b6e3a52-3c5f-5f0e-9d8a-1f2e3d4c5b6a), not the server's name", clip(id, 80))
 	}
-	e, found := t.index.Get(id)
-	if !found {
-		return fail(mcpdir.ECodeNotFound, "no MCP server has id %s: search again with search_mcp and use an id from its results", id), true
-	}
-	return &detailOutput{Success: true, Data: mcpdir.NewDetail(e)}, false
+	return func() any {
+		e, found := t.index.Get(id)
+		if !found {
+			return fail(mcpdir.ECodeNotFound, "no MCP server has id %s: search again with search_mcp and use an id from its results", id)
+		}
+		return &detailOutput{Success: true, Data: mcpdir.NewDetail(e)}
+	}, nil
 }
 
 func rateLimited(d mcpdir.RateDecision, now time.Time) *failure {

@@ -163,3 +163,34 @@ func TestMCPRefusesMissingAndRevokedKeys(t *testing.T) {
 		}
 	}
 }
+
+// At the default level, MCP traffic of every kind writes no log lines per
+// request: the SDK's info lines (session connected, initialized, ended) are
+// kept for debug.
+func TestMCPLogsQuietAtInfo(t *testing.T) {
+	s := startServer(t, "")
+	key := newKey(t, s.DataDir, "--rate-limit", "unlimited")
+	before := strings.Count(s.stderr.String(), "\n")
+	for range 5 {
+		cs := connectMCP(t, s, "Bearer "+key) // initialize, a session, tools
+		if _, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "search_mcp", Arguments: map[string]any{"keywords": "github"}}); err != nil {
+			t.Fatal(err)
+		}
+		cs.Close()
+		for _, accept := range []string{"application/json", "text/event-stream"} { // fast path and SDK
+			req, _ := http.NewRequest(http.MethodPost, s.URL+"/api/open/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_mcp","arguments":{"keywords":"slack"}}}`))
+			req.Header.Set("Authorization", "Bearer "+key)
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", accept)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	}
+	if lines := strings.Count(s.stderr.String(), "\n") - before; lines > 0 {
+		t.Errorf("%d log lines for 25 MCP requests:\n%s", lines, s.stderr.String())
+	}
+}

@@ -238,9 +238,54 @@ func TestRateLimitSequential(t *testing.T) {
 	if ra := resp.Header.Get("Retry-After"); ra == "" || ra == "0" || resp.Header.Get("RateLimit-Remaining") != "0" {
 		t.Fatalf("21st request headers: %v", resp.Header)
 	}
-	// Bad input does not spend the budget, and other keys are unaffected.
+	// Other keys are unaffected.
 	if resp := get(t, s.URL+"/api/open/v1/search?keywords=git", "Bearer "+other); resp.StatusCode != 200 {
 		t.Fatalf("other key limited: %d", resp.StatusCode)
+	}
+}
+
+// Requests refused for their input, HEAD requests and MCP requests that
+// call no tool spend nothing: after all of them the key still has its 20.
+func TestOnlySearchesSpendTheBudget(t *testing.T) {
+	s := startServer(t, "")
+	key := newKey(t, s.DataDir)
+	do := func(method, path, body string) int {
+		req, _ := http.NewRequest(method, s.URL+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+key)
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for _, c := range []struct {
+		method, path, body string
+		status             int
+	}{
+		{"GET", "/api/open/v1/search", "", 400},
+		{"GET", "/api/open/v1/search?keywords=", "", 400},
+		{"GET", "/api/open/v1/search?keywords=%00", "", 400},
+		{"GET", "/api/open/v1/search?keywords=a&keywords=b", "", 400},
+		{"GET", "/api/open/v1/search?keywords=" + strings.Repeat("a", 300), "", 400},
+		{"HEAD", "/api/open/v1/search?keywords=git", "", 405},
+		{"POST", "/api/open/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, 200},
+		{"POST", "/api/open/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_mcp","arguments":{"keywords":"a\u0000b"}}}`, 200},
+		{"POST", "/api/open/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"nope"}}`, 200},
+	} {
+		if got := do(c.method, c.path, c.body); got != c.status {
+			t.Errorf("%s %s %s: %d, want %d", c.method, c.path, c.body, got, c.status)
+		}
+	}
+	resp := get(t, s.URL+"/api/open/v1/search?keywords=git", "Bearer "+key)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("RateLimit-Remaining") != "19" {
+		t.Errorf("first search after the refused requests: %d, remaining %q", resp.StatusCode, resp.Header.Get("RateLimit-Remaining"))
 	}
 }
 
