@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/mcpdir/mcpdir"
 )
@@ -44,6 +45,21 @@ func boundRequest(next http.Handler) http.Handler {
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// deadlines gives each request its time to send its body and take its
+// answer: a slow client is cut off rather than holding a connection and a
+// goroutine. The server has no ReadTimeout or WriteTimeout of its own,
+// which would also end event streams; those lift these deadlines.
+func deadlines(d time.Duration, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		at := time.Now().Add(d)
+		// Best effort: a writer without deadlines (a test recorder) has none.
+		_ = rc.SetReadDeadline(at)
+		_ = rc.SetWriteDeadline(at)
 		next.ServeHTTP(w, r)
 	})
 }

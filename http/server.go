@@ -3,9 +3,12 @@
 package http
 
 import (
+	"cmp"
 	"context"
+	"log"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/mcpdir/mcpdir"
 )
@@ -31,6 +34,42 @@ type Config struct {
 	// precomputed body of N bytes: the physical limit that load benchmarks
 	// compare search throughput with, measured in the same server.
 	Baseline bool
+	// Timeouts bound slow clients; zero fields take DefaultTimeouts'.
+	Timeouts Timeouts
+}
+
+// Timeouts bound how long a client may take. Long-lived event streams lift
+// the request deadlines for themselves (http.ResponseController).
+type Timeouts struct {
+	Header  time.Duration // to send a request's headers
+	Request time.Duration // to send its body, and to take the answer
+	Idle    time.Duration // a keep-alive connection with no request
+}
+
+// DefaultTimeouts: a client trickling its headers is cut off after 10 s,
+// one trickling its body (or not reading the answer) after 60 s, and an
+// idle connection is closed after 60 s.
+var DefaultTimeouts = Timeouts{Header: 10 * time.Second, Request: 60 * time.Second, Idle: 60 * time.Second}
+
+func (t Timeouts) orDefaults() Timeouts {
+	return Timeouts{
+		Header:  cmp.Or(t.Header, DefaultTimeouts.Header),
+		Request: cmp.Or(t.Request, DefaultTimeouts.Request),
+		Idle:    cmp.Or(t.Idle, DefaultTimeouts.Idle),
+	}
+}
+
+// NewHTTPServer returns the http.Server for the handler, with the timeouts
+// and bounds a public service needs.
+func NewHTTPServer(handler http.Handler, t Timeouts, errorLog *log.Logger) *http.Server {
+	t = t.orDefaults()
+	return &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: t.Header,
+		IdleTimeout:       t.Idle,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          errorLog,
+	}
 }
 
 // Input bounds.
@@ -49,5 +88,6 @@ func NewServer(cfg Config) http.Handler {
 	var h http.Handler = mux
 	h = boundRequest(h)
 	h = recoverPanics(cfg.Logger, h)
+	h = deadlines(cfg.Timeouts.orDefaults().Request, h)
 	return h
 }

@@ -91,8 +91,12 @@ func endpointSession(p []byte) string {
 // stream serves a long-lived event stream, with keep-alive comments and no
 // write deadline.
 func (h *Handler) stream(sw *sdkWriter, r *http.Request, handler http.Handler) {
-	// Best effort: a server without a write timeout has nothing to lift.
-	_ = http.NewResponseController(sw.w).SetWriteDeadline(time.Time{})
+	// A stream outlives the request deadlines the server sets: lift them
+	// (best effort: a writer without deadlines has nothing to lift). Dead
+	// peers are found by the keep-alive writes.
+	rc := http.NewResponseController(sw.w)
+	_ = rc.SetReadDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Time{})
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() { sw.keepAlive(h.cfg.KeepAliveInterval, stop) })

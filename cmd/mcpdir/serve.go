@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,6 +33,7 @@ type serveConfig struct {
 	logLevel       string
 	baseline       bool
 	allowedOrigins []string
+	timeouts       mcpdirhttp.Timeouts
 }
 
 func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
@@ -49,6 +49,9 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 	fs.DurationVar(&cfg.feedInterval, "feed-interval", 250*time.Millisecond, "how often to look for writes by other processes")
 	origins := fs.String("allowed-origins", env("MCPDIR_ALLOWED_ORIGINS"), "comma-separated browser origins allowed to call the MCP endpoint, or * (env MCPDIR_ALLOWED_ORIGINS)")
 	fs.BoolVar(&cfg.baseline, "bench-baseline", false, "mount GET /debug/baseline, a precomputed body for load benchmarks")
+	fs.DurationVar(&cfg.timeouts.Header, "header-timeout", mcpdirhttp.DefaultTimeouts.Header, "time a client has to send a request's headers")
+	fs.DurationVar(&cfg.timeouts.Request, "request-timeout", mcpdirhttp.DefaultTimeouts.Request, "time a client has to send a request's body and take the answer (event streams excepted)")
+	fs.DurationVar(&cfg.timeouts.Idle, "idle-timeout", mcpdirhttp.DefaultTimeouts.Idle, "a keep-alive connection idle this long is closed")
 	fs.StringVar(&cfg.logLevel, "log-level", env.or("MCPDIR_LOG_LEVEL", "info"), "debug, info, warn or error (env MCPDIR_LOG_LEVEL)")
 	if args, err = parseFlags(fs, args); err != nil {
 		return err
@@ -117,6 +120,7 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 		Guard:      guard,
 		MaxResults: cfg.maxResults,
 		Baseline:   cfg.baseline,
+		Timeouts:   cfg.timeouts,
 		MCP:        mcpHandler,
 		Ready: func(ctx context.Context) error {
 			if !ready.Load() {
@@ -130,13 +134,7 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
 	}
-	srv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slogErrorLog(logger),
-	}
+	srv := mcpdirhttp.NewHTTPServer(handler, cfg.timeouts, slogErrorLog(logger))
 	// Open event streams would otherwise hold Shutdown until its deadline.
 	srv.RegisterOnShutdown(mcpHandler.Close)
 
