@@ -19,6 +19,10 @@ type Guard interface {
 	Authenticate(ctx context.Context, authorization string) (*APIKey, error)
 	// Spend counts one request against the key's budget.
 	Spend(ctx context.Context, key *APIKey) (RateDecision, error)
+	// Check reports whether a key authenticated earlier is still usable:
+	// nil, or ErrRevokedKey, ErrExpiredKey or ErrInvalidKey. Long-lived
+	// streams are checked with it.
+	Check(key *APIKey) error
 }
 
 // MaxKeywordsBytes bounds the keywords of a search, on every interface.

@@ -24,12 +24,31 @@ type Service struct {
 
 	usedMu sync.Mutex
 	used   map[string]time.Time // last-used times not yet written
+
+	// Prefixes looked up in the store and not found, with when: a key with
+	// a valid checksum that does not exist would otherwise cost a store
+	// lookup on every request. lookups bounds the store lookups of unknown
+	// keys, however many distinct ones arrive.
+	missMu  sync.Mutex
+	missing map[string]time.Time
+	lookups tokenBucket
 }
+
+// Bounds on lookups of keys the server does not know. A key made by
+// another process reaches the server through the change feed (which also
+// forgets its miss) within its interval; the lookup only covers that gap.
+const (
+	missTTL        = 30 * time.Second
+	maxMisses      = 10_000
+	lookupsPerSec  = 50
+	lookupsInBurst = 50
+)
 
 // New returns a Service over the key store and limiter. Call Load before use.
 func New(store mcpdir.KeyStore, limiter mcpdir.RateLimiter, logger *slog.Logger) *Service {
 	return &Service{store: store, limiter: limiter, logger: logger, now: time.Now,
-		keys: map[string]*mcpdir.APIKey{}, used: map[string]time.Time{}}
+		keys: map[string]*mcpdir.APIKey{}, used: map[string]time.Time{}, missing: map[string]time.Time{},
+		lookups: tokenBucket{rate: lookupsPerSec, burst: lookupsInBurst, tokens: lookupsInBurst}}
 }
 
 // Load reads every key from the store into memory.
@@ -65,6 +84,9 @@ func (s *Service) Refresh(ctx context.Context, prefixes []string) error {
 		s.mu.Lock()
 		s.keys[p] = k
 		s.mu.Unlock()
+		s.missMu.Lock()
+		delete(s.missing, p)
+		s.missMu.Unlock()
 	}
 	return nil
 }
@@ -84,19 +106,10 @@ func (s *Service) Authenticate(ctx context.Context, authorization string) (*mcpd
 	k := s.keys[prefix]
 	s.mu.RUnlock()
 	if k == nil {
-		// A key made a moment ago by another process may not have reached us
-		// through the change feed yet. Only well-formed keys (checksum
-		// passed) get this far, so guessing cannot turn it into a flood of
-		// lookups.
 		var err error
-		if k, err = s.store.KeyByPrefix(ctx, prefix); errors.Is(err, mcpdir.ErrNotFound) {
-			return nil, mcpdir.ErrInvalidKey
-		} else if err != nil {
-			return nil, fmt.Errorf("authenticate: %w", err)
+		if k, err = s.lookup(ctx, prefix); err != nil {
+			return nil, err
 		}
-		s.mu.Lock()
-		s.keys[prefix] = k
-		s.mu.Unlock()
 	}
 	if subtle.ConstantTimeCompare(Hash(token), k.Hash) != 1 {
 		return nil, mcpdir.ErrInvalidKey
@@ -112,6 +125,76 @@ func (s *Service) Authenticate(ctx context.Context, authorization string) (*mcpd
 	s.used[k.Prefix] = now
 	s.usedMu.Unlock()
 	return k, nil
+}
+
+// lookup reads a key the server does not know from the store: one made a
+// moment ago by another process may not have reached it through the change
+// feed yet. Only well-formed keys (checksum passed) get this far, and a
+// miss is remembered, so neither guessing nor repeating an unknown key
+// turns into a flood of lookups.
+func (s *Service) lookup(ctx context.Context, prefix string) (*mcpdir.APIKey, error) {
+	now := s.now()
+	s.missMu.Lock()
+	missed, known := s.missing[prefix]
+	ok := (!known || now.Sub(missed) > missTTL) && s.lookups.take(now)
+	s.missMu.Unlock()
+	if !ok {
+		return nil, mcpdir.ErrInvalidKey
+	}
+	k, err := s.store.KeyByPrefix(ctx, prefix)
+	if errors.Is(err, mcpdir.ErrNotFound) {
+		s.missMu.Lock()
+		if len(s.missing) >= maxMisses {
+			clear(s.missing)
+		}
+		s.missing[prefix] = now
+		s.missMu.Unlock()
+		return nil, mcpdir.ErrInvalidKey
+	}
+	if err != nil {
+		return nil, fmt.Errorf("authenticate: %w", err)
+	}
+	s.mu.Lock()
+	s.keys[prefix] = k
+	s.mu.Unlock()
+	return k, nil
+}
+
+// tokenBucket allows rate events a second, burst at once. Not safe for
+// concurrent use: the caller locks.
+type tokenBucket struct {
+	rate, burst, tokens float64
+	last                time.Time
+}
+
+func (b *tokenBucket) take(now time.Time) bool {
+	if !b.last.IsZero() {
+		b.tokens = min(b.burst, b.tokens+now.Sub(b.last).Seconds()*b.rate)
+	}
+	b.last = now
+	if b.tokens < 1 {
+		return false
+	}
+	b.tokens--
+	return true
+}
+
+// Check reports whether a key authenticated earlier is still usable: nil,
+// or ErrRevokedKey, ErrExpiredKey or ErrInvalidKey (gone from the store).
+// Open streams are checked with it, so that a revocation ends them.
+func (s *Service) Check(k *mcpdir.APIKey) error {
+	s.mu.RLock()
+	cur := s.keys[k.Prefix]
+	s.mu.RUnlock()
+	switch {
+	case cur == nil:
+		return mcpdir.ErrInvalidKey
+	case cur.Revoked():
+		return mcpdir.ErrRevokedKey
+	case cur.Expired(s.now()):
+		return mcpdir.ErrExpiredKey
+	}
+	return nil
 }
 
 // Spend counts one request against the key's budget.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -129,5 +130,77 @@ func TestSpend(t *testing.T) {
 		if d, _ := svc.Spend(ctx, free); !d.Allowed {
 			t.Fatal("unlimited key limited")
 		}
+	}
+}
+
+// countingStore counts the key lookups that reach the real store.
+type countingStore struct {
+	*sqlite.DB
+	lookups atomic.Int32
+}
+
+func (c *countingStore) KeyByPrefix(ctx context.Context, prefix string) (*mcpdir.APIKey, error) {
+	c.lookups.Add(1)
+	return c.DB.KeyByPrefix(ctx, prefix)
+}
+
+// A well-formed key that does not exist reaches the store once, not on
+// every request; distinct ones are bounded; a key made later still works
+// once the change feed delivers it.
+func TestUnknownKeysDoNotFloodTheStore(t *testing.T) {
+	ctx := context.Background()
+	db, _ := setup(t)
+	store := &countingStore{DB: db}
+	svc := auth.New(store, memory.NewLimiter(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err := svc.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	unknown, _ := auth.NewSecret()
+	for range 100 {
+		if _, err := svc.Authenticate(ctx, "Bearer "+unknown); !errors.Is(err, mcpdir.ErrInvalidKey) {
+			t.Fatalf("unknown key: %v", err)
+		}
+	}
+	if n := store.lookups.Load(); n != 1 {
+		t.Errorf("100 requests with one unknown key made %d store lookups", n)
+	}
+	for range 1000 {
+		other, _ := auth.NewSecret()
+		svc.Authenticate(ctx, other)
+	}
+	if n := store.lookups.Load(); n > 100 {
+		t.Errorf("1000 distinct unknown keys made %d store lookups", n)
+	}
+	// A key created elsewhere and delivered by the change feed works, even
+	// one that was tried (and missed) before it existed.
+	secret, prefix := auth.NewSecret()
+	svc.Authenticate(ctx, secret)
+	if err := db.CreateKey(ctx, &mcpdir.APIKey{Prefix: prefix, Name: "late", Scope: mcpdir.ScopeSearch, Hash: auth.Hash(secret), RateLimit: 20, CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Refresh(ctx, []string{prefix}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Authenticate(ctx, secret); err != nil {
+		t.Errorf("a key delivered by the feed: %v", err)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	ctx := context.Background()
+	db, svc := setup(t)
+	key := newKey(t, db, 20, time.Time{})
+	if err := svc.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	k, err := svc.Authenticate(ctx, key)
+	if err != nil || svc.Check(k) != nil {
+		t.Fatalf("fresh key: %v %v", err, svc.Check(k))
+	}
+	if err := svc.Revoke(ctx, k.Prefix); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Check(k); !errors.Is(err, mcpdir.ErrRevokedKey) {
+		t.Errorf("revoked key checks %v", err)
 	}
 }

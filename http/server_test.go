@@ -27,6 +27,8 @@ func (allowAll) Authenticate(context.Context, string) (*mcpdir.APIKey, error) {
 	return &mcpdir.APIKey{Prefix: "mcpd_test1234", RateLimit: mcpdir.Unlimited}, nil
 }
 
+func (allowAll) Check(*mcpdir.APIKey) error { return nil }
+
 func (allowAll) Spend(context.Context, *mcpdir.APIKey) (mcpdir.RateDecision, error) {
 	return mcpdir.RateDecision{Allowed: true, Limit: mcpdir.Unlimited}, nil
 }

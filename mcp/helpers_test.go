@@ -32,9 +32,10 @@ const (
 type testGuard struct {
 	keys map[string]*mcpdir.APIKey
 
-	mu     sync.Mutex
-	used   map[string]int
-	spends int
+	mu      sync.Mutex
+	used    map[string]int
+	spends  int
+	revoked map[string]bool
 }
 
 func newTestGuard() *testGuard {
@@ -49,7 +50,7 @@ func newTestGuard() *testGuard {
 			keyA: k("a", 20), keyB: k("b", 20), keyLimited: k("lim", 2),
 			keyUnlimited: k("unl", mcpdir.Unlimited), keyExpired: expired, keyRevoked: revoked,
 		},
-		used: map[string]int{},
+		used: map[string]int{}, revoked: map[string]bool{},
 	}
 }
 
@@ -85,6 +86,22 @@ func (g *testGuard) Spend(_ context.Context, k *mcpdir.APIKey) (mcpdir.RateDecis
 	}
 	g.used[k.Prefix]++
 	return mcpdir.RateDecision{Allowed: true, Limit: k.RateLimit, Remaining: k.RateLimit - g.used[k.Prefix], Reset: time.Hour}, nil
+}
+
+func (g *testGuard) Check(k *mcpdir.APIKey) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if k.Revoked() || g.revoked[k.Prefix] {
+		return mcpdir.ErrRevokedKey
+	}
+	return nil
+}
+
+// revoke makes Check refuse the key from now on.
+func (g *testGuard) revoke(prefix string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.revoked[prefix] = true
 }
 
 func (g *testGuard) spent() int {

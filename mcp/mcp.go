@@ -60,6 +60,7 @@ type Config struct {
 	SessionIdleTimeout time.Duration // a session with nothing in flight and no stream ends after this
 	KeepAliveInterval  time.Duration // SSE comment on open streams, for proxies and dead peers
 	MaxBodyBytes       int64         // a POST body larger than this is refused
+	KeyCheckInterval   time.Duration // how often open sessions' keys are checked (revocation, expiry)
 }
 
 // Defaults of Config's limits.
@@ -69,6 +70,7 @@ const (
 	DefaultSessionIdleTimeout = 30 * time.Minute
 	DefaultKeepAliveInterval  = 25 * time.Second
 	DefaultMaxBodyBytes       = 1 << 20
+	DefaultKeyCheckInterval   = time.Second
 )
 
 const (
@@ -127,6 +129,7 @@ func NewHandler(cfg Config) (*Handler, error) {
 	cfg.SessionIdleTimeout = cmp.Or(cfg.SessionIdleTimeout, DefaultSessionIdleTimeout)
 	cfg.KeepAliveInterval = cmp.Or(cfg.KeepAliveInterval, DefaultKeepAliveInterval)
 	cfg.MaxBodyBytes = cmp.Or(cfg.MaxBodyBytes, DefaultMaxBodyBytes)
+	cfg.KeyCheckInterval = cmp.Or(cfg.KeyCheckInterval, DefaultKeyCheckInterval)
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -182,12 +185,18 @@ func (h *Handler) janitor(every time.Duration) {
 	defer close(h.swept)
 	t := time.NewTicker(every)
 	defer t.Stop()
+	keys := time.NewTicker(h.cfg.KeyCheckInterval)
+	defer keys.Stop()
 	for {
 		select {
 		case <-h.closing:
 			return
 		case <-t.C:
 			h.sweep()
+		case <-keys.C:
+			// A revoked or expired key's sessions end, and with them
+			// their open streams.
+			h.closeSessions(h.sessions.unusable(h.cfg.Guard.Check))
 		}
 	}
 }

@@ -155,7 +155,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, key *mcpdir.APIKe
 // it evicts to make room, or answers 429 when all the key's sessions are
 // busy.
 func (h *Handler) reserve(w http.ResponseWriter, id json.RawMessage, key *mcpdir.APIKey) *reservation {
-	res, evicted, ok := h.sessions.reserve(key.Prefix)
+	res, evicted, ok := h.sessions.reserve(key)
 	if !ok {
 		h.tooMany(w, id, dataTooManySessions, fmt.Sprintf(
 			"this API key has %d MCP sessions in use, the most it may have: end unused ones (DELETE, or close their event streams)",

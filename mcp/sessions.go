@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/mcpdir/mcpdir"
 )
 
 // registry knows every stateful session (Streamable HTTP and legacy SSE)
@@ -24,7 +26,8 @@ type registry struct {
 
 type session struct {
 	id     string
-	key    string
+	key    string         // the key's prefix
+	apiKey *mcpdir.APIKey // the key, for checks while the session lives
 	legacy bool
 	// cancel ends a legacy session's GET stream, which is the session.
 	cancel context.CancelFunc
@@ -65,9 +68,10 @@ func (g *registry) forget(key string) {
 // reservation is a session being opened: it holds a place under the key's
 // cap until it is committed (the session exists) or released.
 type reservation struct {
-	g    *registry
-	key  string
-	once sync.Once
+	g      *registry
+	key    string
+	apiKey *mcpdir.APIKey
+	once   sync.Once
 }
 
 // reserve holds a place for a new session of key. At the key's cap it
@@ -75,7 +79,8 @@ type reservation struct {
 // it returns for the caller to close: clients that never DELETE their
 // sessions must not lock themselves out until the idle timeout. It refuses
 // only when every session of the key is busy.
-func (g *registry) reserve(key string) (_ *reservation, evicted *session, ok bool) {
+func (g *registry) reserve(apiKey *mcpdir.APIKey) (_ *reservation, evicted *session, ok bool) {
+	key := apiKey.Prefix
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	u := g.use(key)
@@ -93,7 +98,7 @@ func (g *registry) reserve(key string) (_ *reservation, evicted *session, ok boo
 		u = g.use(key)
 	}
 	u.pending++
-	return &reservation{g: g, key: key}, evicted, true
+	return &reservation{g: g, key: key, apiKey: apiKey}, evicted, true
 }
 
 // commit turns the reservation into the session id. busy is 1 when the
@@ -107,7 +112,7 @@ func (r *reservation) commit(id string, legacy bool, cancel context.CancelFunc) 
 		u := g.use(r.key)
 		u.pending--
 		u.sessions++
-		s = &session{id: id, key: r.key, legacy: legacy, cancel: cancel, busy: 1, lastSeen: g.now()}
+		s = &session{id: id, key: r.key, apiKey: r.apiKey, legacy: legacy, cancel: cancel, busy: 1, lastSeen: g.now()}
 		g.sessions[id] = s
 	})
 	return s
@@ -194,6 +199,27 @@ func (g *registry) expire() []*session {
 	var out []*session
 	for id, s := range g.sessions {
 		if s.busy == 0 && s.lastSeen.Before(cutoff) {
+			g.removeLocked(id)
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// unusable removes and returns the sessions whose key check refuses (a
+// revoked or expired key): the caller closes them, and their streams.
+func (g *registry) unusable(check func(*mcpdir.APIKey) error) []*session {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var out []*session
+	verdicts := map[string]bool{}
+	for id, s := range g.sessions {
+		bad, seen := verdicts[s.key]
+		if !seen {
+			bad = check(s.apiKey) != nil
+			verdicts[s.key] = bad
+		}
+		if bad {
 			g.removeLocked(id)
 			out = append(out, s)
 		}

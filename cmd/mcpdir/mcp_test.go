@@ -194,3 +194,50 @@ func TestMCPLogsQuietAtInfo(t *testing.T) {
 		t.Errorf("%d log lines for 25 MCP requests:\n%s", lines, s.stderr.String())
 	}
 }
+
+// A key revoked with the CLI while its event streams are open: the server
+// closes them within a few seconds (the change feed, then the streams'
+// key check every second), a Streamable HTTP session's and a legacy one.
+func TestRevocationClosesOpenStreams(t *testing.T) {
+	s := startServer(t, "")
+	key := newKey(t, s.DataDir, "--rate-limit", "unlimited")
+	mcpRequest := func(method, body string, headers ...string) *http.Response {
+		req, _ := http.NewRequest(method, s.URL+"/api/open/mcp", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+key)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		for i := 0; i < len(headers); i += 2 {
+			req.Header.Set(headers[i], headers[i+1])
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("%s: %v %v", method, err, resp)
+		}
+		return resp
+	}
+	streamClosed := func(resp *http.Response) chan time.Time {
+		done := make(chan time.Time, 1)
+		go func() {
+			io.Copy(io.Discard, resp.Body)
+			done <- time.Now()
+		}()
+		return done
+	}
+	init := mcpRequest(http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	io.Copy(io.Discard, init.Body)
+	sid := init.Header.Get("Mcp-Session-Id")
+	sessionDone := streamClosed(mcpRequest(http.MethodGet, "", "Accept", "text/event-stream", "Mcp-Session-Id", sid, "Mcp-Protocol-Version", "2025-06-18"))
+	legacyDone := streamClosed(mcpRequest(http.MethodGet, "", "Accept", "text/event-stream"))
+
+	time.Sleep(200 * time.Millisecond)
+	start := time.Now()
+	cli(t, s.DataDir, "keys", "revoke", key[:13])
+	for name, done := range map[string]chan time.Time{"legacy SSE stream": legacyDone, "Streamable HTTP session's stream": sessionDone} {
+		select {
+		case at := <-done:
+			t.Logf("%s closed %v after the revocation", name, at.Sub(start).Round(time.Millisecond))
+		case <-time.After(5 * time.Second):
+			t.Errorf("%s still open 5 s after the revocation", name)
+		}
+	}
+}
