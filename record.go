@@ -47,11 +47,17 @@ func ParseRecord(line []byte) (*Entry, error) {
 	if !utf8.Valid(line) {
 		return nil, &RecordError{Reason: "invalid UTF-8"}
 	}
+	line = bytes.TrimPrefix(line, utf8BOM)
 	var raw map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.UseNumber()
 	if err := dec.Decode(&raw); err != nil || raw == nil {
 		return nil, &RecordError{Reason: "invalid JSON", Detail: firstLine(err)}
+	}
+	// One object a line: a second object, or anything else after the
+	// first, would otherwise be dropped without a word.
+	if rest := bytes.TrimSpace(line[dec.InputOffset():]); len(rest) > 0 {
+		return nil, &RecordError{Reason: "data after the record", Detail: truncateWords(string(rest), 40)}
 	}
 	p := recordParser{raw: raw}
 	e := &Entry{
@@ -112,9 +118,13 @@ func (e *Entry) Normalize() error {
 	if e.Brief == "" && e.Description != "" {
 		e.Brief = truncateWords(e.Description, 200)
 	}
-	for _, u := range []string{e.WebsiteURL, e.RepositoryURL} {
-		if u != "" && !isWebURL(u) {
-			return &RecordError{Reason: "invalid URL", Detail: truncateWords(u, 80)}
+	urls := []string{e.WebsiteURL, e.RepositoryURL}
+	for _, r := range e.Remotes {
+		urls = append(urls, r.URL)
+	}
+	for _, u := range urls {
+		if u != "" && !IsWebURL(u) {
+			return &RecordError{Reason: "invalid URL", Detail: truncateWords(redactUserinfo(u), 80)}
 		}
 	}
 	if len(e.Packages) > maxListItems || len(e.Remotes) > maxListItems || len(e.Tools) > 2*maxListItems {
@@ -139,9 +149,24 @@ func (e *Entry) Normalize() error {
 	return nil
 }
 
-func isWebURL(s string) bool {
+// utf8BOM starts files written by some Windows tools.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// IsWebURL is the one rule for every URL of an entry: http or https, a
+// host, and no user name or password (a credential in a public directory
+// is a leak, and userinfo is how phishing links hide their host).
+func IsWebURL(s string) bool {
 	u, err := url.Parse(s)
-	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != ""
+	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && u.User == nil
+}
+
+// redactUserinfo hides a URL's credentials before it is echoed in a reason.
+func redactUserinfo(s string) string {
+	if u, err := url.Parse(s); err == nil && u.User != nil {
+		u.User = url.User("…")
+		return u.String()
+	}
+	return s
 }
 
 func truncateWords(s string, n int) string {

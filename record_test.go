@@ -56,12 +56,36 @@ func TestParseRecordRejects(t *testing.T) {
 		{`{"name": "x", "popularity": -3}`, "invalid field"},
 		{`{"name": "` + strings.Repeat("a", 300) + `"}`, "field too long"},
 		{"{\"name\": \"\xff\"}", "invalid UTF-8"},
+		{`{"name": "a"}{"name": "b"}`, "data after the record"},
+		{`{"name": "a"} trailing`, "data after the record"},
+		{`{"name": "a"},`, "data after the record"},
+		{`{"name": "x", "remotes": [{"type": "sse", "url": "javascript:alert(1)"}]}`, "invalid URL"},
+		{`{"name": "x", "remotes": [{"type": "sse", "url": "https://user:pass@example.com/sse"}]}`, "invalid URL"},
+		{`{"name": "x", "website_url": "https://user@example.com"}`, "invalid URL"},
+		{`{"name": "x", "repository": {"url": "file:///etc/passwd"}}`, "invalid URL"},
+		{`{"name": "x", "remotes": [{"type": "sse", "url": "//no-scheme.example.com"}]}`, "invalid URL"},
 	} {
 		_, err := mcpdir.ParseRecord([]byte(tc.line))
 		var re *mcpdir.RecordError
 		if !errors.As(err, &re) || re.Reason != tc.reason {
 			t.Errorf("%.40q: got %v, want reason %q", tc.line, err, tc.reason)
 		}
+	}
+}
+
+// A file written with a byte order mark imports its first line.
+func TestParseRecordBOM(t *testing.T) {
+	e, err := mcpdir.ParseRecord([]byte("\xef\xbb\xbf{\"name\": \"a\"}"))
+	if err != nil || e.Name != "a" {
+		t.Fatalf("%v %+v", err, e)
+	}
+}
+
+// The skip reason never echoes a credential.
+func TestInvalidURLReasonHidesCredentials(t *testing.T) {
+	_, err := mcpdir.ParseRecord([]byte(`{"name": "x", "remotes": [{"url": "ftp://user:hunter2@example.com"}]}`))
+	if err == nil || strings.Contains(err.Error(), "hunter2") {
+		t.Fatalf("%v", err)
 	}
 }
 

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -17,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/auth"
 	"github.com/mcpdir/mcpdir/sqlite"
 )
 
@@ -98,6 +102,73 @@ func TestImportKeepsEverythingAndIsIdempotent(t *testing.T) {
 	res := cli(t, dir, "search", "alpha")
 	if !strings.Contains(res, "alpha-mcp") {
 		t.Fatalf("search after import:\n%s", res)
+	}
+}
+
+// The import's traps each become a clear skip with its line number, or
+// (a byte order mark) simply work; importing the file again changes
+// nothing, duplicates included.
+func TestImportRefusesWhatWouldBeLostOrUnsafe(t *testing.T) {
+	dir := t.TempDir()
+	file := writeLines(t,
+		"\xef\xbb\xbf"+`{"name": "bom-first", "website_url": "https://example.com/bom"}`,
+		`{"name": "one", "website_url": "https://example.com/one"}{"name": "two", "website_url": "https://example.com/two"}`,
+		`{"name": "garbage-after", "website_url": "https://example.com/g"} trailing`,
+		`{"name": "js-remote", "remotes": [{"type": "sse", "url": "javascript:alert(1)"}]}`,
+		`{"name": "creds", "remotes": [{"type": "sse", "url": "https://user:secret@example.com/sse"}]}`,
+		`{"name": "dup-first", "brief": "first", "website_url": "https://example.com/dup"}`,
+		`{"name": "dup-second", "brief": "second", "website_url": "https://example.com/dup/"}`,
+		`{"name": "ok", "website_url": "https://example.com/ok"}`,
+	)
+	out := cli(t, dir, "import", file)
+	if !strings.Contains(out, "3 added, 0 updated, 0 unchanged, 5 skipped") {
+		t.Fatalf("summary: %s", out)
+	}
+	for _, reason := range []string{"data after the record (lines 2, 3)", "invalid URL (lines 4, 5)", "duplicate of an earlier line", "(lines 7)"} {
+		if !strings.Contains(out, reason) {
+			t.Errorf("summary lacks %q:\n%s", reason, out)
+		}
+	}
+	if strings.Contains(out, "secret") {
+		t.Errorf("the summary echoes a credential:\n%s", out)
+	}
+	for range 2 {
+		if again := cli(t, dir, "import", file); !strings.Contains(again, "0 added, 0 updated, 3 unchanged, 5 skipped") {
+			t.Fatalf("importing again changed something: %s", again)
+		}
+	}
+	if res := cli(t, dir, "search", "dup"); !strings.Contains(res, "dup-first") || strings.Contains(res, "dup-second") {
+		t.Errorf("the first of two duplicates is kept:\n%s", res)
+	}
+}
+
+// What the directory holds reaches a terminal escaped: `mcpdir search` and
+// `mcpdir keys list` print no control characters from the data.
+func TestCLIEscapesControlCharacters(t *testing.T) {
+	dir := t.TempDir()
+	file := writeLines(t, `{"name": "evil\u001b]0;pwned\u0007", "brief": "clears \u001b[2J the screen", "website_url": "https://example.com/evil"}`)
+	cli(t, dir, "import", file)
+	// The CLI refuses such a name; a key made by other means could have one.
+	var stderr bytes.Buffer
+	if err := run(context.Background(), []string{"mcpdir", "keys", "create", "--name", "key\x1b[31mred", "--data-dir", dir}, noEnv, nil, io.Discard, &stderr); err == nil {
+		t.Error("keys create took a name with an escape sequence")
+	}
+	store, err := sqlite.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret, prefix := auth.NewSecret()
+	if err := store.CreateKey(context.Background(), &mcpdir.APIKey{Prefix: prefix, Name: "key\x1b[31mred", Scope: mcpdir.ScopeSearch, Hash: auth.Hash(secret), RateLimit: 20, CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	store.Close()
+	for _, out := range []string{cli(t, dir, "search", "evil"), cli(t, dir, "keys", "list")} {
+		if strings.ContainsRune(out, 0x1b) || strings.ContainsRune(out, 0x07) {
+			t.Errorf("control characters reach the terminal:\n%q", out)
+		}
+	}
+	if out := cli(t, dir, "search", "evil"); !strings.Contains(out, `evil\x1b]0;pwned\a`) {
+		t.Errorf("the escaped name is not shown:\n%s", out)
 	}
 }
 

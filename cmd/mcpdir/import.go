@@ -1,24 +1,19 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/importer"
 	"github.com/mcpdir/mcpdir/sqlite"
 )
-
-// importBatch is how many records go into one transaction: each committed
-// batch is acknowledged, and a crash loses nothing acknowledged.
-const importBatch = 500
 
 func importFiles(ctx context.Context, args []string, env envLookup, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs, dataDir := newFlags("import", env, stderr)
@@ -59,81 +54,15 @@ func importFile(ctx context.Context, store mcpdir.EntryStore, name string, stdin
 	counted := &countingReader{r: in}
 	p := newProgress(name, size, counted, stderr)
 	start := time.Now()
-
-	total := mcpdir.ImportResult{SkipReasons: map[string]int{}}
-	skipLines := map[string][]int{}
-	skip := func(line int, reason string) {
-		total.Skipped++
-		total.SkipReasons[reason]++
-		if len(skipLines[reason]) < 5 {
-			skipLines[reason] = append(skipLines[reason], line)
-		}
-	}
-	var batch []*mcpdir.Entry
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		res, err := store.UpsertEntries(ctx, batch)
-		if err != nil {
-			return fmt.Errorf("import %s: %w", name, err)
-		}
-		total.Added += res.Added
-		total.Updated += res.Updated
-		total.Unchanged += res.Unchanged
-		batch = batch[:0]
-		p.committed(total.Added + total.Updated + total.Unchanged)
-		return nil
-	}
-
-	lines := newLineReader(counted, mcpdir.MaxRecordBytes)
-	for n := 1; ; n++ {
-		line, err := lines.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return fmt.Errorf("import %s: line %d: %w", name, n, err)
-		}
-		if errors.Is(ctx.Err(), context.Canceled) {
-			break
-		}
-		if line == nil {
-			skip(n, "record too large")
-			continue
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		e, err := mcpdir.ParseRecord(line)
-		if err != nil {
-			var re *mcpdir.RecordError
-			if errors.As(err, &re) {
-				skip(n, re.Reason)
-				continue
-			}
-			return fmt.Errorf("import %s: line %d: %w", name, n, err)
-		}
-		batch = append(batch, e)
-		if len(batch) == importBatch {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
-	}
-	if err := flush(); err != nil {
-		return err
-	}
+	sum, err := importer.Import(ctx, store, counted, p.committed)
 	p.done()
-	fmt.Fprintf(stdout, "imported %s in %s: %d added, %d updated, %d unchanged, %d skipped\n",
-		name, time.Since(start).Round(time.Millisecond), total.Added, total.Updated, total.Unchanged, total.Skipped)
-	reasons := make([]string, 0, len(total.SkipReasons))
-	for r := range total.SkipReasons {
-		reasons = append(reasons, r)
+	if err != nil && ctx.Err() == nil {
+		return fmt.Errorf("import %s: %w", name, err)
 	}
-	slices.Sort(reasons)
-	for _, r := range reasons {
-		fmt.Fprintf(stdout, "  skipped %d: %s (lines %s)\n", total.SkipReasons[r], r, joinInts(skipLines[r]))
+	fmt.Fprintf(stdout, "imported %s in %s: %d added, %d updated, %d unchanged, %d skipped\n",
+		terminalSafe(name), time.Since(start).Round(time.Millisecond), sum.Added, sum.Updated, sum.Unchanged, sum.Skipped)
+	for _, r := range slices.Sorted(maps.Keys(sum.SkipReasons)) {
+		fmt.Fprintf(stdout, "  skipped %d: %s (lines %s)\n", sum.SkipReasons[r], r, joinInts(sum.SkipLines[r]))
 	}
 	return ctx.Err()
 }
@@ -144,49 +73,6 @@ func joinInts(ns []int) string {
 		s[i] = fmt.Sprint(n)
 	}
 	return strings.Join(s, ", ")
-}
-
-// lineReader reads lines of at most max bytes; a longer line is consumed
-// whole and returned as nil, so that one bad record cannot exhaust memory or
-// stop the import.
-type lineReader struct {
-	r   *bufio.Reader
-	max int
-	buf []byte
-}
-
-func newLineReader(r io.Reader, max int) *lineReader {
-	return &lineReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
-}
-
-func (l *lineReader) next() ([]byte, error) {
-	l.buf = l.buf[:0]
-	tooLong := false
-	for {
-		chunk, err := l.r.ReadSlice('\n')
-		if !tooLong {
-			if len(l.buf)+len(chunk) > l.max+1 {
-				tooLong = true
-				l.buf = l.buf[:0]
-			} else {
-				l.buf = append(l.buf, chunk...)
-			}
-		}
-		switch {
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case errors.Is(err, io.EOF):
-			if len(l.buf) == 0 && !tooLong {
-				return nil, io.EOF
-			}
-		case err != nil:
-			return nil, err
-		}
-		if tooLong {
-			return nil, nil
-		}
-		return l.buf, nil
-	}
 }
 
 type countingReader struct {

@@ -42,8 +42,8 @@ func keysCreate(ctx context.Context, args []string, env envLookup, stdout, stder
 	if err != nil {
 		return err
 	}
-	if strings.TrimSpace(*name) == "" || len(*name) > 100 {
-		return usageError{"--name is required (at most 100 characters)"}
+	if strings.TrimSpace(*name) == "" || len(*name) > 100 || terminalSafe(*name) != *name {
+		return usageError{"--name is required: at most 100 printable characters"}
 	}
 	lifetime, err := parseLifetime(*expires)
 	if err != nil {
@@ -116,7 +116,7 @@ func keysList(ctx context.Context, args []string, env envLookup, stdout, stderr 
 	tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PREFIX\tNAME\tSCOPE\tRATE LIMIT\tCREATED\tEXPIRES\tLAST USED\tREVOKED")
 	for _, k := range all {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", k.Prefix, k.Name, k.Scope, describeLimit(k.RateLimit),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", terminalSafe(k.Prefix), terminalSafe(k.Name), terminalSafe(string(k.Scope)), describeLimit(k.RateLimit),
 			describeTime(k.CreatedAt, "-"), describeTime(k.ExpiresAt, "never"), describeTime(k.LastUsedAt, "never"), describeTime(k.RevokedAt, "-"))
 	}
 	return tw.Flush()

@@ -41,7 +41,7 @@ func searchCmd(ctx context.Context, args []string, env envLookup, stdout, stderr
 	fmt.Fprintln(tw, "SCORE\tNAME\tBRIEF\tWEBSITE\tID")
 	for _, h := range res.Hits {
 		e := h.Entry
-		fmt.Fprintf(tw, "%.2f\t%s\t%s\t%s\t%s\n", h.Score, e.Name, clip(e.Brief, 60), e.WebsiteURL, e.ID)
+		fmt.Fprintf(tw, "%.2f\t%s\t%s\t%s\t%s\n", h.Score, terminalSafe(e.Name), terminalSafe(clip(e.Brief, 60)), terminalSafe(e.WebsiteURL), e.ID)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
