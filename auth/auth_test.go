@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -15,7 +16,7 @@ import (
 	"github.com/mcpdir/mcpdir/sqlite"
 )
 
-func newKey(t *testing.T, store mcpdir.KeyStore, rate int, expires time.Time) string {
+func newKey(t testing.TB, store mcpdir.KeyStore, rate int, expires time.Time) string {
 	t.Helper()
 	secret, prefix := auth.NewSecret()
 	k := &mcpdir.APIKey{Prefix: prefix, Name: "t", Scope: mcpdir.ScopeSearch, Hash: auth.Hash(secret), RateLimit: rate, CreatedAt: time.Now(), ExpiresAt: expires}
@@ -25,7 +26,7 @@ func newKey(t *testing.T, store mcpdir.KeyStore, rate int, expires time.Time) st
 	return secret
 }
 
-func setup(t *testing.T) (*sqlite.DB, *auth.Service) {
+func setup(t testing.TB) (*sqlite.DB, *auth.Service) {
 	t.Helper()
 	db, err := sqlite.Open(context.Background(), t.TempDir())
 	if err != nil {
@@ -203,4 +204,30 @@ func TestCheck(t *testing.T) {
 	if err := svc.Check(k); !errors.Is(err, mcpdir.ErrRevokedKey) {
 		t.Errorf("revoked key checks %v", err)
 	}
+}
+
+// Any Authorization header value: the answer is the one stored key (for
+// exactly its secret, Bearer or bare) or one of the documented refusals.
+func FuzzAuthenticate(f *testing.F) {
+	db, svc := setup(f)
+	key := newKey(f, db, 20, time.Time{})
+	if err := svc.Load(context.Background()); err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{"Bearer " + key, key, "bearer  " + key + " ", "", "Bearer", "Basic abc", key[:20],
+		key + "x", "Bearer " + key[:len(key)-1] + "A", "mcpd_", "\x00", strings.Repeat("A", 5000)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, header string) {
+		k, err := svc.Authenticate(context.Background(), header)
+		if err == nil {
+			if auth.TokenFromHeader(header) != key || k.Prefix != auth.PublicID(key) {
+				t.Fatalf("%q authenticated as %s", header, k.Prefix)
+			}
+			return
+		}
+		if !errors.Is(err, mcpdir.ErrMissingKey) && !errors.Is(err, mcpdir.ErrInvalidKey) {
+			t.Fatalf("%q: %v", header, err)
+		}
+	})
 }

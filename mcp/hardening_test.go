@@ -224,3 +224,48 @@ func TestRequestPanic(t *testing.T) {
 		t.Errorf("%+v; log %.300s", r.Error, logs.String())
 	}
 }
+
+// Any POST body: parsing answers a JSON-RPC error or messages the SDK can
+// take; re-encoded with stand-in ids, each message gives back its id.
+func FuzzParseBody(f *testing.F) {
+	for _, s := range []string{
+		toolCall(1, toolSearch, `{"keywords":"sql"}`),
+		`[{"jsonrpc":"2.0","id":1.5,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"}]`,
+		`{"jsonrpc":"2.0","id":"x","result":{}}`, `{"jsonrpc":"2.0","id":12345678901234567890,"method":"tools/list"}`,
+		`[]`, `{}`, `null`, `{"jsonrpc":"2.0","id":{},"method":"x"}`, `{"jsonrpc":"2.0","method":"tools/call","params":[1]}`,
+		`{"jsonrpc":"2.0","id":1,"method":"a"} x`, "\xef\xbb\xbf{}", `{"jsonrpc":"2.0","id":"` + idMarker + `41","method":"ping"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		msgs, batch, perr := parseBody(body)
+		if perr != nil {
+			if perr.resp < 400 || perr.err.Code >= 0 {
+				t.Fatalf("bad refusal %+v", perr)
+			}
+			return
+		}
+		if len(msgs) == 0 || len(msgs) > MaxBatch || !batch && len(msgs) != 1 {
+			t.Fatalf("%d messages, batch %v", len(msgs), batch)
+		}
+		out, err := encodeBody(msgs, batch)
+		if err != nil {
+			t.Fatalf("re-encode: %v", err)
+		}
+		again, _, perr := parseBody(out)
+		if perr != nil || len(again) != len(msgs) {
+			t.Fatalf("the re-encoded body %s does not parse: %+v", out, perr)
+		}
+		for i, m := range msgs {
+			if m.id == nil {
+				continue
+			}
+			if !exactInSDK(again[i].fields["id"]) && !bytes.HasPrefix(again[i].fields["id"], quotedMarker) {
+				t.Fatalf("id %s reaches the SDK as %s", m.id, again[i].fields["id"])
+			}
+			if got := restoreIDs(msgs[i].fields["id"]); !bytes.Equal(got, m.id) {
+				t.Fatalf("id %s restored as %s", m.id, got)
+			}
+		}
+	})
+}

@@ -43,6 +43,9 @@ func isIdeographic(r rune) bool {
 // splitChunk emits one run of letters and digits, whole and then its parts.
 func splitChunk(chunk string, emit func(string, bool)) {
 	whole := fold(chunk)
+	if whole == "" {
+		return // only combining marks, which folding strips
+	}
 	emit(whole, false)
 	var ps parts
 	ps.whole = whole
