@@ -9,10 +9,11 @@ build:
 ## test: vet, unit and end-to-end tests (real HTTP server, real SQLite, real MCP clients)
 test: test-go test-clients
 
+# Every package under the race detector; the fuzz targets run their seed
+# corpora as ordinary tests (go test -fuzz explores further, see README).
 test-go:
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
-	$(GO) test -count=1 -race ./auth ./memory ./changefeed ./search ./http
+	$(GO) test -count=1 -race -timeout 15m ./...
 
 ## test-clients: the MCP client suites we did not write (skips without Node/npm)
 test-clients:

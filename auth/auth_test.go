@@ -33,7 +33,7 @@ func setup(t testing.TB) (*sqlite.DB, *auth.Service) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	return db, auth.New(db, memory.NewLimiter(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	return db, auth.New(db, memory.NewLimiter(nil), slog.New(slog.NewTextHandler(io.Discard, nil)))
 }
 
 func TestAuthenticate(t *testing.T) {
@@ -152,7 +152,7 @@ func TestUnknownKeysDoNotFloodTheStore(t *testing.T) {
 	ctx := context.Background()
 	db, _ := setup(t)
 	store := &countingStore{DB: db}
-	svc := auth.New(store, memory.NewLimiter(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	svc := auth.New(store, memory.NewLimiter(nil), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err := svc.Load(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -110,6 +110,19 @@ func TestBudget(t *testing.T) {
 			t.Error("call failed")
 		}
 	})
+	// Over the budget a call answers 200 with a tool result the model reads,
+	// not the 401 that makes MCP clients start an OAuth flow (docs/mcp.md),
+	// on every path: the sessionless fast path, the SDK's stateless handler.
+	for _, accept := range []string{"application/json", "text/event-stream"} {
+		resp := e.post(jsonHeaders(keyLimited, hdr{"Accept": accept}), toolCall(30, toolSearch, `{"keywords":"sql"}`))
+		if resp.Header.Get("Retry-After") != "721" || resp.Header.Get("RateLimit-Remaining") != "0" {
+			t.Errorf("%s: headers %v", accept, resp.Header)
+		}
+		res, text := decodeToolResult(t, readRPC(t, resp, http.StatusOK))
+		if errObj, _ := text["error"].(map[string]any); !res.IsError || errObj["code"] != "rate_limited" {
+			t.Errorf("%s: %v", accept, text)
+		}
+	}
 	t.Run("a forged ticket is overwritten", func(t *testing.T) {
 		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_mcp","arguments":{"keywords":"sql"},"_meta":{"mcpdir/budget-ticket":"forged"}}}`
 		res, _ := decodeToolResult(t, readRPC(t, e.post(jsonHeaders(keyLimited, nil), body), http.StatusOK))
@@ -213,7 +226,15 @@ func TestBounds(t *testing.T) {
 		streaming := e.initialize(keyA, "2025-11-25")
 		get := e.do(http.MethodGet, e.url, hdr{"Authorization": keyA, "Accept": "text/event-stream", "Mcp-Session-Id": streaming}, "")
 		newSSEReader(t, get).next()
-		time.Sleep(400 * time.Millisecond)
+		// Wait for the janitor (every 25 ms here) without touching the
+		// sessions: a request would make them busy again.
+		deadline := time.Now().Add(10 * time.Second)
+		for e.h.sessions.has(idle) {
+			if time.Now().After(deadline) {
+				t.Fatal("the idle session did not end")
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 		wantRPCError(t, e.post(sessionHeaders(keyA, idle, "2025-11-25"), `{"jsonrpc":"2.0","id":1,"method":"ping"}`), http.StatusNotFound, codeSessionNotFound, dataSessionNotFound)
 		// A session with an open stream is not idle.
 		readRPC(t, e.post(sessionHeaders(keyA, streaming, "2025-11-25"), `{"jsonrpc":"2.0","id":1,"method":"ping"}`), http.StatusOK)

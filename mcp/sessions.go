@@ -143,6 +143,13 @@ func (g *registry) acquire(id, key string, legacy bool) (*session, bool) {
 	return s, true
 }
 
+// has reports whether the session id is known.
+func (g *registry) has(id string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.sessions[id] != nil
+}
+
 // done marks the end of a request acquired on s.
 func (g *registry) done(s *session) {
 	g.mu.Lock()

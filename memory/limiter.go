@@ -20,9 +20,13 @@ type Limiter struct {
 	logs map[string][]time.Time // per key, oldest first
 }
 
-// NewLimiter returns an empty limiter.
-func NewLimiter() *Limiter {
-	return &Limiter{now: time.Now, logs: map[string][]time.Time{}}
+// NewLimiter returns an empty limiter reading the time from now (nil:
+// time.Now).
+func NewLimiter(now func() time.Time) *Limiter {
+	if now == nil {
+		now = time.Now
+	}
+	return &Limiter{now: now, logs: map[string][]time.Time{}}
 }
 
 // Allow implements mcpdir.RateLimiter.

@@ -10,7 +10,7 @@ import (
 
 func TestLimiterRollingWindow(t *testing.T) {
 	now := time.Unix(1_000_000, 0)
-	l := NewLimiter()
+	l := NewLimiter(nil)
 	l.now = func() time.Time { return now }
 	ctx := context.Background()
 	for i := range 3 {
@@ -43,7 +43,7 @@ func TestLimiterRollingWindow(t *testing.T) {
 }
 
 func TestLimiterConcurrentBurstExact(t *testing.T) {
-	l := NewLimiter()
+	l := NewLimiter(nil)
 	var passed atomic.Int32
 	var wg sync.WaitGroup
 	for range 200 {
@@ -61,7 +61,7 @@ func TestLimiterConcurrentBurstExact(t *testing.T) {
 
 func TestLimiterSweep(t *testing.T) {
 	now := time.Unix(1_000_000, 0)
-	l := NewLimiter()
+	l := NewLimiter(nil)
 	l.now = func() time.Time { return now }
 	l.Allow(context.Background(), "old", 5, time.Hour)
 	now = now.Add(2 * time.Hour)

@@ -172,7 +172,9 @@ func TestCLIEscapesControlCharacters(t *testing.T) {
 	}
 }
 
-// Entries imported and keys made by the CLI reach a running server within 2 s.
+// Entries imported and keys made by the CLI reach a running server promptly
+// (the feed polls every 100 ms here; the waits allow for a loaded machine,
+// and the time it took is logged).
 func TestRunningServerSeesCLIWrites(t *testing.T) {
 	s := startServer(t, "", "--no-starter")
 	key := newKey(t, s.DataDir, "--rate-limit", "unlimited")
@@ -181,10 +183,10 @@ func TestRunningServerSeesCLIWrites(t *testing.T) {
 	}
 	cli(t, s.DataDir, "import", writeLines(t, `{"name": "zebrafish-mcp", "brief": "Zebrafish genome lookups", "website_url": "https://example.com/zebrafish"}`))
 	start := time.Now()
-	waitFor(t, 2*time.Second, "imported entry searchable", func() bool { return s.search(t, key, "zebrafish").Total == 1 })
+	waitFor(t, 5*time.Second, "imported entry searchable", func() bool { return s.search(t, key, "zebrafish").Total == 1 })
 	t.Logf("import visible after %v", time.Since(start).Round(time.Millisecond))
 	cli(t, s.DataDir, "import", writeLines(t, `{"name": "zebrafish-mcp", "brief": "Zebrafish genome and anatomy lookups", "website_url": "https://example.com/zebrafish"}`))
-	waitFor(t, 2*time.Second, "updated entry searchable", func() bool { return s.search(t, key, "anatomy").Total == 1 })
+	waitFor(t, 5*time.Second, "updated entry searchable", func() bool { return s.search(t, key, "anatomy").Total == 1 })
 }
 
 func TestNoStarter(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -206,7 +207,7 @@ func TestRevocationReachesRunningServer(t *testing.T) {
 	s.search(t, key, "git")
 	cli(t, s.DataDir, "keys", "revoke", key[:13])
 	start := time.Now()
-	waitFor(t, 2*time.Second, "revocation seen by the server", func() bool {
+	waitFor(t, 5*time.Second, "revocation seen by the server", func() bool {
 		resp := get(t, s.URL+"/api/open/v1/search?keywords=git", "Bearer "+key)
 		resp.Body.Close()
 		return resp.StatusCode == 401
@@ -351,5 +352,52 @@ func TestHealthAndReadiness(t *testing.T) {
 		if body := decode[map[string]string](t, resp); resp.StatusCode != 200 || body["status"] == "" {
 			t.Fatalf("%s: %d %v", p, resp.StatusCode, body)
 		}
+	}
+}
+
+// The rolling hour end to end, on a clock the test moves: 20 requests
+// spread over 19 minutes, the 21st refused until the first leaves the
+// window 60 minutes after it, then exactly one slot at a time.
+func TestRateLimitRollingHourEndToEnd(t *testing.T) {
+	var offset atomic.Int64 // nanoseconds added to the real time
+	clock = func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+	t.Cleanup(func() { clock = time.Now })
+	advance := func(d time.Duration) { offset.Add(int64(d)) }
+
+	s := startServer(t, "")
+	key := newKey(t, s.DataDir)
+	search := func() *http.Response {
+		resp := get(t, s.URL+"/api/open/v1/search?keywords=git", "Bearer "+key)
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp
+	}
+	for i := range 20 {
+		if resp := search(); resp.StatusCode != 200 {
+			t.Fatalf("request %d at minute %d: %d", i+1, i, resp.StatusCode)
+		}
+		if i < 19 {
+			advance(time.Minute)
+		}
+	}
+	resp := search() // minute 19
+	retry, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
+	if resp.StatusCode != 401 || retry < 41*60-5 || retry > 41*60+1 {
+		t.Fatalf("21st request: %d, Retry-After %d s (want about 41 min)", resp.StatusCode, retry)
+	}
+	advance(41*time.Minute - 2*time.Second) // 1 s before the first request leaves
+	if resp := search(); resp.StatusCode != 401 {
+		t.Fatalf("a request passed before the hour was over: %d", resp.StatusCode)
+	}
+	advance(3 * time.Second) // the first request has left the window
+	if resp := search(); resp.StatusCode != 200 || resp.Header.Get("RateLimit-Remaining") != "0" {
+		t.Fatalf("after the first left the window: %d, remaining %q", resp.StatusCode, resp.Header.Get("RateLimit-Remaining"))
+	}
+	if resp := search(); resp.StatusCode != 401 {
+		t.Fatalf("a second slot opened with the first: %d", resp.StatusCode)
+	}
+	advance(time.Minute) // the second request (minute 1) has left
+	if resp := search(); resp.StatusCode != 200 {
+		t.Fatalf("the second slot: %d", resp.StatusCode)
 	}
 }

@@ -23,6 +23,9 @@ import (
 	"github.com/mcpdir/mcpdir/starter"
 )
 
+// clock is the time the rate limiter counts by; tests move it.
+var clock = time.Now
+
 // serveConfig is every setting of mcpdir serve.
 type serveConfig struct {
 	addr           string
@@ -95,7 +98,7 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	}
 	logger.Info("index built", "entries", index.Len(), "took", time.Since(start).Round(time.Millisecond))
 
-	limiter := memory.NewLimiter()
+	limiter := memory.NewLimiter(clock)
 	guard := auth.New(store, limiter, logger)
 	if err := guard.Load(ctx); err != nil {
 		return err
