@@ -5,11 +5,16 @@
 package auth
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
+	"fmt"
 	"hash/crc32"
 	"math/big"
 	"strings"
+	"time"
+
+	"github.com/mcpdir/mcpdir"
 )
 
 // Key format: "mcpd_" + 27 base62 characters of 160 random bits + 6 base62
@@ -101,4 +106,30 @@ func TokenFromHeader(v string) string {
 		return strings.TrimSpace(rest)
 	}
 	return v
+}
+
+// KeySpec is what a new key is made with.
+type KeySpec struct {
+	Name      string
+	Scope     mcpdir.Scope
+	RateLimit int           // per RateWindow; mcpdir.Unlimited for none
+	Lifetime  time.Duration // 0: never expires
+}
+
+// CreateKey makes a key, stores its hash, and returns the secret, which is
+// never stored and must be shown to its owner once.
+func CreateKey(ctx context.Context, store mcpdir.KeyStore, spec KeySpec) (string, *mcpdir.APIKey, error) {
+	if !spec.Scope.Valid() {
+		return "", nil, fmt.Errorf("create key: unknown scope %q", spec.Scope)
+	}
+	secret, prefix := NewSecret()
+	now := time.Now().UTC()
+	k := &mcpdir.APIKey{Prefix: prefix, Name: spec.Name, Scope: spec.Scope, Hash: Hash(secret), RateLimit: spec.RateLimit, CreatedAt: now}
+	if spec.Lifetime > 0 {
+		k.ExpiresAt = now.Add(spec.Lifetime)
+	}
+	if err := store.CreateKey(ctx, k); err != nil {
+		return "", nil, err
+	}
+	return secret, k, nil
 }

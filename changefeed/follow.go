@@ -56,3 +56,50 @@ func catchUp(ctx context.Context, feed mcpdir.ChangeFeed, after int64, apply App
 	}
 	return after
 }
+
+// KeyRefresher re-reads keys that changed elsewhere (auth.Service).
+type KeyRefresher interface {
+	Refresh(ctx context.Context, prefixes []string) error
+}
+
+// Applier returns the Apply that brings a server's index and key cache up
+// to date with writes made elsewhere: changed entries are re-read and
+// re-indexed (or dropped when gone), changed keys re-read.
+func Applier(store mcpdir.EntryStore, index mcpdir.SearchIndex, keys KeyRefresher) Apply {
+	return func(ctx context.Context, changes []mcpdir.Change) error {
+		var entryIDs, keyPrefixes []string
+		seen := map[mcpdir.Change]bool{}
+		for _, c := range changes {
+			c.Seq = 0
+			if seen[c] {
+				continue
+			}
+			seen[c] = true
+			switch c.Kind {
+			case mcpdir.ChangeEntry:
+				entryIDs = append(entryIDs, c.Ref)
+			case mcpdir.ChangeKey:
+				keyPrefixes = append(keyPrefixes, c.Ref)
+			}
+		}
+		if len(entryIDs) > 0 {
+			entries, err := store.EntriesByID(ctx, entryIDs)
+			if err != nil {
+				return err
+			}
+			index.Upsert(entries...)
+			found := make(map[string]bool, len(entries))
+			for _, e := range entries {
+				found[e.ID] = true
+			}
+			var gone []string
+			for _, id := range entryIDs {
+				if !found[id] {
+					gone = append(gone, id)
+				}
+			}
+			index.Remove(gone...)
+		}
+		return keys.Refresh(ctx, keyPrefixes)
+	}
+}

@@ -11,7 +11,9 @@
 package search
 
 import (
+	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"runtime"
 	"sort"
@@ -610,4 +612,15 @@ func simhash(text string) uint64 {
 		}
 	}
 	return s
+}
+
+// Build returns an index of every entry in the store.
+func Build(ctx context.Context, store mcpdir.EntryStore) (*Index, error) {
+	var all []*mcpdir.Entry
+	if err := store.AllEntries(ctx, func(e *mcpdir.Entry) error { all = append(all, e); return nil }); err != nil {
+		return nil, fmt.Errorf("build index: %w", err)
+	}
+	x := New()
+	x.Upsert(all...)
+	return x, nil
 }

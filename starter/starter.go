@@ -14,6 +14,7 @@ package starter
 import (
 	"bufio"
 	"bytes"
+	"context"
 	_ "embed"
 	"fmt"
 
@@ -47,4 +48,21 @@ func Entries() ([]*mcpdir.Entry, error) {
 		return nil, fmt.Errorf("starter.jsonl line %d: %w", n+1, err)
 	}
 	return out, nil
+}
+
+// Seed loads the starter directory into store if it holds no entry, and
+// returns how many entries it added.
+func Seed(ctx context.Context, store mcpdir.EntryStore) (int, error) {
+	if n, err := store.CountEntries(ctx); err != nil || n > 0 {
+		return 0, err
+	}
+	entries, err := Entries()
+	if err != nil {
+		return 0, fmt.Errorf("starter directory: %w", err)
+	}
+	res, err := store.UpsertEntries(ctx, entries)
+	if err != nil {
+		return 0, fmt.Errorf("load the starter directory: %w", err)
+	}
+	return res.Added, nil
 }

@@ -62,19 +62,14 @@ func keysCreate(ctx context.Context, args []string, env envLookup, stdout, stder
 	}
 	defer store.Close()
 
-	secret, prefix := auth.NewSecret()
-	now := time.Now().UTC()
-	k := &mcpdir.APIKey{Prefix: prefix, Name: strings.TrimSpace(*name), Scope: mcpdir.Scope(*scope), Hash: auth.Hash(secret), RateLimit: limit, CreatedAt: now}
-	if lifetime > 0 {
-		k.ExpiresAt = now.Add(lifetime)
-	}
-	if err := store.CreateKey(ctx, k); err != nil {
+	secret, k, err := auth.CreateKey(ctx, store, auth.KeySpec{Name: strings.TrimSpace(*name), Scope: mcpdir.Scope(*scope), RateLimit: limit, Lifetime: lifetime})
+	if err != nil {
 		return err
 	}
 	// The key alone on the first line, so that scripts can take it with head -1.
 	fmt.Fprintln(stdout, secret)
 	fmt.Fprintf(stdout, "\nThis key is shown once: store it now. id %s, scope %s, %s, expires %s.\n\n",
-		prefix, k.Scope, describeLimit(limit), describeTime(k.ExpiresAt, "never"))
+		k.Prefix, k.Scope, describeLimit(limit), describeTime(k.ExpiresAt, "never"))
 	fmt.Fprintln(stdout, "MCP client configuration (add it to your client's MCP servers):")
 	// The spec's configuration shape (section 1), fields in its order.
 	type headers struct {

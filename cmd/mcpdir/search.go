@@ -32,8 +32,8 @@ func searchCmd(ctx context.Context, args []string, env envLookup, stdout, stderr
 		return err
 	}
 	defer store.Close()
-	index := search.New()
-	if err := loadIndex(ctx, store, index); err != nil {
+	index, err := search.Build(ctx, store)
+	if err != nil {
 		return err
 	}
 	res := index.Search(keywords, *limit)

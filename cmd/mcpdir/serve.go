@@ -82,8 +82,14 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	}
 	defer store.Close()
 
-	if err := loadStarter(ctx, store, cfg.noStarter, logger); err != nil {
-		return err
+	if !cfg.noStarter {
+		added, err := starter.Seed(ctx, store)
+		if err != nil {
+			return err
+		}
+		if added > 0 {
+			logger.Info("loaded the starter directory into the empty store", "entries", added)
+		}
 	}
 	// Read the feed position before loading, so that a write landing during
 	// the load is applied again afterwards rather than missed.
@@ -91,9 +97,9 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	index := search.New()
 	start := time.Now()
-	if err := loadIndex(ctx, store, index); err != nil {
+	index, err := search.Build(ctx, store)
+	if err != nil {
 		return err
 	}
 	logger.Info("index built", "entries", index.Len(), "took", time.Since(start).Round(time.Millisecond))
@@ -144,7 +150,7 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	bg, stopBackground := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		changefeed.Follow(bg, store, seq, cfg.feedInterval, applyChanges(store, index, guard), logger)
+		changefeed.Follow(bg, store, seq, cfg.feedInterval, changefeed.Applier(store, index, guard), logger)
 	})
 	wg.Go(func() { guard.RunFlusher(bg, 5*time.Second) })
 	wg.Go(func() { sweepLimiter(bg, limiter) })
@@ -176,73 +182,6 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	}
 	logger.Info("stopped")
 	return nil
-}
-
-// loadStarter fills an empty store with the starter directory.
-func loadStarter(ctx context.Context, store *sqlite.DB, skip bool, logger interface{ Info(string, ...any) }) error {
-	n, err := store.CountEntries(ctx)
-	if err != nil || n > 0 || skip {
-		return err
-	}
-	entries, err := starter.Entries()
-	if err != nil {
-		return fmt.Errorf("starter directory: %w", err)
-	}
-	res, err := store.UpsertEntries(ctx, entries)
-	if err != nil {
-		return fmt.Errorf("load starter directory: %w", err)
-	}
-	logger.Info("loaded the starter directory into the empty store", "entries", res.Added)
-	return nil
-}
-
-func loadIndex(ctx context.Context, store mcpdir.EntryStore, index mcpdir.SearchIndex) error {
-	var all []*mcpdir.Entry
-	if err := store.AllEntries(ctx, func(e *mcpdir.Entry) error { all = append(all, e); return nil }); err != nil {
-		return fmt.Errorf("build index: %w", err)
-	}
-	index.Upsert(all...)
-	return nil
-}
-
-// applyChanges brings the index and the key cache up to date with writes
-// made elsewhere.
-func applyChanges(store mcpdir.EntryStore, index mcpdir.SearchIndex, guard *auth.Service) changefeed.Apply {
-	return func(ctx context.Context, changes []mcpdir.Change) error {
-		var entryIDs, keyPrefixes []string
-		seen := map[string]bool{}
-		for _, c := range changes {
-			if seen[c.Kind+c.Ref] {
-				continue
-			}
-			seen[c.Kind+c.Ref] = true
-			switch c.Kind {
-			case mcpdir.ChangeEntry:
-				entryIDs = append(entryIDs, c.Ref)
-			case mcpdir.ChangeKey:
-				keyPrefixes = append(keyPrefixes, c.Ref)
-			}
-		}
-		if len(entryIDs) > 0 {
-			entries, err := store.EntriesByID(ctx, entryIDs)
-			if err != nil {
-				return err
-			}
-			index.Upsert(entries...)
-			found := make(map[string]bool, len(entries))
-			for _, e := range entries {
-				found[e.ID] = true
-			}
-			var gone []string
-			for _, id := range entryIDs {
-				if !found[id] {
-					gone = append(gone, id)
-				}
-			}
-			index.Remove(gone...)
-		}
-		return guard.Refresh(ctx, keyPrefixes)
-	}
 }
 
 func sweepLimiter(ctx context.Context, l *memory.Limiter) {

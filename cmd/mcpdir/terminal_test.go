@@ -8,16 +8,16 @@ import (
 
 func TestTerminalSafe(t *testing.T) {
 	for in, want := range map[string]string{
-		"postgres":                  "postgres",
-		"café ünïcode 日本":           "café ünïcode 日本",
-		"\x1b]0;pwned\x07":          `\x1b]0;pwned\a`,
-		"a\x1b[2Jb":                 `a\x1b[2Jb`,
-		"line\nbreak\ttab\r":        `line\nbreak\ttab\r`,
-		"rtl\u202egnp.exe":          `rtl\u202egnp.exe`,
-		"bad\xffbyte":               `bad\ufffdbyte`,
-		"nul\x00":                   `nul\x00`,
-		"c1\u009bcontrol":           `c1\u009bcontrol`,
-		"isolate\u2066x\u2069":      `isolate\u2066x\u2069`,
+		"postgres":                 "postgres",
+		"café ünïcode 日本":          "café ünïcode 日本",
+		"\x1b]0;pwned\x07":         `\x1b]0;pwned\a`,
+		"a\x1b[2Jb":                `a\x1b[2Jb`,
+		"line\nbreak\ttab\r":       `line\nbreak\ttab\r`,
+		"rtl\u202egnp.exe":         `rtl\u202egnp.exe`,
+		"bad\xffbyte":              `bad\ufffdbyte`,
+		"nul\x00":                  `nul\x00`,
+		"c1\u009bcontrol":          `c1\u009bcontrol`,
+		"isolate\u2066x\u2069":     `isolate\u2066x\u2069`,
 		"zero\u200bwidth is shown": "zero\u200bwidth is shown",
 	} {
 		if got := terminalSafe(in); got != want {
