@@ -1,0 +1,172 @@
+package mcp
+
+import sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+// The schemas avoid "format" and type arrays: some LLM clients (Gemini's
+// function calling among them) reject schemas that use them.
+const searchInputSchema = `{
+  "type": "object",
+  "properties": {
+    "keywords": {
+      "type": "string",
+      "minLength": 1,
+      "description": "Search terms, e.g. \"postgres\", \"github issues\" or \"browser automation\". Matched against the names, descriptions, tags and tools of MCP servers; short, specific words work best."
+    },
+    "limit": {
+      "type": "number",
+      "minimum": 1,
+      "maximum": 100,
+      "default": 50,
+      "description": "Maximum number of results: a whole number from 1 to 100 (default 50). Values outside that range are clamped."
+    }
+  },
+  "required": ["keywords"]
+}`
+
+const detailInputSchema = `{
+  "type": "object",
+  "properties": {
+    "mcp_id": {
+      "type": "string",
+      "minLength": 36,
+      "maxLength": 36,
+      "description": "The MCP server's id: the UUID in the id field of a search_mcp result, e.g. \"0b6e3a52-3c5f-5f0e-9d8a-1f2e3d4c5b6a\"."
+    }
+  },
+  "required": ["mcp_id"]
+}`
+
+// failureProperties are the members of a failed call's JSON, in both
+// tools' output schemas: a result that validates whether it failed or not.
+const failureProperties = `
+    "error": {
+      "type": "object",
+      "description": "Why the call failed and what to do (only when success is false).",
+      "properties": {
+        "code": {"type": "string", "description": "Stable error code, e.g. not_found, invalid_request, rate_limited, missing_keywords."},
+        "message": {"type": "string", "description": "What went wrong and what to do next."}
+      },
+      "required": ["code", "message"]
+    },
+    "retry_after_seconds": {"type": "integer", "description": "When rate limited: seconds until a call can succeed."}`
+
+const stringArray = `{"type": "array", "items": {"type": "string"}}`
+
+const searchOutputSchema = `{
+  "type": "object",
+  "properties": {
+    "success": {"type": "boolean", "description": "Whether the search ran."},
+    "data": {
+      "type": "array",
+      "description": "Matching MCP servers, best first.",
+      "items": {
+        "type": "object",
+        "properties": {
+          "id": {"type": "string", "description": "UUID of the server: pass it to get_mcp_detail."},
+          "name": {"type": "string"},
+          "title": {"type": "string"},
+          "brief": {"type": "string", "description": "One-line description."},
+          "website_url": {"type": "string"},
+          "repository_url": {"type": "string"},
+          "author_name": {"type": "string"},
+          "tags": ` + stringArray + `,
+          "transports": ` + stringArray + `,
+          "is_official": {"type": "boolean"},
+          "is_verified": {"type": "boolean"},
+          "popularity": {"type": "integer"},
+          "score": {"type": "number", "description": "Relevance to the keywords; higher is better."}
+        },
+        "required": ["id", "name", "brief", "website_url", "tags", "transports", "is_official", "is_verified", "popularity", "score"]
+      }
+    },
+    "count": {"type": "integer", "description": "Number of items in data."},
+    "total": {"type": "integer", "description": "Number of servers that match, of which data holds the best."},
+    "keywords": {"type": "string", "description": "The keywords searched for."},
+    "limit": {"type": "integer", "description": "The limit applied, after clamping."},
+    "notice": {"type": "string", "description": "Advice about the results, e.g. a clamped limit or no matches."},` + failureProperties + `
+  },
+  "required": ["success"]
+}`
+
+const detailOutputSchema = `{
+  "type": "object",
+  "properties": {
+    "success": {"type": "boolean", "description": "Whether the server was found."},
+    "data": {
+      "type": "object",
+      "description": "The full record of the MCP server.",
+      "properties": {
+        "id": {"type": "string"},
+        "uuid": {"type": "string", "description": "Same as id."},
+        "name": {"type": "string"},
+        "title": {"type": "string"},
+        "brief": {"type": "string"},
+        "description": {"type": "string"},
+        "website_url": {"type": "string"},
+        "repository_url": {"type": "string"},
+        "repository": {"type": "object", "properties": {"url": {"type": "string"}, "source": {"type": "string"}}},
+        "author_name": {"type": "string"},
+        "tags": ` + stringArray + `,
+        "categories": ` + stringArray + `,
+        "transports": ` + stringArray + `,
+        "packages": {
+          "type": "array",
+          "description": "Ways to install the server from a package registry.",
+          "items": {
+            "type": "object",
+            "properties": {
+              "registry_type": {"type": "string", "description": "npm, pypi, oci, nuget, mcpb, cargo, …"},
+              "identifier": {"type": "string"},
+              "version": {"type": "string"},
+              "transport": {"type": "string"},
+              "runtime_hint": {"type": "string"}
+            },
+            "required": ["registry_type", "identifier"]
+          }
+        },
+        "remotes": {
+          "type": "array",
+          "description": "Hosted endpoints of the server.",
+          "items": {
+            "type": "object",
+            "properties": {"url": {"type": "string"}, "transport": {"type": "string"}},
+            "required": ["url", "transport"]
+          }
+        },
+        "tools": {
+          "type": "array",
+          "description": "Tools the server offers.",
+          "items": {
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "description": {"type": "string"}},
+            "required": ["name"]
+          }
+        },
+        "license": {"type": "string"},
+        "version": {"type": "string"},
+        "is_official": {"type": "boolean"},
+        "is_verified": {"type": "boolean"},
+        "is_recommended": {"type": "boolean"},
+        "popularity": {"type": "integer"},
+        "clicks": {"type": "integer"},
+        "metadata": {"type": "object", "properties": {"version": {"type": "string"}, "license": {"type": "string"}}},
+        "created_at": {"type": "string", "description": "RFC 3339 time."},
+        "updated_at": {"type": "string", "description": "RFC 3339 time."},
+        "extra": {"type": "object", "description": "Fields of the imported record the directory does not model."}
+      },
+      "required": ["id", "name", "brief", "website_url", "tags", "transports", "packages", "remotes", "tools"]
+    },` + failureProperties + `
+  },
+  "required": ["success"]
+}`
+
+func boolPtr(b bool) *bool { return &b }
+
+// readOnly is both tools' annotations: they only read the directory, a
+// closed data set, and repeating a call changes nothing.
+func readOnly(title string) *sdk.ToolAnnotations {
+	return &sdk.ToolAnnotations{
+		Title: title, ReadOnlyHint: true, IdempotentHint: true,
+		DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false),
+	}
+}
