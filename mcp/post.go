@@ -14,70 +14,85 @@ import (
 	"github.com/mcpdir/mcpdir"
 )
 
-// post routes a POST: to the legacy session its URL names, to the
-// stateless handler for the 2026-07-28 era, to the session its
-// Mcp-Session-Id names, to a new session for initialize, and otherwise to
-// the stateless handler, which serves a sessionless request of any era.
-func (h *Handler) post(w http.ResponseWriter, r *http.Request, key *mcpdir.APIKey, version string) {
+// postRequest is a POST read and parsed.
+type postRequest struct {
+	body      []byte
+	msgs      []*message
+	batch     bool
+	id        json.RawMessage // the request's id; nil for a batch or a notification
+	legacyID  string          // ?sessionid= of a 2024-11-05 session
+	sessionID string          // Mcp-Session-Id
+	modern    bool            // 2026-07-28
+	jsonOK    bool            // the client accepts a JSON answer
+	wantsSSE  bool            // the client asks for event streams
+}
+
+// readPost checks a POST's media types and reads its body as JSON-RPC, or
+// answers why it cannot.
+func (h *Handler) readPost(w http.ResponseWriter, r *http.Request, version string) (*postRequest, bool) {
 	if mediaType(r.Header.Get("Content-Type")) != "application/json" {
 		writeRPCError(w, http.StatusUnsupportedMediaType, nil, rpcError{Code: codeTransport,
 			Message: "send JSON-RPC messages with Content-Type: application/json", Data: rpcData{Code: dataUnsupportedMedia}})
-		return
+		return nil, false
 	}
-	legacyID := r.URL.Query().Get("sessionid")
-	jsonOK, wantsSSE := accepts(r.Header.Values("Accept"))
-	if legacyID == "" && !jsonOK && !wantsSSE {
+	p := &postRequest{legacyID: r.URL.Query().Get("sessionid"), sessionID: r.Header.Get("Mcp-Session-Id")}
+	p.jsonOK, p.wantsSSE = accepts(r.Header.Values("Accept"))
+	if p.legacyID == "" && !p.jsonOK && !p.wantsSSE {
 		writeRPCError(w, http.StatusNotAcceptable, nil, rpcError{Code: codeTransport,
 			Message: "answers are application/json or text/event-stream: accept one of them", Data: rpcData{Code: dataNotAcceptable}})
-		return
+		return nil, false
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.cfg.MaxBodyBytes))
-	if err != nil {
+	var err error
+	if p.body, err = io.ReadAll(http.MaxBytesReader(w, r.Body, h.cfg.MaxBodyBytes)); err != nil {
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 			writeRPCError(w, http.StatusRequestEntityTooLarge, nil, rpcError{Code: codeTransport,
 				Message: fmt.Sprintf("the body is larger than %d bytes", h.cfg.MaxBodyBytes), Data: rpcData{Code: mcpdir.ECodeTooLarge}})
-			return
+			return nil, false
 		}
 		writeRPCError(w, http.StatusBadRequest, nil, rpcError{Code: codeTransport,
 			Message: "the body could not be read", Data: rpcData{Code: mcpdir.ECodeInvalidRequest}})
-		return
+		return nil, false
 	}
-	msgs, batch, perr := parseBody(body)
-	if perr != nil {
+	var perr *parseError
+	if p.msgs, p.batch, perr = parseBody(p.body); perr != nil {
 		writeRPCError(w, perr.resp, perr.id, perr.err)
+		return nil, false
+	}
+	if !p.batch {
+		p.id = p.msgs[0].id
+	}
+	p.modern = version >= modernVersion || version == "" && p.msgs[0].metaVersion() >= modernVersion
+	if p.batch && (p.legacyID != "" || cmp.Or(version, defaultVersion) >= noBatchVersion) {
+		writeRPCError(w, http.StatusBadRequest, nil, rpcError{Code: codeInvalidRequest,
+			Message: fmt.Sprintf("JSON-RPC batches are not supported in protocol version %s on this transport: send one message per POST", cmp.Or(version, defaultVersion)),
+			Data:    rpcData{Code: dataBatchNotSupported}})
+		return nil, false
+	}
+	return p, true
+}
+
+// post routes a POST: a sessionless call of a directory tool to the fast
+// path; to the legacy session its URL names, to the stateless handler for
+// the 2026-07-28 era, to the session its Mcp-Session-Id names, to a new
+// session for initialize, and otherwise to the stateless handler, which
+// serves a sessionless request of any era.
+func (h *Handler) post(w http.ResponseWriter, r *http.Request, key *mcpdir.APIKey, version string) {
+	p, ok := h.readPost(w, r, version)
+	if !ok {
 		return
 	}
-	var id json.RawMessage
-	if !batch {
-		id = msgs[0].id
-	}
-	modern := version >= modernVersion || version == "" && msgs[0].metaVersion() >= modernVersion
-	sessionID := r.Header.Get("Mcp-Session-Id")
-	if m := msgs[0]; !batch && !modern && legacyID == "" && sessionID == "" && jsonOK &&
+	if m := p.msgs[0]; !p.batch && !p.modern && p.legacyID == "" && p.sessionID == "" && p.jsonOK &&
 		m.method == "tools/call" && m.isCall() && ours(m.toolName()) {
 		h.callDirect(w, r, key, m)
 		return
 	}
-
-	var handler http.Handler
+	handler := h.stateless
 	switch {
-	case legacyID != "":
+	case p.legacyID != "":
 		handler = h.legacy
-	case modern:
-		handler = h.stateless
-	case sessionID != "":
+	case p.modern:
+	case p.sessionID != "" || !p.batch && p.msgs[0].method == "initialize":
 		handler = h.stateful
-	case !batch && msgs[0].method == "initialize":
-		handler = h.stateful
-	default:
-		handler = h.stateless
-	}
-
-	if batch && (legacyID != "" || cmp.Or(version, defaultVersion) >= noBatchVersion) {
-		writeRPCError(w, http.StatusBadRequest, nil, rpcError{Code: codeInvalidRequest,
-			Message: fmt.Sprintf("JSON-RPC batches are not supported in protocol version %s on this transport: send one message per POST", cmp.Or(version, defaultVersion)),
-			Data:    rpcData{Code: dataBatchNotSupported}})
-		return
 	}
 
 	// The session comes before the messages: a client must learn first that
@@ -85,43 +100,52 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, key *mcpdir.APIKe
 	var sess *session
 	var res *reservation
 	switch {
-	case legacyID != "":
-		if sess = h.acquire(w, id, legacyID, key, true); sess == nil {
+	case p.legacyID != "":
+		if sess = h.acquire(w, p.id, p.legacyID, key, true); sess == nil {
 			return
 		}
 		defer h.sessions.done(sess)
-	case handler == h.stateful && sessionID != "":
-		if sess = h.acquire(w, id, sessionID, key, false); sess == nil {
+	case handler == h.stateful && p.sessionID != "":
+		if sess = h.acquire(w, p.id, p.sessionID, key, false); sess == nil {
 			return
 		}
 		defer h.sessions.done(sess)
 	case handler == h.stateful:
-		if res = h.reserve(w, id, key); res == nil {
+		if res = h.reserve(w, p.id, key); res == nil {
 			return
 		}
 		defer res.release()
 	}
 
-	if m := msgs[0]; !batch && m.method != "" && m.id == nil {
+	if m := p.msgs[0]; !p.batch && m.method != "" && m.id == nil {
 		if _, known := knownMethods[m.method]; !known {
 			// An unknown notification is dropped, as JSON-RPC wants.
 			w.WriteHeader(http.StatusAccepted)
 			return
 		}
 	}
-	if h.checkMethods(w, msgs, modern) {
+	if h.checkMethods(w, p.msgs, p.modern) {
 		return
 	}
+	status := h.forward(w, r, key, p, handler, res)
+	if sess != nil && status == http.StatusNotFound {
+		h.sessions.remove(sess.id) // the SDK no longer has it
+	}
+}
 
+// forward hands the messages to an SDK handler, each call of a directory
+// tool with its ticket, and returns the status the SDK answered.
+func (h *Handler) forward(w http.ResponseWriter, r *http.Request, key *mcpdir.APIKey, p *postRequest, handler http.Handler, res *reservation) int {
 	rcpt := &receipt{}
-	changed, err := h.tickets.attachTickets(msgs, key, rcpt)
-	if err == nil && (changed || slices.ContainsFunc(msgs, func(m *message) bool { return m.standIn })) {
-		body, err = encodeBody(msgs, batch)
+	body := p.body
+	changed, err := h.tickets.attachTickets(p.msgs, key, rcpt)
+	if err == nil && (changed || slices.ContainsFunc(p.msgs, func(m *message) bool { return m.standIn })) {
+		body, err = encodeBody(p.msgs, p.batch)
 	}
 	if err != nil {
 		h.log.ErrorContext(r.Context(), "mcp: attach budget ticket", "err", err)
-		writeRPCError(w, http.StatusInternalServerError, id, rpcError{Code: codeInternal, Message: "internal error", Data: rpcData{Code: mcpdir.ECodeInternal}})
-		return
+		writeRPCError(w, http.StatusInternalServerError, p.id, rpcError{Code: codeInternal, Message: "internal error", Data: rpcData{Code: mcpdir.ECodeInternal}})
+		return http.StatusInternalServerError
 	}
 
 	r = r.Clone(r.Context())
@@ -132,8 +156,8 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, key *mcpdir.APIKe
 	r.Header.Set("Accept", "application/json, text/event-stream")
 
 	sw := newSDKWriter(w)
-	sw.id, sw.batch, sw.limit = id, batch, MaxAnswerBytes
-	sw.toJSON = legacyID == "" && !wantsSSE
+	sw.id, sw.batch, sw.limit = p.id, p.batch, MaxAnswerBytes
+	sw.toJSON = p.legacyID == "" && !p.wantsSSE
 	var born *session
 	sw.onHeader = func(status int, hdr http.Header) {
 		rcpt.setHeaders(hdr)
@@ -146,9 +170,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, key *mcpdir.APIKe
 	if born != nil {
 		h.sessions.done(born)
 	}
-	if sess != nil && sw.statusCode() == http.StatusNotFound {
-		h.sessions.remove(sess.id) // the SDK no longer has it
-	}
+	return sw.statusCode()
 }
 
 // reserve holds a place for a new session of the key, closing the session
