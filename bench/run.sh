@@ -68,6 +68,15 @@ while read -r q; do
 done < "$work/queries.txt"
 avg=$((total / n))
 echo "mean search response: $avg bytes over $n queries"
+# The same searches through MCP: the whole answer, and the text a model reads.
+mcp_total=0; text_total=0
+while read -r q; do
+  answer=$(curl -fs -H "Authorization: Bearer $key" -H 'Content-Type: application/json' -H 'Accept: application/json' \
+    "http://127.0.0.1:$port/api/open/mcp" -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_mcp","arguments":{"keywords":'"$q"'}}}')
+  mcp_total=$((mcp_total + ${#answer}))
+  text_total=$((text_total + $(printf '%s' "$answer" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["result"]["content"][0]["text"].encode()))')))
+done < "$work/queries.json.txt"
+echo "mean search_mcp answer: $((mcp_total / n)) bytes, of which the text a model reads: $((text_total / n)) bytes"
 
 cat > "$work/search.lua" <<LUA
 local queries = {}
