@@ -100,3 +100,14 @@ type SearchIndex interface {
 	// Len returns the number of indexed entries.
 	Len() int
 }
+
+// Store is everything a server keeps durably: entries, keys and the change
+// feed, in SQLite (the embedded default) or PostgreSQL (many replicas).
+type Store interface {
+	EntryStore
+	KeyStore
+	ChangeFeed
+	// Ping checks that the store answers.
+	Ping(ctx context.Context) error
+	Close() error
+}

@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/mcpdir/mcpdir"
 )
@@ -40,7 +38,7 @@ func (s *DB) UpsertEntries(ctx context.Context, entries []*mcpdir.Entry) (mcpdir
 	for _, e := range entries {
 		key := e.NaturalKey()
 		id := mcpdir.EntryID(key)
-		doc, err := encodeDoc(e)
+		doc, err := mcpdir.EncodeDoc(e)
 		if err != nil {
 			return res, fmt.Errorf("upsert entry %q: %w", e.Name, err)
 		}
@@ -73,18 +71,9 @@ func (s *DB) UpsertEntries(ctx context.Context, entries []*mcpdir.Entry) (mcpdir
 	return res, nil
 }
 
-// encodeDoc is the stored form of an entry: everything but the columns the
-// store owns (id and timestamps), so that its hash says whether it changed.
-func encodeDoc(e *mcpdir.Entry) ([]byte, error) {
-	c := *e
-	c.ID = ""
-	c.CreatedAt, c.UpdatedAt = time.Time{}, time.Time{}
-	return json.Marshal(&c)
-}
-
 func decodeEntry(id string, doc []byte, created, updated int64) (*mcpdir.Entry, error) {
-	e := new(mcpdir.Entry)
-	if err := json.Unmarshal(doc, e); err != nil {
+	e, err := mcpdir.DecodeDoc(doc)
+	if err != nil {
 		return nil, fmt.Errorf("decode entry %s: %w", id, err)
 	}
 	e.ID, e.CreatedAt, e.UpdatedAt = id, fromUnixNano(created), fromUnixNano(updated)

@@ -12,11 +12,10 @@ import (
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/importer"
-	"github.com/mcpdir/mcpdir/sqlite"
 )
 
 func importFiles(ctx context.Context, args []string, env envLookup, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs, dataDir := newFlags("import", env, stderr)
+	fs, storeAt := newFlags("import", env, stderr)
 	args, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -24,7 +23,7 @@ func importFiles(ctx context.Context, args []string, env envLookup, stdin io.Rea
 	if len(args) == 0 {
 		return usageError{"usage: mcpdir import FILE... (NDJSON; - for standard input)"}
 	}
-	store, err := sqlite.Open(ctx, *dataDir)
+	store, err := storeAt.open(ctx)
 	if err != nil {
 		return err
 	}

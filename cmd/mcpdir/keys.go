@@ -13,7 +13,6 @@ import (
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/auth"
-	"github.com/mcpdir/mcpdir/sqlite"
 )
 
 func keys(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
@@ -32,7 +31,7 @@ func keys(ctx context.Context, args []string, env envLookup, stdout, stderr io.W
 }
 
 func keysCreate(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
-	fs, dataDir := newFlags("keys create", env, stderr)
+	fs, storeAt := newFlags("keys create", env, stderr)
 	name := fs.String("name", "", "what the key is for (required)")
 	expires := fs.String("expires", "never", "lifetime: 90d, 12h, 30m or never")
 	rate := fs.String("rate-limit", fmt.Sprintf("%d/h", mcpdir.DefaultRateLimit), "requests per rolling hour: 20/h, 20 or unlimited")
@@ -56,7 +55,7 @@ func keysCreate(ctx context.Context, args []string, env envLookup, stdout, stder
 	if !mcpdir.Scope(*scope).Valid() {
 		return usageError{"--scope must be search or admin"}
 	}
-	store, err := sqlite.Open(ctx, *dataDir)
+	store, err := storeAt.open(ctx)
 	if err != nil {
 		return err
 	}
@@ -94,12 +93,12 @@ func keysCreate(ctx context.Context, args []string, env envLookup, stdout, stder
 }
 
 func keysList(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
-	fs, dataDir := newFlags("keys list", env, stderr)
+	fs, storeAt := newFlags("keys list", env, stderr)
 	args, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	store, err := sqlite.Open(ctx, *dataDir)
+	store, err := storeAt.open(ctx)
 	if err != nil {
 		return err
 	}
@@ -118,7 +117,7 @@ func keysList(ctx context.Context, args []string, env envLookup, stdout, stderr 
 }
 
 func keysRevoke(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
-	fs, dataDir := newFlags("keys revoke", env, stderr)
+	fs, storeAt := newFlags("keys revoke", env, stderr)
 	args, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -130,7 +129,7 @@ func keysRevoke(ctx context.Context, args []string, env envLookup, stdout, stder
 	if len(prefix) > len(auth.PublicID(strings.Repeat("x", 64))) {
 		prefix = auth.PublicID(prefix) // a whole key was given: take its prefix
 	}
-	store, err := sqlite.Open(ctx, *dataDir)
+	store, err := storeAt.open(ctx)
 	if err != nil {
 		return err
 	}

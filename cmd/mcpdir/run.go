@@ -7,7 +7,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"strings"
+
+	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/postgres"
+	"github.com/mcpdir/mcpdir/sqlite"
 )
 
 const usage = `mcpdir — the Open MCP Directory
@@ -21,7 +26,9 @@ Usage:
   mcpdir search  KEYWORDS...
   mcpdir version
 
-Every command takes --data-dir (env MCPDIR_DATA_DIR, default ./mcpdir-data).
+Every command takes --data-dir (env MCPDIR_DATA_DIR, default ./mcpdir-data) for
+the embedded SQLite store, or --database-url (env MCPDIR_DATABASE_URL, postgres://…)
+for a PostgreSQL store that many replicas share.
 Run "mcpdir COMMAND -h" for a command's flags and their MCPDIR_* variables.
 `
 
@@ -79,12 +86,42 @@ func (e envLookup) or(name, def string) string {
 }
 
 // newFlags returns a flag set whose errors go to stderr and that takes the
-// --data-dir every command shares.
-func newFlags(name string, env envLookup, stderr io.Writer) (*flag.FlagSet, *string) {
+// store flags every command shares.
+func newFlags(name string, env envLookup, stderr io.Writer) (*flag.FlagSet, *storeFlags) {
 	fs := flag.NewFlagSet("mcpdir "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dataDir := fs.String("data-dir", env.or("MCPDIR_DATA_DIR", "./mcpdir-data"), "data directory (env MCPDIR_DATA_DIR)")
-	return fs, dataDir
+	sf := &storeFlags{}
+	fs.StringVar(&sf.dataDir, "data-dir", env.or("MCPDIR_DATA_DIR", "./mcpdir-data"), "data directory of the embedded SQLite store (env MCPDIR_DATA_DIR)")
+	fs.StringVar(&sf.databaseURL, "database-url", env("MCPDIR_DATABASE_URL"), "PostgreSQL URL (postgres://…), shared by many replicas; instead of --data-dir (env MCPDIR_DATABASE_URL)")
+	return fs, sf
+}
+
+// storeFlags choose the store: PostgreSQL when a database URL is given,
+// else SQLite in the data directory.
+type storeFlags struct {
+	dataDir     string
+	databaseURL string
+}
+
+func (f *storeFlags) open(ctx context.Context) (mcpdir.Store, error) {
+	if f.databaseURL == "" {
+		return sqlite.Open(ctx, f.dataDir)
+	}
+	if !strings.HasPrefix(f.databaseURL, "postgres://") && !strings.HasPrefix(f.databaseURL, "postgresql://") {
+		return nil, usageError{"--database-url must be a postgres:// URL"}
+	}
+	return postgres.Open(ctx, f.databaseURL)
+}
+
+// where names the store for messages, without the URL's password.
+func (f *storeFlags) where() string {
+	if f.databaseURL == "" {
+		return "--data-dir " + f.dataDir
+	}
+	if u, err := url.Parse(f.databaseURL); err == nil {
+		return "--database-url " + u.Redacted()
+	}
+	return "--database-url"
 }
 
 // parseFlags parses flags placed anywhere among the arguments (the flag

@@ -9,12 +9,11 @@ import (
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/search"
-	"github.com/mcpdir/mcpdir/sqlite"
 )
 
 // searchCmd runs the server's ranked search from the command line.
 func searchCmd(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
-	fs, dataDir := newFlags("search", env, stderr)
+	fs, storeAt := newFlags("search", env, stderr)
 	limit := fs.Int("limit", 10, "how many results to show (1..1000)")
 	args, err := parseFlags(fs, args)
 	if err != nil {
@@ -27,7 +26,7 @@ func searchCmd(ctx context.Context, args []string, env envLookup, stdout, stderr
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	store, err := sqlite.Open(ctx, *dataDir)
+	store, err := storeAt.open(ctx)
 	if err != nil {
 		return err
 	}

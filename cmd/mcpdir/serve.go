@@ -19,7 +19,6 @@ import (
 	"github.com/mcpdir/mcpdir/mcp"
 	"github.com/mcpdir/mcpdir/memory"
 	"github.com/mcpdir/mcpdir/search"
-	"github.com/mcpdir/mcpdir/sqlite"
 	"github.com/mcpdir/mcpdir/starter"
 )
 
@@ -29,7 +28,7 @@ var clock = time.Now
 // serveConfig is every setting of mcpdir serve.
 type serveConfig struct {
 	addr           string
-	dataDir        string
+	store          *storeFlags
 	noStarter      bool
 	maxResults     int
 	feedInterval   time.Duration
@@ -40,7 +39,7 @@ type serveConfig struct {
 }
 
 func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
-	fs, dataDir := newFlags("serve", env, stderr)
+	fs, storeAt := newFlags("serve", env, stderr)
 	var cfg serveConfig
 	fs.StringVar(&cfg.addr, "addr", env.or("MCPDIR_ADDR", "127.0.0.1:8080"), "address to listen on (env MCPDIR_ADDR)")
 	fs.BoolVar(&cfg.noStarter, "no-starter", env("MCPDIR_NO_STARTER") == "1" || env("MCPDIR_NO_STARTER") == "true", "do not load the starter directory into an empty store (env MCPDIR_NO_STARTER=1)")
@@ -65,7 +64,7 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 	if cfg.maxResults < 1 || cfg.maxResults > 1000 {
 		return usageError{"--max-results must be between 1 and 1000"}
 	}
-	cfg.dataDir = *dataDir
+	cfg.store = storeAt
 	for _, o := range strings.Split(*origins, ",") {
 		if o = strings.TrimSpace(o); o != "" {
 			cfg.allowedOrigins = append(cfg.allowedOrigins, o)
@@ -76,7 +75,7 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 
 func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	logger := newLogger(stderr, cfg.logLevel)
-	store, err := sqlite.Open(ctx, cfg.dataDir)
+	store, err := cfg.store.open(ctx)
 	if err != nil {
 		return err
 	}
@@ -158,9 +157,9 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
 	ready.Store(true)
-	logger.Info("listening", "addr", ln.Addr().String(), "url", "http://"+ln.Addr().String(), "data_dir", cfg.dataDir)
+	logger.Info("listening", "addr", ln.Addr().String(), "url", "http://"+ln.Addr().String(), "store", cfg.store.where())
 	if keys, err := store.Keys(ctx); err == nil && len(keys) == 0 {
-		logger.Info("no API key exists yet: make one with `mcpdir keys create --name NAME --data-dir " + cfg.dataDir + "`")
+		logger.Info("no API key exists yet: make one with `mcpdir keys create --name NAME " + cfg.store.where() + "`")
 	}
 
 	select {

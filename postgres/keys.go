@@ -1,0 +1,109 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// CreateKey implements mcpdir.KeyStore.
+func (db *DB) CreateKey(ctx context.Context, k *mcpdir.APIKey) error {
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO api_keys (prefix, name, scope, hash, rate_limit, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+			k.Prefix, k.Name, string(k.Scope), k.Hash, k.RateLimit, unixNano(k.CreatedAt), unixNano(k.ExpiresAt)); err != nil {
+			return err
+		}
+		return recordChanges(ctx, tx, mcpdir.ChangeKey, []string{k.Prefix}, db.now())
+	})
+	if isUniqueViolation(err) {
+		return mcpdir.Errorf(mcpdir.ECodeInvalidRequest, "a key with this prefix exists")
+	}
+	if err != nil {
+		return fmt.Errorf("create key: %w", err)
+	}
+	return nil
+}
+
+const keyColumns = `prefix, name, scope, hash, rate_limit, created_at, expires_at, last_used_at, revoked_at`
+
+func scanKey(row pgx.Row) (*mcpdir.APIKey, error) {
+	var k mcpdir.APIKey
+	var scope string
+	var created, expires, used, revoked int64
+	if err := row.Scan(&k.Prefix, &k.Name, &scope, &k.Hash, &k.RateLimit, &created, &expires, &used, &revoked); err != nil {
+		return nil, err
+	}
+	k.Scope = mcpdir.Scope(scope)
+	k.CreatedAt, k.ExpiresAt, k.LastUsedAt, k.RevokedAt = fromUnixNano(created), fromUnixNano(expires), fromUnixNano(used), fromUnixNano(revoked)
+	return &k, nil
+}
+
+// Keys implements mcpdir.KeyStore.
+func (db *DB) Keys(ctx context.Context) ([]*mcpdir.APIKey, error) {
+	rows, err := db.pool.Query(ctx, `SELECT `+keyColumns+` FROM api_keys ORDER BY created_at, prefix`)
+	if err != nil {
+		return nil, fmt.Errorf("list keys: %w", err)
+	}
+	keys, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (*mcpdir.APIKey, error) { return scanKey(r) })
+	if err != nil {
+		return nil, fmt.Errorf("list keys: %w", err)
+	}
+	return keys, nil
+}
+
+// KeyByPrefix implements mcpdir.KeyStore.
+func (db *DB) KeyByPrefix(ctx context.Context, prefix string) (*mcpdir.APIKey, error) {
+	k, err := scanKey(db.pool.QueryRow(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE prefix = $1`, prefix))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, mcpdir.ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read key: %w", err)
+	}
+	return k, nil
+}
+
+// RevokeKey implements mcpdir.KeyStore. Revoking a revoked key keeps the
+// first revocation time.
+func (db *DB) RevokeKey(ctx context.Context, prefix string, at time.Time) error {
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE api_keys SET revoked_at = CASE WHEN revoked_at = 0 THEN $1 ELSE revoked_at END WHERE prefix = $2`, at.UnixNano(), prefix)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return mcpdir.ErrNotFound
+		}
+		return recordChanges(ctx, tx, mcpdir.ChangeKey, []string{prefix}, at)
+	})
+	if errors.Is(err, mcpdir.ErrNotFound) {
+		return err
+	}
+	if err != nil {
+		return fmt.Errorf("revoke key: %w", err)
+	}
+	return nil
+}
+
+// TouchKeys implements mcpdir.KeyStore. Last-used times only move forward,
+// and are not in the change feed: no other process needs them promptly.
+func (db *DB) TouchKeys(ctx context.Context, lastUsed map[string]time.Time) error {
+	if len(lastUsed) == 0 {
+		return nil
+	}
+	prefixes := make([]string, 0, len(lastUsed))
+	times := make([]int64, 0, len(lastUsed))
+	for p, t := range lastUsed {
+		prefixes, times = append(prefixes, p), append(times, t.UnixNano())
+	}
+	if _, err := db.pool.Exec(ctx, `UPDATE api_keys k SET last_used_at = GREATEST(k.last_used_at, u.at)
+		FROM unnest($1::text[], $2::bigint[]) AS u(prefix, at) WHERE k.prefix = u.prefix`, prefixes, times); err != nil {
+		return fmt.Errorf("touch keys: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,198 @@
+// Package postgres is the store for many replicas: entries, API keys and
+// the change feed in PostgreSQL, through pgx. Every replica and every CLI
+// command given the same database URL shares it.
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// DB is the PostgreSQL store. It implements mcpdir.Store.
+type DB struct {
+	pool *pgxpool.Pool
+	now  func() time.Time
+}
+
+var _ mcpdir.Store = (*DB)(nil)
+
+// Lock keys for pg_advisory_lock: one for migrations, one that orders the
+// change feed.
+const (
+	migrateLock = 0x6d63706469720001 // "mcpdir" + 1
+	feedLock    = 0x6d63706469720002
+)
+
+// Open connects to the database at url (postgres://…) and migrates its
+// schema. Replicas starting at once migrate one at a time.
+func Open(ctx context.Context, url string) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("database URL: %w", err)
+	}
+	cfg.MaxConns = max(cfg.MaxConns, 8)
+	cfg.ConnConfig.ConnectTimeout = cmpOr(cfg.ConnConfig.ConnectTimeout, 5*time.Second)
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
+	}
+	db := &DB{pool: pool, now: time.Now}
+	if err := db.migrate(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+func cmpOr(d, def time.Duration) time.Duration {
+	if d == 0 {
+		return def
+	}
+	return d
+}
+
+// Close closes the connection pool.
+func (db *DB) Close() error {
+	db.pool.Close()
+	return nil
+}
+
+// Ping checks that the database answers.
+func (db *DB) Ping(ctx context.Context) error { return db.pool.Ping(ctx) }
+
+// migrations are applied in order, each once; never edit a released one.
+// Times are Unix nanoseconds (0: none), as in the SQLite store; an entry's
+// doc is its JSON as the store hashes it.
+var migrations = []string{
+	`CREATE TABLE entries (
+		id           TEXT PRIMARY KEY,
+		natural_key  TEXT NOT NULL UNIQUE,
+		doc          BYTEA NOT NULL,
+		content_hash BYTEA NOT NULL,
+		created_at   BIGINT NOT NULL,
+		updated_at   BIGINT NOT NULL
+	);
+	CREATE TABLE api_keys (
+		prefix       TEXT PRIMARY KEY,
+		name         TEXT NOT NULL,
+		scope        TEXT NOT NULL,
+		hash         BYTEA NOT NULL UNIQUE,
+		rate_limit   INTEGER NOT NULL,
+		created_at   BIGINT NOT NULL,
+		expires_at   BIGINT NOT NULL DEFAULT 0,
+		last_used_at BIGINT NOT NULL DEFAULT 0,
+		revoked_at   BIGINT NOT NULL DEFAULT 0
+	);
+	CREATE TABLE changes (
+		seq  BIGSERIAL PRIMARY KEY,
+		kind TEXT NOT NULL,
+		ref  TEXT NOT NULL,
+		at   BIGINT NOT NULL
+	);`,
+}
+
+// migrate applies what migrations the database lacks, under an advisory
+// lock so that replicas starting together take turns.
+func (db *DB) migrate(ctx context.Context) error {
+	conn, err := db.pool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1)`, int64(migrateLock)); err != nil {
+		return fmt.Errorf("migrate: lock: %w", err)
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, int64(migrateLock))
+	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)`); err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		var have int
+		if err := tx.QueryRow(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&have); err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		if have > len(migrations) {
+			return fmt.Errorf("migrate: database schema version %d is newer than this binary knows (%d): upgrade mcpdir", have, len(migrations))
+		}
+		for v := have + 1; v <= len(migrations); v++ {
+			if _, err := tx.Exec(ctx, migrations[v-1]); err != nil {
+				return fmt.Errorf("migrate to version %d: %w", v, err)
+			}
+			if _, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)`, v, db.now().UnixNano()); err != nil {
+				return fmt.Errorf("migrate to version %d: %w", v, err)
+			}
+		}
+		return nil
+	})
+}
+
+// recordChanges writes changes of one transaction to the feed, last in the
+// transaction. The feed lock, held until commit, makes sequence numbers
+// follow commit order: a follower reading seq > n never misses a change
+// that commits later with a smaller number.
+func recordChanges(ctx context.Context, tx pgx.Tx, kind string, refs []string, at time.Time) error {
+	if len(refs) == 0 {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(feedLock)); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO changes (kind, ref, at) SELECT $1, unnest($2::text[]), $3`, kind, refs, at.UnixNano()); err != nil {
+		return err
+	}
+	_, err := tx.Exec(ctx, `SELECT pg_notify('mcpdir_changes', '')`)
+	return err
+}
+
+// LatestChange implements mcpdir.ChangeFeed.
+func (db *DB) LatestChange(ctx context.Context) (int64, error) {
+	var seq int64
+	if err := db.pool.QueryRow(ctx, `SELECT COALESCE(MAX(seq), 0) FROM changes`).Scan(&seq); err != nil {
+		return 0, fmt.Errorf("latest change: %w", err)
+	}
+	return seq, nil
+}
+
+// ChangesSince implements mcpdir.ChangeFeed.
+func (db *DB) ChangesSince(ctx context.Context, after int64, limit int) ([]mcpdir.Change, error) {
+	rows, err := db.pool.Query(ctx, `SELECT seq, kind, ref FROM changes WHERE seq > $1 ORDER BY seq LIMIT $2`, after, limit)
+	if err != nil {
+		return nil, fmt.Errorf("read changes: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (mcpdir.Change, error) {
+		var c mcpdir.Change
+		err := r.Scan(&c.Seq, &c.Kind, &c.Ref)
+		return c, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read changes: %w", err)
+	}
+	return out, nil
+}
+
+func unixNano(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func fromUnixNano(n int64) time.Time {
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n).UTC()
+}
+
+func isUniqueViolation(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "23505"
+}

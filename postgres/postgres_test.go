@@ -1,0 +1,55 @@
+package postgres_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/postgres"
+	"github.com/mcpdir/mcpdir/storetest"
+)
+
+func open(t *testing.T, url string) *postgres.DB {
+	t.Helper()
+	db, err := postgres.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func TestStore(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) (mcpdir.Store, func() mcpdir.Store) {
+		url := storetest.PostgresURL(t)
+		return open(t, url), func() mcpdir.Store { return open(t, url) }
+	})
+}
+
+// Replicas starting at once on an empty database: the migrations run once,
+// under the advisory lock, and every replica comes up.
+func TestConcurrentMigrations(t *testing.T) {
+	url := storetest.PostgresURL(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, 5)
+	for range 5 {
+		wg.Go(func() {
+			db, err := postgres.Open(context.Background(), url)
+			if err != nil {
+				errs <- err
+				return
+			}
+			db.Close()
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("a replica failed to start: %v", err)
+	}
+	db := open(t, url)
+	if n, err := db.CountEntries(context.Background()); err != nil || n != 0 {
+		t.Fatalf("after concurrent migrations: %d %v", n, err)
+	}
+}
