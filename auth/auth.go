@@ -152,7 +152,10 @@ func (s *Service) lookup(ctx context.Context, prefix string) (*mcpdir.APIKey, er
 		return nil, mcpdir.ErrInvalidKey
 	}
 	if err != nil {
-		return nil, fmt.Errorf("authenticate: %w", err)
+		// The store is down: the key may well exist. Keys already known
+		// keep working; this one cannot be checked until it is back.
+		s.logger.WarnContext(ctx, "look up an API key", "err", err)
+		return nil, mcpdir.Errorf(mcpdir.ECodeUnavailable, "the API key could not be checked right now: try again shortly")
 	}
 	s.mu.Lock()
 	s.keys[prefix] = k

@@ -5,6 +5,7 @@ package changefeed
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -18,13 +19,25 @@ const BatchSize = 1000
 type Apply func(ctx context.Context, changes []mcpdir.Change) error
 
 // Follow polls feed every interval for changes after seq and hands them to
-// apply, until ctx ends. A batch that fails to apply is retried at the next
-// tick, so nothing is skipped. It returns the last applied sequence number.
+// apply, until ctx ends. A batch that fails to read or apply is retried at
+// the next tick, so nothing is skipped; a failure is logged when it starts
+// and when it ends, not at every tick. It returns the last applied
+// sequence number.
 func Follow(ctx context.Context, feed mcpdir.ChangeFeed, after int64, interval time.Duration, apply Apply, logger *slog.Logger) int64 {
 	t := time.NewTicker(interval)
 	defer t.Stop()
+	failing := false
 	for {
-		after = catchUp(ctx, feed, after, apply, logger)
+		var err error
+		after, err = catchUp(ctx, feed, after, apply)
+		switch {
+		case err != nil && !failing && ctx.Err() == nil:
+			logger.Warn("change feed: cannot follow writes made elsewhere; retrying", "after", after, "err", err)
+			failing = true
+		case err == nil && failing:
+			logger.Info("change feed: following writes again", "after", after)
+			failing = false
+		}
 		select {
 		case <-ctx.Done():
 			return after
@@ -33,28 +46,24 @@ func Follow(ctx context.Context, feed mcpdir.ChangeFeed, after int64, interval t
 	}
 }
 
-func catchUp(ctx context.Context, feed mcpdir.ChangeFeed, after int64, apply Apply, logger *slog.Logger) int64 {
+func catchUp(ctx context.Context, feed mcpdir.ChangeFeed, after int64, apply Apply) (int64, error) {
 	for ctx.Err() == nil {
 		changes, err := feed.ChangesSince(ctx, after, BatchSize)
 		if err != nil {
-			if ctx.Err() == nil {
-				logger.Warn("read change feed", "after", after, "err", err)
-			}
-			return after
+			return after, fmt.Errorf("read: %w", err)
 		}
 		if len(changes) == 0 {
-			return after
+			return after, nil
 		}
 		if err := apply(ctx, changes); err != nil {
-			logger.Warn("apply changes", "after", after, "count", len(changes), "err", err)
-			return after
+			return after, fmt.Errorf("apply %d changes: %w", len(changes), err)
 		}
 		after = changes[len(changes)-1].Seq
 		if len(changes) < BatchSize {
-			return after
+			return after, nil
 		}
 	}
-	return after
+	return after, nil
 }
 
 // KeyRefresher re-reads keys that changed elsewhere (auth.Service).

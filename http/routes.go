@@ -13,7 +13,7 @@ func addRoutes(mux *http.ServeMux, cfg Config) {
 		mux.Handle(mcpPath+"/", cfg.MCP)
 	}
 	mux.Handle("GET /healthz", handleHealthz())
-	mux.Handle("GET /readyz", handleReadyz(cfg.Ready, cfg.Logger))
+	mux.Handle("GET /readyz", handleReadyz(cfg.Ready))
 	if cfg.Baseline {
 		mux.Handle("GET /debug/baseline", handleBaseline())
 	}

@@ -28,8 +28,9 @@ type Config struct {
 	MaxResults int
 	// MCP serves /api/open/mcp; nil leaves it unmounted.
 	MCP http.Handler
-	// Ready reports whether the store and index are ready to serve.
-	Ready func(ctx context.Context) error
+	// Ready reports whether the replica is ready to serve, and the state
+	// of what it depends on.
+	Ready func(ctx context.Context) Readiness
 	// Baseline mounts GET /debug/baseline?bytes=N, which answers a
 	// precomputed body of N bytes: the physical limit that load benchmarks
 	// compare search throughput with, measured in the same server.

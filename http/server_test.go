@@ -63,7 +63,9 @@ func TestReadyzReportsNotReady(t *testing.T) {
 	srv := httptest.NewServer(NewServer(Config{
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Index:  panickingIndex{}, Guard: allowAll{},
-		Ready: func(context.Context) error { return io.ErrUnexpectedEOF },
+		Ready: func(context.Context) Readiness {
+			return Readiness{Checks: map[string]string{"index": "building"}}
+		},
 	}))
 	defer srv.Close()
 	resp, err := http.Get(srv.URL + "/readyz")

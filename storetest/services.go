@@ -3,6 +3,9 @@ package storetest
 import (
 	"context"
 	"crypto/rand"
+	"fmt"
+	"io"
+	"net"
 	"net/url"
 	"os"
 	"strings"
@@ -62,4 +65,36 @@ func PostgresURL(t testing.TB) string {
 	}
 	u.Path = "/" + name
 	return u.String()
+}
+
+// RedisAddr is where the integration tests find Redis: MCPDIR_TEST_REDIS
+// (host:port), or this machine's server.
+func RedisAddr() string {
+	if a := os.Getenv("MCPDIR_TEST_REDIS"); a != "" {
+		return a
+	}
+	return "127.0.0.1:6379"
+}
+
+// RedisURL checks that Redis answers and returns its URL, or skips (fails
+// in CI). Tests keep apart by key prefix.
+func RedisURL(t testing.TB) string {
+	t.Helper()
+	c, err := net.DialTimeout("tcp", RedisAddr(), 2*time.Second)
+	if err == nil {
+		c.SetDeadline(time.Now().Add(2 * time.Second))
+		_, err = io.WriteString(c, "PING\r\n")
+		buf := make([]byte, 7)
+		if err == nil {
+			_, err = io.ReadFull(c, buf)
+		}
+		if err == nil && string(buf) != "+PONG\r\n" {
+			err = fmt.Errorf("answered %q", buf)
+		}
+		c.Close()
+	}
+	if err != nil {
+		unavailable(t, "Redis", err)
+	}
+	return "redis://" + RedisAddr() + "/0"
 }

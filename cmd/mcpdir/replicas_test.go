@@ -1,9 +1,20 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/mcpdir/mcpdir/storetest"
 )
@@ -39,4 +50,141 @@ func TestReplicasShareThePostgresStore(t *testing.T) {
 		})
 	}
 	t.Logf("revocation on both replicas after %v", time.Since(start).Round(time.Millisecond))
+}
+
+// viaProxy returns rawURL with its host replaced by the proxy's address.
+func viaProxy(t *testing.T, rawURL string, p *storetest.Proxy) string {
+	t.Helper()
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Host = p.Addr
+	return u.String()
+}
+
+func hostOf(t *testing.T, rawURL string) string {
+	t.Helper()
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.Host
+}
+
+// One budget across replicas and interfaces, in Redis: 200 requests at
+// once spread over 3 replicas, exactly 20 pass; a replica killed and
+// started again keeps the key spent.
+func TestBudgetAcrossReplicas(t *testing.T) {
+	db, rdb := storetest.PostgresURL(t), storetest.RedisURL(t)
+	rdb = strings.TrimSuffix(rdb, "/0") + "/" + strconv.Itoa(3+rand.IntN(12)) // a db of its own
+	flushRedis(t, rdb)
+	var replicas []*testServer
+	for range 3 {
+		replicas = append(replicas, startServer(t, "", "--database-url", db, "--redis-url", rdb, "--no-starter"))
+	}
+	key := newKey(t, t.TempDir(), "--database-url", db)
+	var ok, limited atomic.Int32
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 100}}
+	for i := range 200 {
+		wg.Go(func() {
+			<-start
+			req, _ := http.NewRequest("GET", replicas[i%3].URL+"/api/open/v1/search?keywords=postgres", nil)
+			req.Header.Set("Authorization", "Bearer "+key)
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			switch resp.StatusCode {
+			case 200:
+				ok.Add(1)
+			case 401:
+				limited.Add(1)
+			default:
+				t.Errorf("status %d", resp.StatusCode)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	if ok.Load() != 20 || limited.Load() != 180 {
+		t.Fatalf("%d passed and %d were limited, want 20 and 180", ok.Load(), limited.Load())
+	}
+	// A new replica (as after a restart) finds the key spent.
+	fresh := startServer(t, "", "--database-url", db, "--redis-url", rdb, "--no-starter")
+	resp := get(t, fresh.URL+"/api/open/v1/search?keywords=postgres", "Bearer "+key)
+	resp.Body.Close()
+	if resp.StatusCode != 401 || resp.Header.Get("RateLimit-Remaining") != "0" {
+		t.Fatalf("after a restart: %d %v", resp.StatusCode, resp.Header)
+	}
+}
+
+func flushRedis(t *testing.T, rawURL string) {
+	t.Helper()
+	o, err := goredis.ParseURL(rawURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := goredis.NewClient(o)
+	defer c.Close()
+	if err := c.FlushDB(context.Background()).Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// PostgreSQL and Redis cut off and restored under a running replica:
+// searches are answered throughout, /readyz names what is down, a key the
+// replica has not seen cannot be checked (503, not 500), and everything
+// heals when the dependencies return.
+func TestOutagesOfPostgresAndRedis(t *testing.T) {
+	db, rdb := storetest.PostgresURL(t), storetest.RedisURL(t)
+	pgProxy, redisProxy := storetest.NewProxy(t, hostOf(t, db)), storetest.NewProxy(t, hostOf(t, rdb))
+	s := startServer(t, "", "--database-url", viaProxy(t, db, pgProxy), "--redis-url", viaProxy(t, rdb, redisProxy))
+	key := newKey(t, t.TempDir(), "--database-url", db, "--rate-limit", "unlimited")
+	s.search(t, key, "postgres") // the replica now knows the key
+	readyz := func() (int, map[string]any) {
+		resp := get(t, s.URL+"/readyz", "")
+		return resp.StatusCode, decode[map[string]any](t, resp)
+	}
+	checks := func(body map[string]any) map[string]any { c, _ := body["checks"].(map[string]any); return c }
+
+	pgProxy.Cut()
+	redisProxy.Cut()
+	waitFor(t, 10*time.Second, "/readyz names the database and Redis as down", func() bool {
+		status, body := readyz()
+		c := checks(body)
+		return status == 200 && body["status"] == "degraded" &&
+			strings.HasPrefix(fmt.Sprint(c["database"]), "down") && strings.HasPrefix(fmt.Sprint(c["redis"]), "down")
+	})
+	if res := s.search(t, key, "postgres"); res.Count == 0 {
+		t.Fatal("no search results during the outage")
+	}
+	unknown := newKey(t, t.TempDir(), "--database-url", db) // made on the database directly, unseen by the replica
+	resp := get(t, s.URL+"/api/open/v1/search?keywords=git", "Bearer "+unknown)
+	if body := decode[errorBody](t, resp); resp.StatusCode != 503 || body.Error.Code != "unavailable" {
+		t.Fatalf("an unseen key during the outage: %d %+v", resp.StatusCode, body)
+	}
+
+	pgProxy.Restore()
+	redisProxy.Restore()
+	waitFor(t, 15*time.Second, "/readyz back to ready", func() bool {
+		status, body := readyz()
+		return status == 200 && body["status"] == "ready"
+	})
+	waitFor(t, 10*time.Second, "the key made during the outage works", func() bool {
+		resp := get(t, s.URL+"/api/open/v1/search?keywords=git", "Bearer "+unknown)
+		resp.Body.Close()
+		return resp.StatusCode == 200
+	})
+	logs := s.stderr.String()
+	for _, line := range []string{"database unreachable", "database is back", "redis unreachable", "redis is back"} {
+		if n := strings.Count(logs, line); n != 1 {
+			t.Errorf("%q logged %d times", line, n)
+		}
+	}
 }

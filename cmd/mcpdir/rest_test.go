@@ -349,7 +349,7 @@ func TestHealthAndReadiness(t *testing.T) {
 	s := startServer(t, "")
 	for _, p := range []string{"/healthz", "/readyz"} {
 		resp := get(t, s.URL+p, "")
-		if body := decode[map[string]string](t, resp); resp.StatusCode != 200 || body["status"] == "" {
+		if body := decode[map[string]any](t, resp); resp.StatusCode != 200 || body["status"] != map[string]string{"/healthz": "ok", "/readyz": "ready"}[p] {
 			t.Fatalf("%s: %d %v", p, resp.StatusCode, body)
 		}
 	}

@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"strconv"
 	"strings"
@@ -18,6 +18,7 @@ import (
 	mcpdirhttp "github.com/mcpdir/mcpdir/http"
 	"github.com/mcpdir/mcpdir/mcp"
 	"github.com/mcpdir/mcpdir/memory"
+	"github.com/mcpdir/mcpdir/redis"
 	"github.com/mcpdir/mcpdir/search"
 	"github.com/mcpdir/mcpdir/starter"
 )
@@ -36,6 +37,7 @@ type serveConfig struct {
 	baseline       bool
 	allowedOrigins []string
 	timeouts       mcpdirhttp.Timeouts
+	redisURL       string
 }
 
 func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
@@ -54,6 +56,7 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 	fs.DurationVar(&cfg.timeouts.Header, "header-timeout", mcpdirhttp.DefaultTimeouts.Header, "time a client has to send a request's headers")
 	fs.DurationVar(&cfg.timeouts.Request, "request-timeout", mcpdirhttp.DefaultTimeouts.Request, "time a client has to send a request's body and take the answer (event streams excepted)")
 	fs.DurationVar(&cfg.timeouts.Idle, "idle-timeout", mcpdirhttp.DefaultTimeouts.Idle, "a keep-alive connection idle this long is closed")
+	fs.StringVar(&cfg.redisURL, "redis-url", env("MCPDIR_REDIS_URL"), "Redis URL (redis://host:port/db) for rate limits shared by every replica; unset: counted in this process (env MCPDIR_REDIS_URL)")
 	fs.StringVar(&cfg.logLevel, "log-level", env.or("MCPDIR_LOG_LEVEL", "info"), "debug, info, warn or error (env MCPDIR_LOG_LEVEL)")
 	if args, err = parseFlags(fs, args); err != nil {
 		return err
@@ -103,7 +106,18 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	}
 	logger.Info("index built", "entries", index.Len(), "took", time.Since(start).Round(time.Millisecond))
 
-	limiter := memory.NewLimiter(clock)
+	bg, stopBackground := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopBackground()
+	local := memory.NewLimiter(clock)
+	var limiter mcpdir.RateLimiter = local
+	var shared *redis.Limiter
+	if cfg.redisURL != "" {
+		if shared, err = redis.NewLimiter(bg, cfg.redisURL, local, logger, redis.Options{}); err != nil {
+			return usageError{err.Error()}
+		}
+		defer shared.Close()
+		limiter = shared
+	}
 	guard := auth.New(store, limiter, logger)
 	if err := guard.Load(ctx); err != nil {
 		return err
@@ -122,6 +136,7 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	defer mcpHandler.Close()
 
 	var ready atomic.Bool
+	storeUp := watchStore(bg, store, logger)
 	handler := mcpdirhttp.NewServer(mcpdirhttp.Config{
 		Logger:     logger,
 		Index:      index,
@@ -130,11 +145,18 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 		Baseline:   cfg.baseline,
 		Timeouts:   cfg.timeouts,
 		MCP:        mcpHandler,
-		Ready: func(ctx context.Context) error {
-			if !ready.Load() {
-				return errors.New("starting")
+		Ready: func(ctx context.Context) mcpdirhttp.Readiness {
+			r := mcpdirhttp.Readiness{Ready: ready.Load(), Checks: map[string]string{"index": "ok", "database": "ok"}}
+			if !storeUp.Load() {
+				r.Checks["database"] = "down: searches are served from memory, keys already known work, writes fail"
 			}
-			return store.Ping(ctx)
+			if shared != nil {
+				r.Checks["redis"] = "ok"
+				if shared.Status() != nil {
+					r.Checks["redis"] = "down: rate limits are counted per replica"
+				}
+			}
+			return r
 		},
 	})
 
@@ -146,13 +168,12 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	// Open event streams would otherwise hold Shutdown until its deadline.
 	srv.RegisterOnShutdown(mcpHandler.Close)
 
-	bg, stopBackground := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		changefeed.Follow(bg, store, seq, cfg.feedInterval, changefeed.Applier(store, index, guard), logger)
 	})
 	wg.Go(func() { guard.RunFlusher(bg, 5*time.Second) })
-	wg.Go(func() { sweepLimiter(bg, limiter) })
+	wg.Go(func() { sweepLimiter(bg, local) })
 
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
@@ -194,4 +215,35 @@ func sweepLimiter(ctx context.Context, l *memory.Limiter) {
 			l.Sweep(mcpdir.RateWindow)
 		}
 	}
+}
+
+// watchStore pings the store every 2 s and reports whether it answers,
+// logging when it stops and when it is back (the pool reconnects by
+// itself).
+func watchStore(ctx context.Context, store interface{ Ping(context.Context) error }, logger *slog.Logger) *atomic.Bool {
+	up := new(atomic.Bool)
+	up.Store(true)
+	go func() {
+		t := time.NewTicker(2 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			err := store.Ping(pctx)
+			cancel()
+			switch {
+			case err != nil && up.Load() && ctx.Err() == nil:
+				logger.Warn("database unreachable: serving searches from memory; writes fail until it is back", "err", err)
+				up.Store(false)
+			case err == nil && !up.Load():
+				logger.Info("database is back")
+				up.Store(true)
+			}
+		}
+	}()
+	return up
 }

@@ -1,0 +1,166 @@
+// Package redis holds what replicas share through Redis: the per-key rate
+// budget, exact across every replica.
+package redis
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// allowScript is the exact rolling window of memory.Limiter, kept in a
+// sorted set per key (member: a unique id, score: the time in
+// microseconds), run atomically in Redis on Redis's clock so that replicas
+// with skewed clocks count alike. It returns {allowed, count after, oldest}.
+var allowScript = goredis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local window = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local n = redis.call('ZCARD', KEYS[1])
+local allowed = 0
+if n < limit then
+  redis.call('ZADD', KEYS[1], now, ARGV[3])
+  n = n + 1
+  allowed = 1
+end
+redis.call('PEXPIRE', KEYS[1], math.ceil(window / 1000))
+local oldest = now
+local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+if first[2] then oldest = tonumber(first[2]) end
+return {allowed, n, now, oldest}
+`)
+
+// Limiter is a mcpdir.RateLimiter whose budgets live in Redis. When Redis
+// cannot be reached it falls back to this replica's in-process limiter
+// (never more than a key's limit per replica), says so once in the log and
+// in Status, and returns to the shared budget when Redis answers again.
+type Limiter struct {
+	client   *goredis.Client
+	prefix   string
+	fallback mcpdir.RateLimiter
+	log      *slog.Logger
+	timeout  time.Duration
+
+	degraded atomic.Bool
+	probing  sync.Mutex
+	lastErr  atomic.Value // string
+}
+
+// Options configure a Limiter.
+type Options struct {
+	// Prefix starts every key the limiter writes (default "mcpdir:rate:").
+	Prefix string
+	// Timeout bounds one call to Redis (default 250 ms): past it the
+	// request is counted in process.
+	Timeout time.Duration
+	// ProbeEvery is how often a degraded limiter tries Redis again
+	// (default 1 s).
+	ProbeEvery time.Duration
+}
+
+// NewLimiter returns a limiter over the Redis at url (redis://host:port/db).
+// It does not wait for Redis: until Redis answers, it counts in process.
+// Close stops its probe.
+func NewLimiter(ctx context.Context, url string, fallback mcpdir.RateLimiter, log *slog.Logger, opts Options) (*Limiter, error) {
+	o, err := goredis.ParseURL(url)
+	if err != nil {
+		return nil, fmt.Errorf("redis URL: %w", err)
+	}
+	o.DialTimeout, o.ReadTimeout, o.WriteTimeout = time.Second, time.Second, time.Second
+	o.MaxRetries = 0 // a failed call falls back at once; the probe retries
+	l := &Limiter{
+		client: goredis.NewClient(o), prefix: cmpOr(opts.Prefix, "mcpdir:rate:"),
+		fallback: fallback, log: log, timeout: cmpOr(opts.Timeout, 250*time.Millisecond),
+	}
+	l.lastErr.Store("")
+	if err := l.client.Ping(ctx).Err(); err != nil {
+		l.fail(err)
+	}
+	go l.probe(ctx, cmpOr(opts.ProbeEvery, time.Second))
+	return l, nil
+}
+
+func cmpOr[T comparable](v, def T) T {
+	var zero T
+	if v == zero {
+		return def
+	}
+	return v
+}
+
+// Close closes the connection to Redis.
+func (l *Limiter) Close() error { return l.client.Close() }
+
+// Allow implements mcpdir.RateLimiter.
+func (l *Limiter) Allow(ctx context.Context, key string, limit int, window time.Duration) (mcpdir.RateDecision, error) {
+	if l.degraded.Load() {
+		return l.fallback.Allow(ctx, key, limit, window)
+	}
+	ctx, cancel := context.WithTimeout(ctx, l.timeout)
+	defer cancel()
+	res, err := allowScript.Run(ctx, l.client, []string{l.prefix + key}, window.Microseconds(), limit, rand.Text()).Int64Slice()
+	if err != nil || len(res) != 4 {
+		if err == nil {
+			err = fmt.Errorf("unexpected answer %v", res)
+		}
+		l.fail(err)
+		return l.fallback.Allow(ctx, key, limit, window)
+	}
+	allowed, n, now, oldest := res[0] == 1, int(res[1]), res[2], res[3]
+	d := mcpdir.RateDecision{Allowed: allowed, Limit: limit, Remaining: max(0, limit-n),
+		Reset: time.Duration(oldest+window.Microseconds()-now) * time.Microsecond}
+	if !allowed {
+		d.RetryAfter = d.Reset
+	}
+	return d, nil
+}
+
+// fail switches to the in-process limiter, logging it once.
+func (l *Limiter) fail(err error) {
+	l.lastErr.Store(err.Error())
+	if l.degraded.CompareAndSwap(false, true) {
+		l.log.Warn("redis unreachable: counting rate limits in this replica until it is back (never more than a key's limit per replica)", "err", err)
+	}
+}
+
+// probe pings Redis every interval until ctx ends: an outage is noticed
+// even while no request needs Redis (keys without a limit), and a degraded
+// limiter returns to Redis when it answers.
+func (l *Limiter) probe(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		pctx, cancel := context.WithTimeout(ctx, l.timeout)
+		err := l.client.Ping(pctx).Err()
+		cancel()
+		switch {
+		case err != nil && ctx.Err() == nil:
+			l.fail(err)
+		case err == nil && l.degraded.CompareAndSwap(true, false):
+			l.log.Info("redis is back: rate limits are shared by every replica again")
+		}
+	}
+}
+
+// Status is nil while the budgets are shared through Redis, else why not.
+func (l *Limiter) Status() error {
+	if l.degraded.Load() {
+		return fmt.Errorf("unreachable, limits counted per replica: %s", l.lastErr.Load())
+	}
+	return nil
+}

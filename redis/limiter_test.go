@@ -1,0 +1,150 @@
+package redis_test
+
+import (
+	"context"
+	"crypto/rand"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mcpdir/mcpdir/memory"
+	"github.com/mcpdir/mcpdir/redis"
+	"github.com/mcpdir/mcpdir/storetest"
+)
+
+func newLimiter(t *testing.T, url, prefix string, logs io.Writer) *redis.Limiter {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	l, err := redis.NewLimiter(ctx, url, memory.NewLimiter(nil), slog.New(slog.NewTextHandler(logs, nil)),
+		redis.Options{Prefix: prefix, ProbeEvery: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); l.Close() })
+	return l
+}
+
+func testPrefix() string { return "mcpdir-test:" + rand.Text()[:10] + ":" }
+
+// Three replicas, 200 requests at once, a limit of 20: exactly 20 pass.
+func TestExactAcrossReplicas(t *testing.T) {
+	url := storetest.RedisURL(t)
+	prefix := testPrefix()
+	replicas := []*redis.Limiter{newLimiter(t, url, prefix, io.Discard), newLimiter(t, url, prefix, io.Discard), newLimiter(t, url, prefix, io.Discard)}
+	var allowed atomic.Int32
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range 200 {
+		wg.Go(func() {
+			<-start
+			d, err := replicas[i%3].Allow(context.Background(), "k", 20, time.Hour)
+			if err != nil {
+				t.Error(err)
+			}
+			if d.Allowed {
+				allowed.Add(1)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	if n := allowed.Load(); n != 20 {
+		t.Fatalf("%d of 200 passed, want exactly 20", n)
+	}
+	d, _ := replicas[0].Allow(context.Background(), "k", 20, time.Hour)
+	if d.Allowed || d.Remaining != 0 || d.RetryAfter <= 59*time.Minute || d.RetryAfter > time.Hour {
+		t.Fatalf("the 201st: %+v", d)
+	}
+	if d, _ := replicas[1].Allow(context.Background(), "other", 20, time.Hour); !d.Allowed || d.Remaining != 19 {
+		t.Fatalf("another key: %+v", d)
+	}
+}
+
+// The window rolls: a slot frees when the request that took it is a
+// window old, not all at once.
+func TestRollingWindow(t *testing.T) {
+	l := newLimiter(t, storetest.RedisURL(t), testPrefix(), io.Discard)
+	ctx := context.Background()
+	const window = 600 * time.Millisecond
+	l.Allow(ctx, "k", 2, window)
+	time.Sleep(300 * time.Millisecond)
+	l.Allow(ctx, "k", 2, window)
+	d, _ := l.Allow(ctx, "k", 2, window)
+	if d.Allowed || d.RetryAfter <= 0 || d.RetryAfter > 300*time.Millisecond {
+		t.Fatalf("third in the window: %+v", d)
+	}
+	time.Sleep(d.RetryAfter + 20*time.Millisecond)
+	if d, _ := l.Allow(ctx, "k", 2, window); !d.Allowed {
+		t.Fatalf("the first slot did not free: %+v", d)
+	}
+	if d, _ := l.Allow(ctx, "k", 2, window); d.Allowed {
+		t.Fatalf("two slots freed at once: %+v", d)
+	}
+}
+
+// Redis cut off: the limiter counts in process (the limit still holds per
+// replica), says so once in the log and in Status, and returns to Redis
+// when it is back.
+func TestRedisOutage(t *testing.T) {
+	url := storetest.RedisURL(t)
+	proxy := storetest.NewProxy(t, strings.TrimSuffix(strings.TrimPrefix(url, "redis://"), "/0"))
+	var logs syncBuffer
+	l := newLimiter(t, "redis://"+proxy.Addr+"/0", testPrefix(), &logs)
+	ctx := context.Background()
+	if d, err := l.Allow(ctx, "k", 3, time.Hour); err != nil || !d.Allowed || l.Status() != nil {
+		t.Fatalf("through Redis: %+v %v %v", d, err, l.Status())
+	}
+	proxy.Cut()
+	allowed := 0
+	for range 10 {
+		d, err := l.Allow(ctx, "k", 3, time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Allowed {
+			allowed++
+		}
+	}
+	if allowed != 3 || l.Status() == nil {
+		t.Fatalf("during the outage %d of 10 passed (want the limit, 3), status %v", allowed, l.Status())
+	}
+	if n := strings.Count(logs.String(), "redis unreachable"); n != 1 {
+		t.Errorf("the outage was logged %d times:\n%s", n, logs.String())
+	}
+	proxy.Restore()
+	deadline := time.Now().Add(5 * time.Second)
+	for l.Status() != nil {
+		if time.Now().After(deadline) {
+			t.Fatal("the limiter did not return to Redis")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// Shared again: the budget is Redis's (1 of 3 spent before the cut).
+	if d, _ := l.Allow(ctx, "k", 3, time.Hour); !d.Allowed || d.Remaining != 1 {
+		t.Fatalf("after the outage: %+v", d)
+	}
+	if !strings.Contains(logs.String(), "redis is back") {
+		t.Errorf("the recovery was not logged:\n%s", logs.String())
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
