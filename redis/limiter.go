@@ -60,8 +60,11 @@ type Limiter struct {
 type Options struct {
 	// Prefix starts every key the limiter writes (default "mcpdir:rate:").
 	Prefix string
-	// Timeout bounds one call to Redis (default 250 ms): past it the
-	// request is counted in process.
+	// Timeout bounds one call to Redis (default 2 s): past it the limiter
+	// counts in process until Redis answers a probe. It is generous so
+	// that a burst queueing for connections is not taken for an outage
+	// (which would loosen the budget to one per replica); a Redis that is
+	// down refuses connections at once.
 	Timeout time.Duration
 	// ProbeEvery is how often a degraded limiter tries Redis again
 	// (default 1 s).
@@ -77,10 +80,11 @@ func NewLimiter(ctx context.Context, url string, fallback mcpdir.RateLimiter, lo
 		return nil, fmt.Errorf("redis URL: %w", err)
 	}
 	o.DialTimeout, o.ReadTimeout, o.WriteTimeout = time.Second, time.Second, time.Second
+	o.PoolSize = max(o.PoolSize, 64)
 	o.MaxRetries = 0 // a failed call falls back at once; the probe retries
 	l := &Limiter{
 		client: goredis.NewClient(o), prefix: cmpOr(opts.Prefix, "mcpdir:rate:"),
-		fallback: fallback, log: log, timeout: cmpOr(opts.Timeout, 250*time.Millisecond),
+		fallback: fallback, log: log, timeout: cmpOr(opts.Timeout, 2*time.Second),
 	}
 	l.lastErr.Store("")
 	if err := l.client.Ping(ctx).Err(); err != nil {

@@ -55,6 +55,11 @@ func TestExactAcrossReplicas(t *testing.T) {
 	if n := allowed.Load(); n != 20 {
 		t.Fatalf("%d of 200 passed, want exactly 20", n)
 	}
+	for _, r := range replicas {
+		if r.Status() != nil {
+			t.Fatalf("a burst was taken for an outage: %v", r.Status())
+		}
+	}
 	d, _ := replicas[0].Allow(context.Background(), "k", 20, time.Hour)
 	if d.Allowed || d.Remaining != 0 || d.RetryAfter <= 59*time.Minute || d.RetryAfter > time.Hour {
 		t.Fatalf("the 201st: %+v", d)

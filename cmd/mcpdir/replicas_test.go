@@ -115,6 +115,11 @@ func TestBudgetAcrossReplicas(t *testing.T) {
 	if ok.Load() != 20 || limited.Load() != 180 {
 		t.Fatalf("%d passed and %d were limited, want 20 and 180", ok.Load(), limited.Load())
 	}
+	for _, r := range replicas {
+		if strings.Contains(r.stderr.String(), "redis unreachable") {
+			t.Fatalf("a burst was taken for a Redis outage:\n%s", r.stderr)
+		}
+	}
 	// A new replica (as after a restart) finds the key spent.
 	fresh := startServer(t, "", "--database-url", db, "--redis-url", rdb, "--no-starter")
 	resp := get(t, fresh.URL+"/api/open/v1/search?keywords=postgres", "Bearer "+key)
