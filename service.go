@@ -111,3 +111,28 @@ type Store interface {
 	Ping(ctx context.Context) error
 	Close() error
 }
+
+// SharedSessions lets sessions outlive the replica that opened them: with
+// it, any replica serves any request of a Streamable HTTP session, and a
+// legacy (2024-11-05) session's POSTs reach the replica that holds its
+// event stream wherever they land. Implemented on Redis (package redis).
+type SharedSessions interface {
+	// Put records a session for ttl.
+	Put(ctx context.Context, id string, rec SessionRecord, ttl time.Duration) error
+	// Get returns a session's record, renewing it for ttl.
+	Get(ctx context.Context, id string, ttl time.Duration) (SessionRecord, bool, error)
+	// Delete ends a session; it reports whether there was one.
+	Delete(ctx context.Context, id string) (bool, error)
+	// Publish sends a message POSTed to a legacy session to the replica
+	// that holds its stream.
+	Publish(ctx context.Context, id string, msg []byte) error
+	// Listen delivers the messages published for legacy sessions (every
+	// session's: deliver keeps the ones this replica holds) until ctx ends.
+	Listen(ctx context.Context, deliver func(id string, msg []byte))
+}
+
+// SessionRecord is what every replica knows of a session.
+type SessionRecord struct {
+	Key    string `json:"key"` // the prefix of the API key that opened it
+	Legacy bool   `json:"legacy,omitempty"`
+}

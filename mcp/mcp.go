@@ -61,6 +61,10 @@ type Config struct {
 	KeepAliveInterval  time.Duration // SSE comment on open streams, for proxies and dead peers
 	MaxBodyBytes       int64         // a POST body larger than this is refused
 	KeyCheckInterval   time.Duration // how often open sessions' keys are checked (revocation, expiry)
+
+	// Shared, when set, shares sessions between replicas (Redis): any
+	// replica serves any session's requests. Nil keeps them local.
+	Shared mcpdir.SharedSessions
 }
 
 // Defaults of Config's limits.
@@ -166,6 +170,11 @@ func NewHandler(cfg Config) (*Handler, error) {
 	h.legacy = sdk.NewSSEHandler(getServer, &sdk.SSEOptions{MaxRequestBodyBytes: cfg.MaxBodyBytes})
 
 	go h.janitor(min(max(cfg.SessionIdleTimeout/4, 10*time.Millisecond), time.Minute))
+	if cfg.Shared != nil {
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() { <-h.closing; cancel() }()
+		go cfg.Shared.Listen(ctx, h.deliverLegacy)
+	}
 	return h, nil
 }
 
@@ -197,6 +206,7 @@ func (h *Handler) janitor(every time.Duration) {
 			// A revoked or expired key's sessions end, and with them
 			// their open streams.
 			h.closeSessions(h.sessions.unusable(h.cfg.Guard.Check))
+			h.syncShared()
 		}
 	}
 }
@@ -353,4 +363,26 @@ func (q quietHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 
 func (q quietHandler) WithGroup(name string) slog.Handler {
 	return quietHandler{q.Handler.WithGroup(name)}
+}
+
+// syncShared keeps this replica's sessions and the shared records in step:
+// it renews the records of the sessions it holds, and closes those ended
+// elsewhere (a DELETE on another replica) or lapsed.
+func (h *Handler) syncShared() {
+	if h.cfg.Shared == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), h.cfg.KeyCheckInterval)
+	defer cancel()
+	var gone []*session
+	for _, id := range h.sessions.ids() {
+		_, found, err := h.cfg.Shared.Get(ctx, id, h.cfg.SessionIdleTimeout)
+		if err != nil {
+			return // the shared store is away: end nothing on its account
+		}
+		if s := h.sessions.lookup(id); !found && s != nil && h.sessions.remove(id) {
+			gone = append(gone, s)
+		}
+	}
+	h.closeSessions(gone)
 }

@@ -101,15 +101,26 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, key *mcpdir.APIKe
 	var res *reservation
 	switch {
 	case p.legacyID != "":
-		if sess = h.acquire(w, p.id, p.legacyID, key, true); sess == nil {
+		if sess = h.acquire(p.legacyID, key, true); sess == nil {
+			// Another replica's session: relay, once the message is
+			// known to be acceptable.
+			if !h.remoteSession(w, r, p.legacyID, key, true) || h.checkMethods(w, p.msgs, false) {
+				return
+			}
+			h.relayLegacy(w, r, p)
 			return
 		}
 		defer h.sessions.done(sess)
 	case handler == h.stateful && p.sessionID != "":
-		if sess = h.acquire(w, p.id, p.sessionID, key, false); sess == nil {
+		if sess = h.acquire(p.sessionID, key, false); sess != nil {
+			defer h.sessions.done(sess)
+		} else if h.remoteSession(w, r, p.sessionID, key, false) {
+			// Another replica's session: the directory keeps no state in
+			// a session that a sessionless request lacks.
+			handler = h.stateless
+		} else {
 			return
 		}
-		defer h.sessions.done(sess)
 	case handler == h.stateful:
 		if res = h.reserve(w, p.id, key); res == nil {
 			return
@@ -163,6 +174,7 @@ func (h *Handler) forward(w http.ResponseWriter, r *http.Request, key *mcpdir.AP
 		rcpt.setHeaders(hdr)
 		if sid := hdr.Get("Mcp-Session-Id"); res != nil && status == http.StatusOK && sid != "" {
 			born = res.commit(sid, false, nil)
+			h.share(r.Context(), sid, key, false)
 		}
 	}
 	handler.ServeHTTP(sw, r)
@@ -190,18 +202,10 @@ func (h *Handler) reserve(w http.ResponseWriter, id json.RawMessage, key *mcpdir
 	return res
 }
 
-// acquire finds the key's session for a request, or answers 404.
-func (h *Handler) acquire(w http.ResponseWriter, id json.RawMessage, sessionID string, key *mcpdir.APIKey, legacy bool) *session {
-	s, ok := h.sessions.acquire(sessionID, key.Prefix, legacy)
-	if !ok {
-		how := "start a new one with initialize"
-		if legacy {
-			how = "open a new event stream with GET"
-		}
-		writeRPCError(w, http.StatusNotFound, id, rpcError{Code: codeSessionNotFound,
-			Message: "session not found: it ended or expired, or belongs to another API key; " + how,
-			Data:    rpcData{Code: dataSessionNotFound}})
-	}
+// acquire finds a session of the key that this replica holds, marking a
+// request in flight; nil if there is none.
+func (h *Handler) acquire(sessionID string, key *mcpdir.APIKey, legacy bool) *session {
+	s, _ := h.sessions.acquire(sessionID, key.Prefix, legacy)
 	return s
 }
 

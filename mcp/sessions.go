@@ -143,6 +143,13 @@ func (g *registry) acquire(id, key string, legacy bool) (*session, bool) {
 	return s, true
 }
 
+// lookup returns the session id, or nil.
+func (g *registry) lookup(id string) *session {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.sessions[id]
+}
+
 // has reports whether the session id is known.
 func (g *registry) has(id string) bool {
 	g.mu.Lock()
@@ -245,6 +252,17 @@ func (g *registry) drop(live map[string]bool, snapshot time.Time) {
 			g.removeLocked(id)
 		}
 	}
+}
+
+// ids returns the ids of every session.
+func (g *registry) ids() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	out := make([]string, 0, len(g.sessions))
+	for id := range g.sessions {
+		out = append(out, id)
+	}
+	return out
 }
 
 // all removes and returns every session, for shutdown.

@@ -29,8 +29,11 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request, key *mcpdir.APIKey
 		return
 	}
 	if sessionID := r.Header.Get("Mcp-Session-Id"); sessionID != "" {
-		s := h.acquire(w, nil, sessionID, key, false)
+		s := h.acquire(sessionID, key, false)
 		if s == nil {
+			if h.remoteSession(w, r, sessionID, key, false) {
+				h.remoteStream(w, r, sessionID, key)
+			}
 			return
 		}
 		defer h.sessions.done(s)
@@ -67,12 +70,14 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request, key *mcpdir.APIKey
 		if legacy == nil {
 			if id := endpointSession(p); id != "" {
 				legacy = res.commit(id, true, cancel)
+				h.share(r.Context(), id, key, true)
 			}
 		}
 	}
 	h.stream(sw, r.WithContext(ctx), h.legacy)
 	if legacy != nil {
 		h.sessions.remove(legacy.id)
+		h.unshare(r.Context(), legacy.id)
 	}
 }
 
@@ -120,8 +125,14 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request, key *mcpdir.API
 			Message: "DELETE ends a session: send its Mcp-Session-Id header", Data: rpcData{Code: dataSessionRequired}})
 		return
 	}
-	s := h.acquire(w, nil, sessionID, key, false)
+	s := h.acquire(sessionID, key, false)
 	if s == nil {
+		// Another replica's session: end it for every replica; the one
+		// holding it closes it at its next check.
+		if h.remoteSession(w, r, sessionID, key, false) {
+			h.unshare(r.Context(), sessionID)
+			w.WriteHeader(http.StatusNoContent)
+		}
 		return
 	}
 	sw := newSDKWriter(w)
@@ -130,6 +141,7 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request, key *mcpdir.API
 	h.sessions.done(s)
 	if st := sw.statusCode(); st == http.StatusNoContent || st == http.StatusNotFound {
 		h.sessions.remove(sessionID)
+		h.unshare(r.Context(), sessionID)
 	}
 }
 

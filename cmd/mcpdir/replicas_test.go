@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/mcpdir/mcpdir/storetest"
@@ -191,5 +193,90 @@ func TestOutagesOfPostgresAndRedis(t *testing.T) {
 		if n := strings.Count(logs, line); n != 1 {
 			t.Errorf("%q logged %d times", line, n)
 		}
+	}
+}
+
+// rotating sends each request to the next replica in turn, as a
+// round-robin balancer without stickiness does.
+type rotating struct {
+	authorization string
+	replicas      []string // host:port
+	next          atomic.Int32
+	mu            sync.Mutex
+	seen          map[string]int // requests per replica
+}
+
+func (r *rotating) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	host := r.replicas[int(r.next.Add(1))%len(r.replicas)]
+	req.URL.Host, req.Host = host, host
+	req.Header.Set("Authorization", r.authorization)
+	r.mu.Lock()
+	r.seen[host]++
+	r.mu.Unlock()
+	return http.DefaultTransport.RoundTrip(req)
+}
+
+// MCP sessions across replicas behind a balancer without stickiness: a
+// Streamable HTTP session whose requests land on every replica in turn,
+// and a legacy HTTP+SSE session whose stream one replica holds while its
+// POSTs land on the others.
+func TestMCPSessionsAcrossReplicas(t *testing.T) {
+	db, rdb := storetest.PostgresURL(t), storetest.RedisURL(t)
+	var hosts []string
+	for range 3 {
+		s := startServer(t, "", "--database-url", db, "--redis-url", rdb)
+		hosts = append(hosts, strings.TrimPrefix(s.URL, "http://"))
+	}
+	key := newKey(t, t.TempDir(), "--database-url", db, "--rate-limit", "unlimited")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	streamable := func(c *http.Client) sdk.Transport {
+		return &sdk.StreamableClientTransport{Endpoint: "http://" + hosts[0] + "/api/open/mcp", HTTPClient: c, MaxRetries: -1}
+	}
+	for _, tc := range []struct {
+		version   string
+		transport func(*http.Client) sdk.Transport
+	}{
+		{"2025-11-25", streamable},
+		{"2025-06-18", streamable},
+		{"2025-03-26", streamable},
+		{"2024-11-05", func(c *http.Client) sdk.Transport {
+			return &sdk.SSEClientTransport{Endpoint: "http://" + hosts[0] + "/api/open/mcp", HTTPClient: c}
+		}},
+	} {
+		t.Run(tc.version, func(t *testing.T) {
+			rt := &rotating{authorization: "Bearer " + key, replicas: hosts, seen: map[string]int{}}
+			client := sdk.NewClient(&sdk.Implementation{Name: "e2e", Version: "1"}, nil)
+			cs, err := client.Connect(ctx, tc.transport(&http.Client{Transport: rt}), &sdk.ClientSessionOptions{ProtocolVersion: tc.version})
+			if err != nil {
+				t.Fatalf("connect: %v", err)
+			}
+			if v := cs.InitializeResult().ProtocolVersion; v != tc.version {
+				t.Fatalf("negotiated %s", v)
+			}
+			if tc.version != "2024-11-05" && cs.ID() == "" {
+				t.Fatal("no session: the test would prove nothing")
+			}
+			for i := range 6 {
+				if _, err := cs.ListTools(ctx, nil); err != nil {
+					t.Fatalf("tools/list %d: %v", i, err)
+				}
+				res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "search_mcp", Arguments: map[string]any{"keywords": "github"}})
+				if err != nil || res.IsError {
+					t.Fatalf("search %d: %v %+v", i, err, res)
+				}
+			}
+			if err := cs.Close(); err != nil {
+				t.Errorf("close: %v", err)
+			}
+			rt.mu.Lock()
+			defer rt.mu.Unlock()
+			if len(rt.seen) != 3 {
+				t.Errorf("the requests reached %d replicas: %v", len(rt.seen), rt.seen)
+			}
+			t.Logf("requests per replica: %v", rt.seen)
+		})
 	}
 }

@@ -123,13 +123,22 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 		return err
 	}
 
-	mcpHandler, err := mcp.NewHandler(mcp.Config{
+	mcpCfg := mcp.Config{
 		Index:          index,
 		Guard:          guard,
 		Logger:         logger,
 		AllowedOrigins: cfg.allowedOrigins,
 		ServerVersion:  version,
-	})
+	}
+	if cfg.redisURL != "" {
+		sessions, err := redis.NewSessions(cfg.redisURL, logger)
+		if err != nil {
+			return usageError{err.Error()}
+		}
+		defer sessions.Close()
+		mcpCfg.Shared = sessions
+	}
+	mcpHandler, err := mcp.NewHandler(mcpCfg)
 	if err != nil {
 		return err
 	}
