@@ -26,6 +26,10 @@ type Apply func(ctx context.Context, changes []mcpdir.Change) error
 func Follow(ctx context.Context, feed mcpdir.ChangeFeed, after int64, interval time.Duration, apply Apply, logger *slog.Logger) int64 {
 	t := time.NewTicker(interval)
 	defer t.Stop()
+	var wake <-chan struct{}
+	if n, ok := feed.(Notifier); ok {
+		wake = n.Notifications(ctx)
+	}
 	failing := false
 	for {
 		var err error
@@ -42,8 +46,16 @@ func Follow(ctx context.Context, feed mcpdir.ChangeFeed, after int64, interval t
 		case <-ctx.Done():
 			return after
 		case <-t.C:
+		case <-wake:
 		}
 	}
+}
+
+// Notifier is a feed that can say when a change was written (PostgreSQL's
+// LISTEN/NOTIFY), so that a follower need not wait for its next poll. The
+// poll stays: a notification can be lost, a read cannot.
+type Notifier interface {
+	Notifications(ctx context.Context) <-chan struct{}
 }
 
 func catchUp(ctx context.Context, feed mcpdir.ChangeFeed, after int64, apply Apply) (int64, error) {

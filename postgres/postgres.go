@@ -196,3 +196,42 @@ func isUniqueViolation(err error) bool {
 	var pe *pgconn.PgError
 	return errors.As(err, &pe) && pe.Code == "23505"
 }
+
+// Notifications implements changefeed.Notifier: a value after each
+// committed write, from a connection that LISTENs (and reconnects) until
+// ctx ends.
+func (db *DB) Notifications(ctx context.Context) <-chan struct{} {
+	ch := make(chan struct{}, 1)
+	go func() {
+		for ctx.Err() == nil {
+			if err := db.listen(ctx, ch); err != nil && ctx.Err() == nil {
+				select { // the poll covers the gap; try again shortly
+				case <-ctx.Done():
+				case <-time.After(time.Second):
+				}
+			}
+		}
+	}()
+	return ch
+}
+
+func (db *DB) listen(ctx context.Context, ch chan<- struct{}) error {
+	conn, err := db.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, `LISTEN mcpdir_changes`); err != nil {
+		return err
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), `UNLISTEN mcpdir_changes`)
+	for {
+		if _, err := conn.Conn().WaitForNotification(ctx); err != nil {
+			return err
+		}
+		select {
+		case ch <- struct{}{}:
+		default: // a wake-up is already pending
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/postgres"
@@ -51,5 +52,24 @@ func TestConcurrentMigrations(t *testing.T) {
 	db := open(t, url)
 	if n, err := db.CountEntries(context.Background()); err != nil || n != 0 {
 		t.Fatalf("after concurrent migrations: %d %v", n, err)
+	}
+}
+
+// A write on one handle wakes a follower on another (LISTEN/NOTIFY), so a
+// replica need not wait for its next poll.
+func TestNotifications(t *testing.T) {
+	url := storetest.PostgresURL(t)
+	reader, writer := open(t, url), open(t, url)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	wake := reader.Notifications(ctx)
+	time.Sleep(200 * time.Millisecond) // let it LISTEN
+	if _, err := writer.UpsertEntries(ctx, []*mcpdir.Entry{{Name: "a", WebsiteURL: "https://e.com/a"}}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-wake:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no notification of the write")
 	}
 }

@@ -177,6 +177,10 @@ func TestOutagesOfPostgresAndRedis(t *testing.T) {
 		t.Fatalf("an unseen key during the outage: %d %+v", resp.StatusCode, body)
 	}
 
+	// Written while the replica cannot reach the database: the change feed
+	// picks it up where it stopped once the database is back.
+	cli(t, t.TempDir(), "import", "--database-url", db, writeLines(t, `{"name": "narwhal-mcp", "brief": "Narwhal tusk measurements", "website_url": "https://example.com/narwhal"}`))
+
 	pgProxy.Restore()
 	redisProxy.Restore()
 	waitFor(t, 15*time.Second, "/readyz back to ready", func() bool {
@@ -187,6 +191,9 @@ func TestOutagesOfPostgresAndRedis(t *testing.T) {
 		resp := get(t, s.URL+"/api/open/v1/search?keywords=git", "Bearer "+unknown)
 		resp.Body.Close()
 		return resp.StatusCode == 200
+	})
+	waitFor(t, 10*time.Second, "the entry imported during the outage is found", func() bool {
+		return s.search(t, key, "narwhal").Total == 1
 	})
 	logs := s.stderr.String()
 	for _, line := range []string{"database unreachable", "database is back", "redis unreachable", "redis is back"} {
