@@ -114,6 +114,10 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, key *mcpdir.APIKe
 	case handler == h.stateful && p.sessionID != "":
 		if sess = h.acquire(p.sessionID, key, false); sess != nil {
 			defer h.sessions.done(sess)
+			if !h.stillShared(r.Context(), sess) {
+				h.notFound(w, p.id, false)
+				return
+			}
 		} else if h.remoteSession(w, r, p.sessionID, key, false) {
 			// Another replica's session: the directory keeps no state in
 			// a session that a sessionless request lacks.

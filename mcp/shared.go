@@ -30,6 +30,23 @@ func (h *Handler) remoteSession(w http.ResponseWriter, r *http.Request, id strin
 	return true
 }
 
+// stillShared reports whether a session this replica holds has not been
+// ended elsewhere (a DELETE on another replica); one that has is closed
+// here too. While the shared store is away, local sessions go on.
+func (h *Handler) stillShared(ctx context.Context, s *session) bool {
+	if h.cfg.Shared == nil {
+		return true
+	}
+	_, found, err := h.cfg.Shared.Get(ctx, s.id, h.cfg.SessionIdleTimeout)
+	if err != nil || found {
+		return true
+	}
+	if h.sessions.remove(s.id) {
+		h.closeSessions([]*session{s})
+	}
+	return false
+}
+
 // share records a session every replica may serve.
 func (h *Handler) share(ctx context.Context, id string, key *mcpdir.APIKey, legacy bool) {
 	if h.cfg.Shared == nil {

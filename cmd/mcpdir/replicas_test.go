@@ -287,3 +287,67 @@ func TestMCPSessionsAcrossReplicas(t *testing.T) {
 		})
 	}
 }
+
+// A revocation ends the key's open streams on every replica, the streams
+// of sessions other replicas opened included; and a DELETE on one replica
+// ends the session on all.
+func TestRevocationAndDeleteAcrossReplicas(t *testing.T) {
+	db, rdb := storetest.PostgresURL(t), storetest.RedisURL(t)
+	a := startServer(t, "", "--database-url", db, "--redis-url", rdb)
+	b := startServer(t, "", "--database-url", db, "--redis-url", rdb)
+	key := newKey(t, t.TempDir(), "--database-url", db, "--rate-limit", "unlimited")
+	do := func(s *testServer, method, body string, headers ...string) *http.Response {
+		req, _ := http.NewRequest(method, s.URL+"/api/open/mcp", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+key)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		for i := 0; i < len(headers); i += 2 {
+			req.Header.Set(headers[i], headers[i+1])
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	initialize := func() string {
+		resp := do(a, http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.Header.Get("Mcp-Session-Id")
+	}
+	// DELETE on b of a session a holds: gone on a too.
+	sid := initialize()
+	if resp := do(b, http.MethodDelete, "", "Mcp-Session-Id", sid); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("DELETE on the other replica: %d", resp.StatusCode)
+	}
+	resp := do(a, http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, "Mcp-Session-Id", sid, "Mcp-Protocol-Version", "2025-06-18")
+	io.Copy(io.Discard, resp.Body)
+	if resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("the deleted session still answers on the replica that opened it: %d", resp.StatusCode)
+	}
+
+	// Streams on b: one of a's session, one legacy; then the key is revoked.
+	sid = initialize()
+	closed := func(resp *http.Response) chan time.Time {
+		if resp.StatusCode != 200 {
+			t.Fatalf("stream: %d", resp.StatusCode)
+		}
+		done := make(chan time.Time, 1)
+		go func() { io.Copy(io.Discard, resp.Body); done <- time.Now() }()
+		return done
+	}
+	remote := closed(do(b, http.MethodGet, "", "Accept", "text/event-stream", "Mcp-Session-Id", sid, "Mcp-Protocol-Version", "2025-06-18"))
+	legacy := closed(do(b, http.MethodGet, "", "Accept", "text/event-stream"))
+	time.Sleep(200 * time.Millisecond)
+	start := time.Now()
+	cli(t, t.TempDir(), "keys", "revoke", "--database-url", db, key[:13])
+	for name, done := range map[string]chan time.Time{"the stream of a session another replica opened": remote, "a legacy stream": legacy} {
+		select {
+		case at := <-done:
+			t.Logf("%s closed %v after the revocation", name, at.Sub(start).Round(time.Millisecond))
+		case <-time.After(5 * time.Second):
+			t.Errorf("%s still open 5 s after the revocation", name)
+		}
+	}
+}
