@@ -5,12 +5,15 @@ import (
 	"crypto/rand"
 	"io"
 	"log/slog"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/memory"
 	"github.com/mcpdir/mcpdir/redis"
 	"github.com/mcpdir/mcpdir/storetest"
@@ -152,4 +155,39 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// BenchmarkAllow measures, side by side in one run, the latency a request
+// pays for its budget: in process, and shared through Redis (the Lua
+// script, one round trip on loopback). It reports p50 and p99.
+func BenchmarkAllow(b *testing.B) {
+	url := storetest.RedisURL(b)
+	shared, err := redis.NewLimiter(context.Background(), url, memory.NewLimiter(nil), slog.New(slog.DiscardHandler), redis.Options{Prefix: testPrefix()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer shared.Close()
+	for _, c := range []struct {
+		name string
+		l    interface {
+			Allow(context.Context, string, int, time.Duration) (mcpdir.RateDecision, error)
+		}
+	}{{"memory", memory.NewLimiter(nil)}, {"redis", shared}} {
+		b.Run(c.name, func(b *testing.B) {
+			var lat []time.Duration
+			i := 0
+			for b.Loop() {
+				i++
+				start := time.Now()
+				// 20 per hour, as a default key, over 1,000 keys.
+				if _, err := c.l.Allow(context.Background(), "k"+strconv.Itoa(i%1000), 20, time.Hour); err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(start))
+			}
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+		})
+	}
 }
