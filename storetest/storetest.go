@@ -8,11 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/importer"
 )
 
 // Opener returns a new empty store for a test, and a function that opens
@@ -27,6 +29,27 @@ func Run(t *testing.T, open Opener) {
 	t.Run("another handle sees writes", func(t *testing.T) { anotherHandle(t, open) })
 	t.Run("feed in commit order under concurrent writers", func(t *testing.T) { concurrentFeed(t, open) })
 	t.Run("a batch with one entry twice", func(t *testing.T) { duplicateInBatch(t, open) })
+	t.Run("import", func(t *testing.T) { importFile(t, open) })
+}
+
+// An NDJSON import over the store: counted, idempotent, skips reported.
+func importFile(t *testing.T, open Opener) {
+	ctx := context.Background()
+	db, _ := open(t)
+	var in strings.Builder
+	for i := range 1234 {
+		fmt.Fprintf(&in, `{"name": "server-%d", "brief": "b", "website_url": "https://e.com/%d"}`+"\n", i, i)
+	}
+	in.WriteString("not json\n" + `{"name": "server-0", "website_url": "https://e.com/0"}` + "\n")
+	for round, want := range []mcpdir.ImportResult{{Added: 1234, Skipped: 2}, {Unchanged: 1234, Skipped: 2}} {
+		sum, err := importer.Import(ctx, db, strings.NewReader(in.String()), nil)
+		if err != nil || sum.Added != want.Added || sum.Unchanged != want.Unchanged || sum.Updated != 0 || sum.Skipped != want.Skipped {
+			t.Fatalf("import %d: %+v %v", round+1, sum.ImportResult, err)
+		}
+	}
+	if n, _ := db.CountEntries(ctx); n != 1234 {
+		t.Fatalf("%d entries", n)
+	}
 }
 
 func entry(name, url, brief string) *mcpdir.Entry {

@@ -160,6 +160,35 @@ func TestOutagesOfPostgresAndRedis(t *testing.T) {
 	}
 	checks := func(body map[string]any) map[string]any { c, _ := body["checks"].(map[string]any); return c }
 
+	// Searches throughout: every one answered, before, during and after.
+	stop := make(chan struct{})
+	var searched, failed atomic.Int32
+	var searching sync.WaitGroup
+	searching.Go(func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+			resp := get(t, s.URL+"/api/open/v1/search?keywords=postgres", "Bearer "+key)
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			searched.Add(1)
+			if resp.StatusCode != 200 {
+				failed.Add(1)
+			}
+		}
+	})
+	defer func() {
+		close(stop)
+		searching.Wait()
+		if failed.Load() > 0 || searched.Load() < 20 {
+			t.Errorf("%d of %d searches failed across the outages", failed.Load(), searched.Load())
+		}
+		t.Logf("%d searches across the outages, all answered", searched.Load())
+	}()
+
 	pgProxy.Cut()
 	redisProxy.Cut()
 	waitFor(t, 10*time.Second, "/readyz names the database and Redis as down", func() bool {
