@@ -124,6 +124,9 @@ func (s *Service) Authenticate(ctx context.Context, authorization string) (*mcpd
 	s.usedMu.Lock()
 	s.used[k.Prefix] = now
 	s.usedMu.Unlock()
+	if info := mcpdir.RequestInfoFrom(ctx); info != nil {
+		info.KeyPrefix = k.Prefix
+	}
 	return k, nil
 }
 

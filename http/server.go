@@ -37,6 +37,8 @@ type Config struct {
 	Baseline bool
 	// Timeouts bound slow clients; zero fields take DefaultTimeouts'.
 	Timeouts Timeouts
+	// AccessLog writes a line per request to Logger, at info.
+	AccessLog bool
 }
 
 // Timeouts bound how long a client may take. Long-lived event streams lift
@@ -90,5 +92,8 @@ func NewServer(cfg Config) http.Handler {
 	h = boundRequest(h)
 	h = recoverPanics(cfg.Logger, h)
 	h = deadlines(cfg.Timeouts.orDefaults().Request, h)
+	if cfg.AccessLog {
+		h = accessLog(cfg.Logger, h)
+	}
 	return h
 }

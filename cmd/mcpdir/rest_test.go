@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -399,5 +400,45 @@ func TestRateLimitRollingHourEndToEnd(t *testing.T) {
 	advance(time.Minute) // the second request (minute 1) has left
 	if resp := search(); resp.StatusCode != 200 {
 		t.Fatalf("the second slot: %d", resp.StatusCode)
+	}
+}
+
+// One JSON access line per request, with the route, status and key prefix
+// (never the key or the query), and the request id answered in
+// X-Request-Id; a well-formed id from the client is kept, another replaced.
+func TestAccessLog(t *testing.T) {
+	s := startServer(t, "")
+	key := newKey(t, s.DataDir)
+	req, _ := http.NewRequest("GET", s.URL+"/api/open/v1/search?keywords=secretword", nil)
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("X-Request-Id", "trace-123")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.Header.Get("X-Request-Id") != "trace-123" {
+		t.Errorf("X-Request-Id %q", resp.Header.Get("X-Request-Id"))
+	}
+	req.Header.Set("X-Request-Id", "bad id\" injected")
+	resp, _ = http.DefaultClient.Do(req)
+	resp.Body.Close()
+	if id := resp.Header.Get("X-Request-Id"); id == "" || strings.Contains(id, " ") {
+		t.Errorf("a malformed id was kept: %q", id)
+	}
+	var line map[string]any
+	for l := range strings.SplitSeq(s.stderr.String(), "\n") {
+		if strings.Contains(l, `"id":"trace-123"`) {
+			if err := json.Unmarshal([]byte(l), &line); err != nil {
+				t.Fatalf("not JSON: %s", l)
+			}
+		}
+	}
+	if line == nil || line["msg"] != "request" || line["route"] != "GET /api/open/v1/search" || line["status"] != 200.0 ||
+		line["key"] != key[:13] || line["method"] != "GET" {
+		t.Fatalf("access line %v", line)
+	}
+	if logs := s.stderr.String(); strings.Contains(logs, key) || strings.Contains(logs, "secretword") {
+		t.Error("the log holds the key or the query")
 	}
 }

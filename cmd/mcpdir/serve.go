@@ -38,6 +38,8 @@ type serveConfig struct {
 	allowedOrigins []string
 	timeouts       mcpdirhttp.Timeouts
 	redisURL       string
+	logFormat      string
+	accessLog      bool
 }
 
 func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
@@ -57,6 +59,8 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 	fs.DurationVar(&cfg.timeouts.Request, "request-timeout", mcpdirhttp.DefaultTimeouts.Request, "time a client has to send a request's body and take the answer (event streams excepted)")
 	fs.DurationVar(&cfg.timeouts.Idle, "idle-timeout", mcpdirhttp.DefaultTimeouts.Idle, "a keep-alive connection idle this long is closed")
 	fs.StringVar(&cfg.redisURL, "redis-url", env("MCPDIR_REDIS_URL"), "Redis URL (redis://host:port/db) for rate limits shared by every replica; unset: counted in this process (env MCPDIR_REDIS_URL)")
+	fs.StringVar(&cfg.logFormat, "log-format", env.or("MCPDIR_LOG_FORMAT", "json"), "json or text (env MCPDIR_LOG_FORMAT)")
+	fs.BoolVar(&cfg.accessLog, "access-log", env("MCPDIR_ACCESS_LOG") != "0" && env("MCPDIR_ACCESS_LOG") != "false", "one log line per request, at info (env MCPDIR_ACCESS_LOG=0 turns it off)")
 	fs.StringVar(&cfg.logLevel, "log-level", env.or("MCPDIR_LOG_LEVEL", "info"), "debug, info, warn or error (env MCPDIR_LOG_LEVEL)")
 	if args, err = parseFlags(fs, args); err != nil {
 		return err
@@ -77,7 +81,7 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 }
 
 func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
-	logger := newLogger(stderr, cfg.logLevel)
+	logger := newLogger(stderr, cfg.logLevel, cfg.logFormat)
 	store, err := cfg.store.open(ctx)
 	if err != nil {
 		return err
@@ -153,6 +157,7 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 		MaxResults: cfg.maxResults,
 		Baseline:   cfg.baseline,
 		Timeouts:   cfg.timeouts,
+		AccessLog:  cfg.accessLog,
 		MCP:        mcpHandler,
 		Ready: func(ctx context.Context) mcpdirhttp.Readiness {
 			r := mcpdirhttp.Readiness{Ready: ready.Load(), Checks: map[string]string{"index": "ok", "database": "ok"}}

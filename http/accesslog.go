@@ -1,0 +1,108 @@
+package http
+
+import (
+	"crypto/rand"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// accessLog writes one structured line per request (route, status, bytes,
+// duration, the key's prefix: never the key, nor the query) and answers
+// the request's id in X-Request-Id. A well-formed id from the client (or
+// the proxy in front) is kept, so that one request can be followed across
+// systems; otherwise the server makes one.
+func accessLog(logger *slog.Logger, next http.Handler) http.Handler {
+	ids := newRequestIDs()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		id := r.Header.Get("X-Request-Id")
+		if !validRequestID(id) {
+			id = ids.next()
+		}
+		w.Header().Set("X-Request-Id", id)
+		info := &mcpdir.RequestInfo{ID: id}
+		r = r.WithContext(mcpdir.WithRequestInfo(r.Context(), info))
+		rec := &recordingWriter{ResponseWriter: w}
+		next.ServeHTTP(rec, r)
+		route := r.Pattern
+		if route == "" {
+			route = "unmatched"
+		}
+		logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
+			slog.String("id", id), slog.String("method", r.Method), slog.String("route", route),
+			slog.Int("status", rec.statusOrOK()), slog.Int64("bytes", rec.bytes),
+			slog.Float64("ms", float64(time.Since(start).Microseconds())/1000),
+			slog.String("key", info.KeyPrefix), slog.String("remote", r.RemoteAddr))
+	})
+}
+
+// validRequestID accepts up to 64 characters of [A-Za-z0-9._-]: nothing
+// that could forge a log line or a header.
+func validRequestID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// requestIDs makes ids unique across replicas and restarts (a random
+// process part) and cheap per request (a counter).
+type requestIDs struct {
+	prefix string
+	n      atomic.Uint64
+}
+
+func newRequestIDs() *requestIDs { return &requestIDs{prefix: rand.Text()[:10] + "-"} }
+
+func (g *requestIDs) next() string { return g.prefix + strconv.FormatUint(g.n.Add(1), 36) }
+
+// recordingWriter notes the status and size of a response. It passes
+// flushes on and unwraps for http.ResponseController, which event streams
+// rely on.
+type recordingWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (w *recordingWriter) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *recordingWriter) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(p)
+	w.bytes += int64(n)
+	return n, err
+}
+
+func (w *recordingWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (w *recordingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func (w *recordingWriter) statusOrOK() int {
+	if w.status == 0 {
+		return http.StatusOK
+	}
+	return w.status
+}
