@@ -22,8 +22,9 @@ type Apply func(ctx context.Context, changes []mcpdir.Change) error
 // apply, until ctx ends. A batch that fails to read or apply is retried at
 // the next tick, so nothing is skipped; a failure is logged when it starts
 // and when it ends, not at every tick. It returns the last applied
-// sequence number.
-func Follow(ctx context.Context, feed mcpdir.ChangeFeed, after int64, interval time.Duration, apply Apply, logger *slog.Logger) int64 {
+// sequence number. caughtUp, if not nil, is told each time the feed was
+// read to its end.
+func Follow(ctx context.Context, feed mcpdir.ChangeFeed, after int64, interval time.Duration, apply Apply, logger *slog.Logger, caughtUp func(time.Time)) int64 {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	var wake <-chan struct{}
@@ -41,6 +42,9 @@ func Follow(ctx context.Context, feed mcpdir.ChangeFeed, after int64, interval t
 		case err == nil && failing:
 			logger.Info("change feed: following writes again", "after", after)
 			failing = false
+		}
+		if err == nil && caughtUp != nil {
+			caughtUp(time.Now())
 		}
 		select {
 		case <-ctx.Done():

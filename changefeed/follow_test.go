@@ -50,7 +50,7 @@ func TestFollowDeliversEveryChangeAndRetries(t *testing.T) {
 	}
 	done := make(chan int64)
 	go func() {
-		done <- changefeed.Follow(ctx, db, 0, 10*time.Millisecond, apply, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		done <- changefeed.Follow(ctx, db, 0, 10*time.Millisecond, apply, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
 	}()
 	deadline := time.Now().Add(5 * time.Second)
 	for {

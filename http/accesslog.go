@@ -11,12 +11,18 @@ import (
 	"github.com/mcpdir/mcpdir"
 )
 
-// accessLog writes one structured line per request (route, status, bytes,
-// duration, the key's prefix: never the key, nor the query) and answers
-// the request's id in X-Request-Id. A well-formed id from the client (or
-// the proxy in front) is kept, so that one request can be followed across
-// systems; otherwise the server makes one.
-func accessLog(logger *slog.Logger, next http.Handler) http.Handler {
+// Observer counts requests (package metrics).
+type Observer interface {
+	ObserveRequest(route, method string, status int, d time.Duration)
+}
+
+// observe answers the request's id in X-Request-Id, and after the request
+// tells the observer (if any) and writes the access line (if logging):
+// route, status, bytes, duration, the key's prefix (never the key, nor the
+// query). A well-formed id from the client (or the proxy in front) is
+// kept, so that one request can be followed across systems; otherwise the
+// server makes one.
+func observe(logger *slog.Logger, accessLog bool, observer Observer, next http.Handler) http.Handler {
 	ids := newRequestIDs()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -32,6 +38,12 @@ func accessLog(logger *slog.Logger, next http.Handler) http.Handler {
 		route := r.Pattern
 		if route == "" {
 			route = "unmatched"
+		}
+		if observer != nil {
+			observer.ObserveRequest(route, r.Method, rec.statusOrOK(), time.Since(start))
+		}
+		if !accessLog {
+			return
 		}
 		logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
 			slog.String("id", id), slog.String("method", r.Method), slog.String("route", route),

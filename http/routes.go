@@ -14,6 +14,9 @@ func addRoutes(mux *http.ServeMux, cfg Config) {
 	}
 	mux.Handle("GET /healthz", handleHealthz())
 	mux.Handle("GET /readyz", handleReadyz(cfg.Ready))
+	if cfg.Metrics != nil {
+		mux.Handle("GET /metrics", handleMetrics(cfg.Metrics, cfg.Guard, cfg.Logger))
+	}
 	if cfg.Baseline {
 		mux.Handle("GET /debug/baseline", handleBaseline())
 	}

@@ -39,6 +39,11 @@ type Config struct {
 	Timeouts Timeouts
 	// AccessLog writes a line per request to Logger, at info.
 	AccessLog bool
+	// Observer, if set, counts every request (metrics).
+	Observer Observer
+	// Metrics, if set, is served at GET /metrics to requests from this
+	// machine (not relayed by a proxy) and to admin keys.
+	Metrics http.Handler
 }
 
 // Timeouts bound how long a client may take. Long-lived event streams lift
@@ -92,8 +97,6 @@ func NewServer(cfg Config) http.Handler {
 	h = boundRequest(h)
 	h = recoverPanics(cfg.Logger, h)
 	h = deadlines(cfg.Timeouts.orDefaults().Request, h)
-	if cfg.AccessLog {
-		h = accessLog(cfg.Logger, h)
-	}
+	h = observe(cfg.Logger, cfg.AccessLog, cfg.Observer, h)
 	return h
 }

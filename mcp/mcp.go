@@ -65,7 +65,26 @@ type Config struct {
 	// Shared, when set, shares sessions between replicas (Redis): any
 	// replica serves any session's requests. Nil keeps them local.
 	Shared mcpdir.SharedSessions
+
+	// Observer, if set, counts messages and open streams (metrics).
+	Observer Observer
 }
+
+// Observer counts the endpoint's traffic (package metrics).
+type Observer interface {
+	// CountMessage counts a message: its method ("other" for one the
+	// server does not know) and, for tools/call, the tool ("other" for
+	// one it does not offer; "" for other methods).
+	CountMessage(method, tool string)
+	StreamOpened()
+	StreamClosed()
+}
+
+type noObserver struct{}
+
+func (noObserver) CountMessage(string, string) {}
+func (noObserver) StreamOpened()               {}
+func (noObserver) StreamClosed()               {}
 
 // Defaults of Config's limits.
 const (
@@ -134,6 +153,9 @@ func NewHandler(cfg Config) (*Handler, error) {
 	cfg.KeepAliveInterval = cmp.Or(cfg.KeepAliveInterval, DefaultKeepAliveInterval)
 	cfg.MaxBodyBytes = cmp.Or(cfg.MaxBodyBytes, DefaultMaxBodyBytes)
 	cfg.KeyCheckInterval = cmp.Or(cfg.KeyCheckInterval, DefaultKeyCheckInterval)
+	if cfg.Observer == nil {
+		cfg.Observer = noObserver{}
+	}
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)

@@ -123,6 +123,8 @@ func (h *Handler) remoteStream(w http.ResponseWriter, r *http.Request, id string
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Time{})
 	_ = rc.SetWriteDeadline(time.Time{})
+	h.cfg.Observer.StreamOpened()
+	defer h.cfg.Observer.StreamClosed()
 	sw.Header().Set("Content-Type", "text/event-stream")
 	sw.Header().Set("Cache-Control", "no-cache, no-transform")
 	sw.WriteHeader(http.StatusOK)

@@ -102,6 +102,8 @@ func (h *Handler) stream(sw *sdkWriter, r *http.Request, handler http.Handler) {
 	rc := http.NewResponseController(sw.w)
 	_ = rc.SetReadDeadline(time.Time{})
 	_ = rc.SetWriteDeadline(time.Time{})
+	h.cfg.Observer.StreamOpened()
+	defer h.cfg.Observer.StreamClosed()
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() { sw.keepAlive(h.cfg.KeepAliveInterval, stop) })

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,6 +19,7 @@ import (
 	mcpdirhttp "github.com/mcpdir/mcpdir/http"
 	"github.com/mcpdir/mcpdir/mcp"
 	"github.com/mcpdir/mcpdir/memory"
+	"github.com/mcpdir/mcpdir/metrics"
 	"github.com/mcpdir/mcpdir/redis"
 	"github.com/mcpdir/mcpdir/search"
 	"github.com/mcpdir/mcpdir/starter"
@@ -40,6 +42,7 @@ type serveConfig struct {
 	redisURL       string
 	logFormat      string
 	accessLog      bool
+	metricsAddr    string
 }
 
 func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
@@ -61,6 +64,7 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 	fs.StringVar(&cfg.redisURL, "redis-url", env("MCPDIR_REDIS_URL"), "Redis URL (redis://host:port/db) for rate limits shared by every replica; unset: counted in this process (env MCPDIR_REDIS_URL)")
 	fs.StringVar(&cfg.logFormat, "log-format", env.or("MCPDIR_LOG_FORMAT", "json"), "json or text (env MCPDIR_LOG_FORMAT)")
 	fs.BoolVar(&cfg.accessLog, "access-log", env("MCPDIR_ACCESS_LOG") != "0" && env("MCPDIR_ACCESS_LOG") != "false", "one log line per request, at info (env MCPDIR_ACCESS_LOG=0 turns it off)")
+	fs.StringVar(&cfg.metricsAddr, "metrics-addr", env("MCPDIR_METRICS_ADDR"), "serve /metrics on a listener of its own (e.g. 127.0.0.1:9090); unset: on the main listener, to this machine and admin keys (env MCPDIR_METRICS_ADDR)")
 	fs.StringVar(&cfg.logLevel, "log-level", env.or("MCPDIR_LOG_LEVEL", "info"), "debug, info, warn or error (env MCPDIR_LOG_LEVEL)")
 	if args, err = parseFlags(fs, args); err != nil {
 		return err
@@ -127,9 +131,12 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 		return err
 	}
 
+	m := metrics.New(index.Len)
+	searcher, counted := m.Index(index), m.Guard(guard)
 	mcpCfg := mcp.Config{
-		Index:          index,
-		Guard:          guard,
+		Index:          searcher,
+		Guard:          counted,
+		Observer:       m,
 		Logger:         logger,
 		AllowedOrigins: cfg.allowedOrigins,
 		ServerVersion:  version,
@@ -152,12 +159,14 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	storeUp := watchStore(bg, store, logger)
 	handler := mcpdirhttp.NewServer(mcpdirhttp.Config{
 		Logger:     logger,
-		Index:      index,
-		Guard:      guard,
+		Index:      searcher,
+		Guard:      counted,
+		Observer:   m,
 		MaxResults: cfg.maxResults,
 		Baseline:   cfg.baseline,
 		Timeouts:   cfg.timeouts,
 		AccessLog:  cfg.accessLog,
+		Metrics:    metricsOnMain(cfg.metricsAddr, m),
 		MCP:        mcpHandler,
 		Ready: func(ctx context.Context) mcpdirhttp.Readiness {
 			r := mcpdirhttp.Readiness{Ready: ready.Load(), Checks: map[string]string{"index": "ok", "database": "ok"}}
@@ -184,13 +193,23 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		changefeed.Follow(bg, store, seq, cfg.feedInterval, changefeed.Applier(store, index, guard), logger)
+		changefeed.Follow(bg, store, seq, cfg.feedInterval, changefeed.Applier(store, index, guard), logger, m.CaughtUp)
 	})
 	wg.Go(func() { guard.RunFlusher(bg, 5*time.Second) })
 	wg.Go(func() { sweepLimiter(bg, local) })
 
-	serveErr := make(chan error, 1)
+	serveErr := make(chan error, 2)
 	go func() { serveErr <- srv.Serve(ln) }()
+	if cfg.metricsAddr != "" {
+		mln, err := net.Listen("tcp", cfg.metricsAddr)
+		if err != nil {
+			return fmt.Errorf("listen on %s: %w", cfg.metricsAddr, err)
+		}
+		msrv := mcpdirhttp.NewHTTPServer(m.Handler(), cfg.timeouts, slogErrorLog(logger))
+		go func() { serveErr <- msrv.Serve(mln) }()
+		defer msrv.Close()
+		logger.Info("metrics", "addr", mln.Addr().String())
+	}
 	ready.Store(true)
 	logger.Info("listening", "addr", ln.Addr().String(), "url", "http://"+ln.Addr().String(), "store", cfg.store.where())
 	if keys, err := store.Keys(ctx); err == nil && len(keys) == 0 {
@@ -260,4 +279,13 @@ func watchStore(ctx context.Context, store interface{ Ping(context.Context) erro
 		}
 	}()
 	return up
+}
+
+// metricsOnMain is what the main listener serves at /metrics: nothing when
+// they have a listener of their own.
+func metricsOnMain(metricsAddr string, m *metrics.Metrics) http.Handler {
+	if metricsAddr != "" {
+		return nil
+	}
+	return m.Handler()
 }

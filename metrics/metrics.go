@@ -1,0 +1,125 @@
+// Package metrics exposes the service's Prometheus metrics, with
+// prometheus/client_golang: HTTP requests, search latency, the index, rate
+// limiting, MCP traffic and streams, the change feed, and the Go runtime
+// and process.
+package metrics
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// Metrics holds the collectors, registered in a registry of their own.
+type Metrics struct {
+	registry *prometheus.Registry
+
+	requests     *prometheus.CounterVec
+	durations    *prometheus.HistogramVec
+	searches     prometheus.Histogram
+	rateLimited  prometheus.Counter
+	mcpMessages  *prometheus.CounterVec
+	streams      prometheus.Gauge
+	feedCaughtUp prometheus.Gauge
+}
+
+// New registers the collectors. entries reports the index's size.
+func New(entries func() int) *Metrics {
+	m := &Metrics{
+		registry: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "mcpdir_http_requests_total", Help: "HTTP requests answered, by route and status.",
+		}, []string{"route", "method", "status"}),
+		durations: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "mcpdir_http_request_duration_seconds", Help: "Time to answer an HTTP request (event streams: their lifetime), by route.",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 5, 30, 300},
+		}, []string{"route"}),
+		searches: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "mcpdir_search_duration_seconds", Help: "Time the index takes to answer a search (REST and MCP).",
+			Buckets: []float64{.00001, .000025, .00005, .0001, .00025, .0005, .001, .0025, .005, .01, .025, .1},
+		}),
+		rateLimited: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "mcpdir_rate_limited_total", Help: "Requests refused because the key's budget was spent.",
+		}),
+		mcpMessages: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "mcpdir_mcp_messages_total", Help: "JSON-RPC messages received on the MCP endpoint, by method and tool (for tools/call).",
+		}, []string{"method", "tool"}),
+		streams: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "mcpdir_mcp_open_streams", Help: "MCP event streams open now.",
+		}),
+		feedCaughtUp: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "mcpdir_changefeed_caught_up_timestamp_seconds", Help: "When this replica last read the change feed to its end (Unix time): now minus this is how far behind it may be.",
+		}),
+	}
+	m.registry.MustRegister(m.requests, m.durations, m.searches, m.rateLimited, m.mcpMessages, m.streams, m.feedCaughtUp,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "mcpdir_index_entries", Help: "Entries in the search index."},
+			func() float64 { return float64(entries()) }),
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
+	return m
+}
+
+// Handler serves the metrics in the Prometheus text format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
+}
+
+// ObserveRequest counts an HTTP request (http's Observer).
+func (m *Metrics) ObserveRequest(route, method string, status int, d time.Duration) {
+	m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
+	m.durations.WithLabelValues(route).Observe(d.Seconds())
+}
+
+// CountMessage counts an MCP message (mcp's Observer). Only the
+// directory's tools are named; other names count as "other", so that a
+// client cannot grow the label set.
+func (m *Metrics) CountMessage(method, tool string) {
+	m.mcpMessages.WithLabelValues(method, tool).Inc()
+}
+
+// StreamOpened and StreamClosed track open MCP event streams (mcp's
+// Observer).
+func (m *Metrics) StreamOpened() { m.streams.Inc() }
+func (m *Metrics) StreamClosed() { m.streams.Dec() }
+
+// CaughtUp records that the change feed was read to its end.
+func (m *Metrics) CaughtUp(at time.Time) { m.feedCaughtUp.Set(float64(at.UnixNano()) / 1e9) }
+
+// Index times the searches of an index.
+func (m *Metrics) Index(x mcpdir.SearchIndex) mcpdir.SearchIndex { return timedIndex{x, m.searches} }
+
+type timedIndex struct {
+	mcpdir.SearchIndex
+	h prometheus.Histogram
+}
+
+func (t timedIndex) Search(q string, limit int) mcpdir.SearchResult {
+	start := time.Now()
+	res := t.SearchIndex.Search(q, limit)
+	t.h.Observe(time.Since(start).Seconds())
+	return res
+}
+
+// Guard counts the requests a guard refuses for their budget.
+func (m *Metrics) Guard(g mcpdir.Guard) mcpdir.Guard { return countedGuard{g, m.rateLimited} }
+
+type countedGuard struct {
+	mcpdir.Guard
+	c prometheus.Counter
+}
+
+func (g countedGuard) Spend(ctx context.Context, k *mcpdir.APIKey) (mcpdir.RateDecision, error) {
+	d, err := g.Guard.Spend(ctx, k)
+	if err == nil && !d.Allowed {
+		g.c.Inc()
+	}
+	return d, err
+}
