@@ -69,3 +69,22 @@ func TestRateLimitHeaders(t *testing.T) {
 		t.Errorf("unlimited key got headers %v", h)
 	}
 }
+
+func TestParseFilter(t *testing.T) {
+	f, err := ParseFilter(map[string][]string{"transport": {"sse"}, "registry": {"npm"}, "official": {"false"}, "tag": {"db", "sql"}})
+	if err != nil || f.Transport != "sse" || f.Registry != "npm" || f.Official == nil || *f.Official || len(f.Tags) != 2 {
+		t.Fatalf("%+v %v", f, err)
+	}
+	if f, err := ParseFilter(nil); err != nil || !f.IsZero() {
+		t.Fatalf("no parameters: %+v %v", f, err)
+	}
+	for _, bad := range []map[string][]string{
+		{"transport": {"pigeon"}}, {"transport": {"sse", "stdio"}}, {"official": {"yes"}},
+		{"registry": {strings.Repeat("x", 65)}}, {"registry": {"a\x00"}}, {"tag": {""}},
+		{"tag": strings.Split("a,b,c,d,e,f,g,h,i,j,k", ",")},
+	} {
+		if _, err := ParseFilter(bad); ErrorCode(err) != ECodeInvalidRequest {
+			t.Errorf("%v: %v", bad, err)
+		}
+	}
+}

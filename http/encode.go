@@ -19,5 +19,8 @@ func appendSearchResponse(dst []byte, items *mcpdir.EncodingCache, res mcpdir.Se
 	dst = append(dst, `,"keywords":`...)
 	kw, _ := json.Marshal(keywords)
 	dst = append(dst, kw...)
+	dst = append(dst, `,"facets":`...)
+	facets, _ := json.Marshal(res.Facets) // maps and slices of strings and ints
+	dst = append(dst, facets...)
 	return append(dst, '}')
 }

@@ -3,6 +3,7 @@ package http
 import (
 	"log/slog"
 	"net/http"
+	"net/url"
 	"sync"
 
 	"github.com/mcpdir/mcpdir"
@@ -17,6 +18,7 @@ type searchResponse struct {
 	Count    int                 `json:"count"`
 	Total    int                 `json:"total"`
 	Keywords string              `json:"keywords"`
+	Facets   *mcpdir.Facets      `json:"facets"`
 }
 
 // handleSearch serves GET /api/open/v1/search?keywords=…
@@ -29,7 +31,13 @@ func handleSearch(index Searcher, guard mcpdir.Guard, maxResults int, logger *sl
 			writeError(w, r, logger, err)
 			return
 		}
-		keywords, err := validKeywords(r)
+		query := r.URL.Query()
+		keywords, err := validKeywords(query)
+		if err != nil {
+			writeError(w, r, logger, err)
+			return
+		}
+		filter, err := mcpdir.ParseFilter(query)
 		if err != nil {
 			writeError(w, r, logger, err)
 			return
@@ -45,15 +53,16 @@ func handleSearch(index Searcher, guard mcpdir.Guard, maxResults int, logger *sl
 			return
 		}
 		buf := buffers.Get().(*[]byte)
-		*buf = appendSearchResponse((*buf)[:0], items, index.Search(keywords, maxResults), keywords)
+		res := index.Find(mcpdir.Query{Text: keywords, Limit: maxResults, Filter: filter, Facets: true})
+		*buf = appendSearchResponse((*buf)[:0], items, res, keywords)
 		writeBody(w, http.StatusOK, *buf)
 		buffers.Put(buf)
 	})
 }
 
 // validKeywords returns the keywords parameter, or why it is not acceptable.
-func validKeywords(r *http.Request) (string, error) {
-	values, ok := r.URL.Query()["keywords"]
+func validKeywords(query url.Values) (string, error) {
+	values, ok := query["keywords"]
 	if !ok || len(values) == 0 {
 		return "", mcpdir.Errorf(mcpdir.ECodeMissingKeywords, "the keywords parameter is required, e.g. ?keywords=postgres")
 	}

@@ -15,7 +15,7 @@ import (
 
 // Searcher answers ranked searches.
 type Searcher interface {
-	Search(query string, limit int) mcpdir.SearchResult
+	Find(q mcpdir.Query) mcpdir.SearchResult
 }
 
 // Config is what the HTTP interface needs.

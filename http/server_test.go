@@ -17,7 +17,7 @@ import (
 // clean 500 and reveal nothing of it.
 type panickingIndex struct{}
 
-func (panickingIndex) Search(string, int) mcpdir.SearchResult {
+func (panickingIndex) Find(mcpdir.Query) mcpdir.SearchResult {
 	panic("index corrupted at /var/lib/secret/path")
 }
 

@@ -125,7 +125,7 @@ func (r *recorder) Write(p []byte) (int, error) { return r.body.Write(p) }
 // panickingIndex stands for a bug in search.
 type panickingIndex struct{ *testIndex }
 
-func (panickingIndex) Search(string, int) mcpdir.SearchResult { panic("index corrupted at /secret") }
+func (panickingIndex) Find(mcpdir.Query) mcpdir.SearchResult { panic("index corrupted at /secret") }
 
 // A tool that panics answers a JSON-RPC internal error for that call, on
 // the fast path and through the SDK, logs the stack, and the server lives.

@@ -138,9 +138,15 @@ func newTestIndex() *testIndex {
 	return idx
 }
 
-func (x *testIndex) Search(query string, limit int) mcpdir.SearchResult {
+// Find matches any word of the query by substring; of filters it knows
+// the transport.
+func (x *testIndex) Find(q mcpdir.Query) mcpdir.SearchResult {
+	query, limit := q.Text, q.Limit
 	var res mcpdir.SearchResult
 	for _, e := range x.entries {
+		if q.Filter.Transport != "" && !slices.Contains(e.Transports, q.Filter.Transport) {
+			continue
+		}
 		text := strings.ToLower(e.Name + " " + e.Brief + " " + strings.Join(e.Tags, " "))
 		for w := range strings.FieldsSeq(strings.ToLower(query)) {
 			if strings.Contains(text, w) {

@@ -35,8 +35,8 @@ import (
 
 // Index is the directory the tools read.
 type Index interface {
-	// Search returns the best limit hits for the free-text query.
-	Search(query string, limit int) mcpdir.SearchResult
+	// Find runs a search with its filter.
+	Find(q mcpdir.Query) mcpdir.SearchResult
 	// Get returns an entry by its id.
 	Get(id string) (*mcpdir.Entry, bool)
 }

@@ -18,6 +18,26 @@ const searchInputSchema = `{
       "maximum": 100,
       "default": 50,
       "description": "Maximum number of results: a whole number from 1 to 100 (default 50). Values outside that range are clamped."
+    },
+    "transport": {
+      "type": "string",
+      "enum": ["stdio", "streamable-http", "sse"],
+      "description": "Only servers offering this transport: stdio (runs locally), streamable-http or sse (hosted)."
+    },
+    "registry": {
+      "type": "string",
+      "maxLength": 64,
+      "description": "Only servers with a package in this registry, e.g. npm, pypi, oci."
+    },
+    "official": {
+      "type": "boolean",
+      "description": "true: only official servers (published by the service's maker); false: only community ones."
+    },
+    "tags": {
+      "type": "array",
+      "items": {"type": "string", "maxLength": 64},
+      "maxItems": 10,
+      "description": "Only servers with every one of these tags, e.g. [\"database\"]."
     }
   },
   "required": ["keywords"]

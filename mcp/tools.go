@@ -160,8 +160,12 @@ func (t *tools) search(raw json.RawMessage) (func() any, *failure) {
 	if f != nil {
 		return nil, f
 	}
+	filter, f := parseFilter(args)
+	if f != nil {
+		return nil, f
+	}
 	return func() any {
-		res := t.index.Search(keywords, limit)
+		res := t.index.Find(mcpdir.Query{Text: keywords, Limit: limit, Filter: filter})
 		hits := res.Hits[:min(len(res.Hits), limit)]
 		if len(hits) == 0 {
 			notice = strings.TrimSpace(notice + " No MCP server matched: try fewer, broader or differently spelled keywords.")
@@ -237,6 +241,44 @@ func parseKeywords(raw json.RawMessage) (string, *failure) {
 		return "", fail(mcpdir.ErrorCode(err), "%s", mcpdir.ErrorMessage(err))
 	}
 	return keywords, nil
+}
+
+// parseFilter reads the optional filters (transport, registry, official,
+// tags) under the rule REST applies to its query parameters.
+func parseFilter(args map[string]json.RawMessage) (mcpdir.Filter, *failure) {
+	params := map[string][]string{}
+	for _, name := range []string{"transport", "registry"} {
+		if raw, ok := args[name]; ok && !isNull(raw) {
+			v, ok := unquote(raw)
+			if !ok {
+				return mcpdir.Filter{}, fail(mcpdir.ECodeInvalidRequest, "%s must be a string", name)
+			}
+			params[name] = []string{v}
+		}
+	}
+	if raw, ok := args["official"]; ok && !isNull(raw) {
+		var b bool
+		if json.Unmarshal(raw, &b) != nil {
+			return mcpdir.Filter{}, fail(mcpdir.ECodeInvalidRequest, "official must be true or false")
+		}
+		params["official"] = []string{strconv.FormatBool(b)}
+	}
+	if raw, ok := args["tags"]; ok && !isNull(raw) {
+		var tags []string
+		if json.Unmarshal(raw, &tags) != nil {
+			if tag, ok := unquote(raw); ok {
+				tags = []string{tag}
+			} else {
+				return mcpdir.Filter{}, fail(mcpdir.ECodeInvalidRequest, "tags must be a list of strings, like [\"database\"]")
+			}
+		}
+		params["tag"] = tags
+	}
+	f, err := mcpdir.ParseFilter(params)
+	if err != nil {
+		return f, fail(mcpdir.ErrorCode(err), "%s", mcpdir.ErrorMessage(err))
+	}
+	return f, nil
 }
 
 // parseLimit accepts a whole number (10 or 10.0, as LLM clients send both)

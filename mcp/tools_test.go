@@ -89,6 +89,27 @@ func TestSearchTool(t *testing.T) {
 	if res.IsError || text["success"] != true || text["count"] != 1.0 || text["total"] != 1.0 || text["keywords"] != "postgres" || text["limit"] != 50.0 {
 		t.Fatalf("search: %v", text)
 	}
+	// Filters: applied (the fixture's entries are all stdio), checked under
+	// REST's rule before any budget is spent.
+	if _, text := call(`{"keywords":"postgres","transport":"sse"}`); text["total"] != 0.0 {
+		t.Errorf("transport filter: %v", text)
+	}
+	if _, text := call(`{"keywords":"postgres","transport":"stdio","registry":"npm","official":false,"tags":["database"]}`); text["total"] != 1.0 {
+		t.Errorf("filters: %v", text)
+	}
+	// Empty strings, as models send for optional arguments, filter nothing.
+	if _, text := call(`{"keywords":"postgres","transport":"","registry":"","tags":[]}`); text["total"] != 1.0 {
+		t.Errorf("empty filters: %v", text)
+	}
+	before := e.guard.spent()
+	for _, bad := range []string{`{"keywords":"x","transport":"pigeon"}`, `{"keywords":"x","official":"yes"}`, `{"keywords":"x","tags":[1]}`, `{"keywords":"x","tags":["` + strings.Repeat("t", 65) + `"]}`} {
+		if res, text := call(bad); !res.IsError || errCode(text) != "invalid_request" {
+			t.Errorf("%s: %v", bad, text)
+		}
+	}
+	if e.guard.spent() != before {
+		t.Error("a call refused for its filter spent budget")
+	}
 	item := text["data"].([]any)[0].(map[string]any)
 	for _, f := range []string{"id", "name", "brief", "website_url", "tags", "transports", "score"} {
 		if _, ok := item[f]; !ok {

@@ -102,8 +102,12 @@ type timedIndex struct {
 }
 
 func (t timedIndex) Search(q string, limit int) mcpdir.SearchResult {
+	return t.Find(mcpdir.Query{Text: q, Limit: limit})
+}
+
+func (t timedIndex) Find(q mcpdir.Query) mcpdir.SearchResult {
 	start := time.Now()
-	res := t.SearchIndex.Search(q, limit)
+	res := t.SearchIndex.Find(q)
 	t.h.Observe(time.Since(start).Seconds())
 	return res
 }

@@ -51,6 +51,7 @@ type doc struct {
 	// the top-k heap compares on every push.
 	popularity int64
 	nameKey    uint64
+	facets     facetIDs
 }
 
 // lenCode packs a field's length in words into a byte: exact up to 127,
@@ -104,6 +105,10 @@ type Index struct {
 	// statistics holds for one generation.
 	gen       uint64
 	clauses   clauseCache
+	// facetIDs interns the registries and tags entries have, for filters
+	// and facet counts; facetNames is the other way.
+	facetIDs   map[string]uint32
+	facetNames []string
 	searchers sync.Pool
 }
 
@@ -115,6 +120,7 @@ func New() *Index {
 		ids:       make(map[string]uint32),
 		termIDs:   make(map[string]uint32),
 		stemHeads: make(map[string]uint32),
+		facetIDs:  make(map[string]uint32),
 	}
 }
 
@@ -204,6 +210,7 @@ func (x *Index) add(a *analyzed) {
 		x.drop(&re, old)
 	}
 	d := uint32(len(x.docs))
+	a.doc.facets = x.internFacets(a.entry)
 	x.docs = append(x.docs, a.doc)
 	x.priors = append(x.priors, a.doc.prior)
 	if int(d)/64 >= len(x.liveBits) {

@@ -49,6 +49,13 @@ const collapseSlack = 30
 // Search returns the best limit hits for the free-text query (limit <= 0
 // means 50) and the number of all entries that match it.
 func (x *Index) Search(query string, limit int) mcpdir.SearchResult {
+	return x.Find(mcpdir.Query{Text: query, Limit: limit})
+}
+
+// Find runs a query: its filter applies before the best hits are cut, and
+// its facets count every match.
+func (x *Index) Find(q mcpdir.Query) mcpdir.SearchResult {
+	limit := q.Limit
 	if limit <= 0 {
 		limit = defaultLimit
 	}
@@ -56,11 +63,27 @@ func (x *Index) Search(query string, limit int) mcpdir.SearchResult {
 	defer x.mu.RUnlock()
 	s := x.searcher()
 	defer x.searchers.Put(s)
-	if x.live == 0 || !s.parse(x, query) {
-		return mcpdir.SearchResult{}
+	s.filter = x.compile(q.Filter)
+	s.withFacets = q.Facets
+	if s.withFacets {
+		s.facets.reset(len(x.facetNames))
+	}
+	empty := mcpdir.SearchResult{}
+	if q.Facets {
+		empty.Facets = s.facets.result(x)
+	}
+	if x.live == 0 || s.filter.none || !s.parse(x, q.Text) {
+		return empty
 	}
 	s.computeNorms(x)
-	return s.rank(x, limit)
+	res := s.rank(x, limit)
+	if res.Hits == nil && res.Total == 0 {
+		s.facets.reset(len(x.facetNames)) // a query about nothing counts nothing
+	}
+	if q.Facets {
+		res.Facets = s.facets.result(x)
+	}
+	return res
 }
 
 // searcher holds one search's scratch space, reused through a pool so that
@@ -98,6 +121,10 @@ type searcher struct {
 	// for length code c, computed for the index statistics in normsFor.
 	norms    [numFields][256]float32
 	normsFor [numFields + 1]int64
+	// The query's filter, and its facet counts when asked.
+	filter     filter
+	withFacets bool
+	facets     facetCounts
 }
 
 // accum is what a search adds up for one entry of a window, kept together
@@ -266,9 +293,15 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			if idf < need {
 				continue
 			}
-			total++
-			sc *= weight / s.totalWeight
 			d := base + uint32(off)
+			if s.filter.active && !s.filter.match(&x.docs[d].facets) {
+				continue
+			}
+			total++
+			if s.withFacets {
+				s.facets.count(&x.docs[d].facets)
+			}
+			sc *= weight / s.totalWeight
 			h := hit{d, sc * x.priors[d]}
 			if len(s.heap) == k && h.score < s.heap[0].score {
 				continue // the worst of the top k is better

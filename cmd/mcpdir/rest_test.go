@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -440,5 +441,74 @@ func TestAccessLog(t *testing.T) {
 	}
 	if logs := s.stderr.String(); strings.Contains(logs, key) || strings.Contains(logs, "secretword") {
 		t.Error("the log holds the key or the query")
+	}
+}
+
+// Filters and facets on REST search: every item satisfies the filters,
+// the total counts filtered matches, facets count them, bad filters are a
+// 400 that spends nothing.
+func TestSearchFiltersAndFacets(t *testing.T) {
+	s := startServer(t, "", "--no-starter")
+	key := newKey(t, s.DataDir, "--rate-limit", "unlimited")
+	var records []string
+	for i := range 30 {
+		transport, registry, official := "stdio", "npm", "false"
+		if i%3 == 1 {
+			transport, registry = "streamable-http", "pypi"
+		}
+		if i%5 == 0 {
+			official = "true"
+		}
+		records = append(records, fmt.Sprintf(`{"name": "kestrel-%d", "brief": "Kestrel falcon tracking", "website_url": "https://example.com/k%d", "is_official": %s, "tags": ["birds", "tag%d"], "packages": [{"registry_type": %q, "identifier": "k%d", "transport": %q}]}`,
+			i, i, official, i%2, registry, i, transport))
+	}
+	cli(t, s.DataDir, "import", writeLines(t, records...))
+	type body struct {
+		Data []struct {
+			Name       string   `json:"name"`
+			Transports []string `json:"transports"`
+			IsOfficial bool     `json:"is_official"`
+			Tags       []string `json:"tags"`
+		} `json:"data"`
+		Count, Total int
+		Facets       struct {
+			Transports map[string]int `json:"transports"`
+			Registries map[string]int `json:"registries"`
+			Tags       []struct {
+				Tag   string `json:"tag"`
+				Count int    `json:"count"`
+			} `json:"tags"`
+		} `json:"facets"`
+	}
+	find := func(query string) body {
+		resp := get(t, s.URL+"/api/open/v1/search?keywords=kestrel"+query, "Bearer "+key)
+		if resp.StatusCode != 200 {
+			b, _ := io.ReadAll(resp.Body)
+			t.Fatalf("%s: %d %s", query, resp.StatusCode, b)
+		}
+		return decode[body](t, resp)
+	}
+	waitFor(t, 5*time.Second, "the import searchable", func() bool { return find("").Total == 30 })
+	all := find("")
+	if all.Total != 30 || all.Facets.Transports["stdio"] != 20 || all.Facets.Registries["pypi"] != 10 || len(all.Facets.Tags) == 0 || all.Facets.Tags[0].Tag != "birds" || all.Facets.Tags[0].Count != 30 {
+		t.Fatalf("unfiltered: total %d, facets %+v", all.Total, all.Facets)
+	}
+	b := find("&transport=streamable-http&tag=tag1&tag=birds")
+	if b.Total != 5 || b.Count != 5 || b.Facets.Transports["streamable-http"] != 5 || b.Facets.Transports["stdio"] != 0 {
+		t.Fatalf("filtered: %+v", b)
+	}
+	for _, it := range b.Data {
+		if it.Transports[0] != "streamable-http" || !slices.Contains(it.Tags, "tag1") {
+			t.Errorf("%s does not satisfy the filter", it.Name)
+		}
+	}
+	if b := find("&official=true&registry=npm"); b.Total != 4 {
+		t.Errorf("official npm: %d", b.Total)
+	}
+	for _, bad := range []string{"&transport=pigeon", "&official=maybe", "&registry=npm&registry=pypi"} {
+		resp := get(t, s.URL+"/api/open/v1/search?keywords=kestrel"+bad, "Bearer "+key)
+		if e := decode[errorBody](t, resp); resp.StatusCode != 400 || e.Error.Code != "invalid_request" {
+			t.Errorf("%s: %d %+v", bad, resp.StatusCode, e)
+		}
 	}
 }

@@ -1,0 +1,169 @@
+package search
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// facetIDs are an entry's filterable values: its transports as bits, and
+// its registries and tags interned ("r:npm", "t:database"), so that a
+// filter or a facet count touches no string.
+type facetIDs struct {
+	transports uint8
+	official   bool
+	values     []uint32 // sorted
+}
+
+var transportBits = map[string]uint8{mcpdir.TransportStdio: 1, "streamable-http": 2, "sse": 4}
+
+var transportNames = []string{mcpdir.TransportStdio, "streamable-http", "sse"}
+
+// maxTopTags is how many tags a facet count reports.
+const maxTopTags = 10
+
+// internFacets computes an entry's facet ids; under the write lock.
+func (x *Index) internFacets(e *mcpdir.Entry) facetIDs {
+	f := facetIDs{official: e.IsOfficial}
+	for _, t := range e.Transports {
+		f.transports |= transportBits[t]
+	}
+	add := func(v string) {
+		id, ok := x.facetIDs[v]
+		if !ok {
+			id = uint32(len(x.facetNames))
+			x.facetIDs[v] = id
+			x.facetNames = append(x.facetNames, v)
+		}
+		if !slices.Contains(f.values, id) {
+			f.values = append(f.values, id)
+		}
+	}
+	for _, p := range e.Packages {
+		if p.RegistryType != "" {
+			add("r:" + strings.ToLower(p.RegistryType))
+		}
+	}
+	for _, t := range e.Tags {
+		add("t:" + strings.ToLower(t))
+	}
+	slices.Sort(f.values)
+	return f
+}
+
+// filter is a mcpdir.Filter compiled against the index's interned values.
+type filter struct {
+	active     bool
+	none       bool // names a value no entry has: nothing matches
+	transports uint8
+	official   int8 // 0 any, 1 official, -1 unofficial
+	values     []uint32
+}
+
+func (x *Index) compile(f mcpdir.Filter) filter {
+	if f.IsZero() {
+		return filter{}
+	}
+	c := filter{active: true}
+	if f.Transport != "" {
+		if c.transports = transportBits[f.Transport]; c.transports == 0 {
+			c.none = true
+		}
+	}
+	if f.Official != nil {
+		c.official = -1
+		if *f.Official {
+			c.official = 1
+		}
+	}
+	need := func(v string) {
+		id, ok := x.facetIDs[v]
+		if !ok {
+			c.none = true
+		}
+		c.values = append(c.values, id)
+	}
+	if f.Registry != "" {
+		need("r:" + strings.ToLower(f.Registry))
+	}
+	for _, t := range f.Tags {
+		need("t:" + strings.ToLower(t))
+	}
+	return c
+}
+
+func (c *filter) match(f *facetIDs) bool {
+	if f.transports&c.transports != c.transports ||
+		c.official == 1 && !f.official || c.official == -1 && f.official {
+		return false
+	}
+	for _, v := range c.values {
+		if _, ok := slices.BinarySearch(f.values, v); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// facetCounts adds up the facets of matches in a searcher's scratch space.
+type facetCounts struct {
+	transports [3]int
+	values     []int32  // by interned id
+	touched    []uint32 // ids counted, to report and reset
+}
+
+func (fc *facetCounts) reset(n int) {
+	fc.transports = [3]int{}
+	if cap(fc.values) < n {
+		fc.values = make([]int32, n)
+	}
+	fc.values = fc.values[:n]
+	for _, id := range fc.touched {
+		fc.values[id] = 0
+	}
+	fc.touched = fc.touched[:0]
+}
+
+func (fc *facetCounts) count(f *facetIDs) {
+	for i := range fc.transports {
+		if f.transports&(1<<i) != 0 {
+			fc.transports[i]++
+		}
+	}
+	for _, v := range f.values {
+		if fc.values[v] == 0 {
+			fc.touched = append(fc.touched, v)
+		}
+		fc.values[v]++
+	}
+}
+
+// result reports the counts; under the read lock.
+func (fc *facetCounts) result(x *Index) *mcpdir.Facets {
+	out := &mcpdir.Facets{Transports: map[string]int{}, Registries: map[string]int{}}
+	for i, n := range fc.transports {
+		if n > 0 {
+			out.Transports[transportNames[i]] = n
+		}
+	}
+	for _, id := range fc.touched {
+		name, n := x.facetNames[id], int(fc.values[id])
+		if reg, ok := strings.CutPrefix(name, "r:"); ok {
+			out.Registries[reg] = n
+		} else if tag, ok := strings.CutPrefix(name, "t:"); ok {
+			out.Tags = append(out.Tags, mcpdir.TagCount{Tag: tag, Count: n})
+		}
+	}
+	slices.SortFunc(out.Tags, func(a, b mcpdir.TagCount) int {
+		if a.Count != b.Count {
+			return b.Count - a.Count
+		}
+		return strings.Compare(a.Tag, b.Tag)
+	})
+	out.Tags = out.Tags[:min(len(out.Tags), maxTopTags)]
+	if out.Tags == nil {
+		out.Tags = []mcpdir.TagCount{}
+	}
+	return out
+}

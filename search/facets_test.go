@@ -1,0 +1,129 @@
+package search
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+func filterEntries() []*mcpdir.Entry {
+	var es []*mcpdir.Entry
+	for i := range 60 {
+		e := entry(fmt.Sprintf("postgres-tool-%d", i), "A Postgres database server for agents", int64(i))
+		switch i % 3 {
+		case 0:
+			e.Transports = []string{"stdio"}
+			e.Packages = []mcpdir.Package{{RegistryType: "npm", Identifier: "pg"}}
+			e.Tags = []string{"database", "sql"}
+		case 1:
+			e.Transports = []string{"streamable-http"}
+			e.Packages = []mcpdir.Package{{RegistryType: "pypi", Identifier: "pg"}}
+			e.Tags = []string{"Database"}
+		case 2:
+			e.Transports = []string{"stdio", "sse"}
+			e.Tags = []string{"sql"}
+		}
+		e.IsOfficial = i%10 == 0
+		es = append(es, e)
+	}
+	return append(es, entry("weather-now", "Weather forecasts", 5))
+}
+
+// Every hit satisfies the filter, the filter applies before the cut (the
+// limit fills from filtered matches) and total counts filtered matches.
+func TestFilters(t *testing.T) {
+	x := New()
+	x.Upsert(filterEntries()...)
+	yes, no := true, false
+	for _, c := range []struct {
+		f     mcpdir.Filter
+		total int
+		ok    func(*mcpdir.Entry) bool
+	}{
+		{mcpdir.Filter{Transport: "stdio"}, 40, func(e *mcpdir.Entry) bool { return e.Transports[0] == "stdio" }},
+		{mcpdir.Filter{Transport: "sse"}, 20, func(e *mcpdir.Entry) bool { return len(e.Transports) == 2 }},
+		{mcpdir.Filter{Registry: "PyPI"}, 20, func(e *mcpdir.Entry) bool { return len(e.Packages) == 1 && e.Packages[0].RegistryType == "pypi" }},
+		{mcpdir.Filter{Tags: []string{"database"}}, 40, func(e *mcpdir.Entry) bool { return len(e.Tags) > 0 && e.Tags[0] != "sql" }},
+		{mcpdir.Filter{Tags: []string{"database", "sql"}}, 20, func(e *mcpdir.Entry) bool { return len(e.Tags) == 2 }},
+		{mcpdir.Filter{Official: &yes}, 6, func(e *mcpdir.Entry) bool { return e.IsOfficial }},
+		{mcpdir.Filter{Official: &no, Transport: "stdio", Registry: "npm"}, 18, func(e *mcpdir.Entry) bool { return !e.IsOfficial && e.Packages[0].RegistryType == "npm" }},
+		{mcpdir.Filter{Tags: []string{"nosuchtag"}}, 0, nil},
+		{mcpdir.Filter{Transport: "carrier-pigeon"}, 0, nil},
+	} {
+		res := x.Find(mcpdir.Query{Text: "postgres database", Limit: 5, Filter: c.f})
+		if res.Total != c.total || len(res.Hits) != min(5, c.total) {
+			t.Errorf("%+v: %d hits of %d, want %d", c.f, len(res.Hits), res.Total, c.total)
+		}
+		for _, h := range res.Hits {
+			if !c.ok(h.Entry) {
+				t.Errorf("%+v: %s does not satisfy the filter", c.f, h.Entry.Name)
+			}
+		}
+	}
+}
+
+func TestFacets(t *testing.T) {
+	x := New()
+	x.Upsert(filterEntries()...)
+	res := x.Find(mcpdir.Query{Text: "postgres", Limit: 3, Facets: true})
+	f := res.Facets
+	if res.Total != 60 || f == nil {
+		t.Fatalf("total %d, facets %v", res.Total, f)
+	}
+	if f.Transports["stdio"] != 40 || f.Transports["streamable-http"] != 20 || f.Transports["sse"] != 20 {
+		t.Errorf("transports %v", f.Transports)
+	}
+	if f.Registries["npm"] != 20 || f.Registries["pypi"] != 20 || len(f.Registries) != 2 {
+		t.Errorf("registries %v", f.Registries)
+	}
+	if len(f.Tags) != 2 || f.Tags[0] != (mcpdir.TagCount{Tag: "database", Count: 40}) || f.Tags[1] != (mcpdir.TagCount{Tag: "sql", Count: 40}) {
+		t.Errorf("tags %v", f.Tags)
+	}
+	// Filtered: the facets count the filtered matches.
+	res = x.Find(mcpdir.Query{Text: "postgres", Limit: 3, Facets: true, Filter: mcpdir.Filter{Registry: "npm"}})
+	if res.Total != 20 || res.Facets.Transports["stdio"] != 20 || res.Facets.Registries["pypi"] != 0 {
+		t.Errorf("filtered facets %+v", res.Facets)
+	}
+	// A query about nothing counts nothing; reused scratch space holds no
+	// counts from earlier searches.
+	res = x.Find(mcpdir.Query{Text: "zxqv plorbnik", Facets: true})
+	if len(res.Facets.Transports) != 0 || len(res.Facets.Tags) != 0 {
+		t.Errorf("nonsense facets %+v", res.Facets)
+	}
+	res = x.Find(mcpdir.Query{Text: "weather", Facets: true})
+	if res.Total != 1 || len(res.Facets.Transports) != 0 || len(res.Facets.Tags) != 0 {
+		t.Errorf("weather facets %+v", res.Facets)
+	}
+}
+
+// BenchmarkFilteredSearch compares, in one run over the corpus and the dev
+// queries, a plain search with filtered ones and one with facets. The
+// corpus's packages name their registry (npm, pypi, …) and transport.
+func BenchmarkFilteredSearch(b *testing.B) {
+	entries, _ := loadCorpus(b)
+	x := New()
+	x.Upsert(entries...)
+	queries := benchQueries(b)
+	stdio := true
+	for _, c := range []struct {
+		name string
+		q    mcpdir.Query
+	}{
+		{"plain", mcpdir.Query{}},
+		{"registry=npm", mcpdir.Query{Filter: mcpdir.Filter{Registry: "npm"}}},
+		{"registry=pypi,official=false", mcpdir.Query{Filter: mcpdir.Filter{Registry: "pypi", Official: new(bool)}}},
+		{"transport=stdio", mcpdir.Query{Filter: mcpdir.Filter{Transport: "stdio"}}},
+		{"facets", mcpdir.Query{Facets: stdio}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				q := c.q
+				q.Text, q.Limit = queries[i%len(queries)].Query, 50
+				x.Find(q)
+				i++
+			}
+		})
+	}
+}
