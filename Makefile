@@ -1,13 +1,13 @@
 # The commands a developer and CI use. `make test` is what CI runs.
 GO ?= go
 
-.PHONY: test test-go test-clients bench build
+.PHONY: test test-go test-clients test-openapi bench build
 
 build:
 	$(GO) build -o bin/mcpdir ./cmd/mcpdir
 
 ## test: vet, unit and end-to-end tests (real HTTP server, real SQLite, real MCP clients)
-test: test-go test-clients
+test: test-go test-clients test-openapi
 
 # Every package under the race detector; the fuzz targets run their seed
 # corpora as ordinary tests (go test -fuzz explores further, see README).
@@ -18,6 +18,10 @@ test-go:
 ## test-clients: the MCP client suites we did not write (skips without Node/npm)
 test-clients:
 	bash e2e/clients.sh
+
+## test-openapi: lint http/openapi.json with Redocly CLI (skips without npm)
+test-openapi:
+	bash e2e/openapi.sh
 
 ## bench: search speed and relevance figures (see docs/BENCHMARKS.md)
 bench:

@@ -12,6 +12,7 @@ func addRoutes(mux *http.ServeMux, cfg Config) {
 		mux.Handle(mcpPath, cfg.MCP)
 		mux.Handle(mcpPath+"/", cfg.MCP)
 	}
+	mux.Handle("GET /api/openapi.json", handleOpenAPI())
 	mux.Handle("GET /healthz", handleHealthz())
 	mux.Handle("GET /readyz", handleReadyz(cfg.Ready))
 	if cfg.Metrics != nil {

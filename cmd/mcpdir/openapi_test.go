@@ -1,0 +1,158 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// The OpenAPI document cannot drift from the code: real answers of the
+// running server, for every documented path, are validated against the
+// document's schemas for their operation and status, and a status the
+// document does not list fails.
+func TestOpenAPIDescribesTheServer(t *testing.T) {
+	s := startServer(t, "")
+	key := newKey(t, s.DataDir)
+	resp := get(t, s.URL+"/api/openapi.json", "")
+	raw, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	var doc struct {
+		Paths      map[string]map[string]json.RawMessage `json:"paths"`
+		Components map[string]map[string]json.RawMessage `json:"components"`
+	}
+	if resp.StatusCode != 200 || json.Unmarshal(raw, &doc) != nil {
+		t.Fatalf("/api/openapi.json: %d", resp.StatusCode)
+	}
+	// The document's schemas, with its references made JSON Schema ones.
+	defs := strings.ReplaceAll(string(mustJSON(t, doc.Components["schemas"])), "#/components/schemas/", "#/$defs/")
+	schemaFor := func(schema json.RawMessage) *jsonschema.Resolved {
+		t.Helper()
+		full := `{"$defs": ` + defs + `, "allOf": [` + strings.ReplaceAll(string(schema), "#/components/schemas/", "#/$defs/") + `]}`
+		var js jsonschema.Schema
+		if err := json.Unmarshal([]byte(full), &js); err != nil {
+			t.Fatal(err)
+		}
+		r, err := js.Resolve(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	// response finds the documented response of an operation and status.
+	response := func(path, method string, status int) (content map[string]struct {
+		Schema json.RawMessage `json:"schema"`
+	}, ok bool) {
+		op, found := doc.Paths[path][strings.ToLower(method)]
+		if !found {
+			return nil, false
+		}
+		var o struct {
+			Responses map[string]json.RawMessage `json:"responses"`
+		}
+		json.Unmarshal(op, &o)
+		r, found := o.Responses[strconv.Itoa(status)]
+		if !found {
+			return nil, false
+		}
+		var ref struct {
+			Ref     string `json:"$ref"`
+			Content map[string]struct {
+				Schema json.RawMessage `json:"schema"`
+			} `json:"content"`
+		}
+		json.Unmarshal(r, &ref)
+		if name, isRef := strings.CutPrefix(ref.Ref, "#/components/responses/"); isRef {
+			json.Unmarshal(doc.Components["responses"][name], &ref)
+		}
+		return ref.Content, true
+	}
+
+	cases := []struct {
+		method, path, query, body string
+		headers                   []string
+		status                    int
+	}{
+		{"GET", "/api/open/v1/search", "?keywords=github&transport=stdio", "", []string{"Authorization", "Bearer " + key}, 200},
+		{"GET", "/api/open/v1/search", "", "", []string{"Authorization", "Bearer " + key}, 400},
+		{"GET", "/api/open/v1/search", "?keywords=github&official=maybe", "", []string{"Authorization", "Bearer " + key}, 400},
+		{"GET", "/api/open/v1/search", "?keywords=github", "", nil, 401},
+		{"GET", "/api/open/v1/search", "?keywords=" + strings.Repeat("a", 9000), "", nil, 414},
+		{"POST", "/api/open/mcp", "", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_mcp","arguments":{"keywords":"github"}}}`, []string{"Authorization", "Bearer " + key, "Accept", "application/json"}, 200},
+		{"POST", "/api/open/mcp", "", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, []string{"Authorization", key}, 200},
+		{"POST", "/api/open/mcp", "", `{"jsonrpc":`, []string{"Authorization", "Bearer " + key}, 400},
+		{"POST", "/api/open/mcp", "", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, nil, 401},
+		{"POST", "/api/open/mcp", "", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, []string{"Authorization", "Bearer " + key, "Mcp-Session-Id", "nope"}, 404},
+		{"GET", "/api/open/mcp", "", "", []string{"Authorization", "Bearer " + key, "Accept", "application/json"}, 406},
+		{"DELETE", "/api/open/mcp", "", "", []string{"Authorization", "Bearer " + key}, 400},
+		{"GET", "/healthz", "", "", nil, 200},
+		{"GET", "/readyz", "", "", nil, 200},
+		{"GET", "/metrics", "", "", nil, 200},
+		{"GET", "/metrics", "", "", []string{"X-Forwarded-For", "203.0.113.1"}, 401},
+		{"GET", "/api/openapi.json", "", "", nil, 200},
+	}
+	covered := map[string]bool{}
+	for _, c := range cases {
+		req, _ := http.NewRequest(c.method, s.URL+c.path+c.query, strings.NewReader(c.body))
+		if c.body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		for i := 0; i < len(c.headers); i += 2 {
+			req.Header.Set(c.headers[i], c.headers[i+1])
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		name := c.method + " " + c.path + " → " + strconv.Itoa(resp.StatusCode)
+		if resp.StatusCode != c.status {
+			t.Errorf("%s, want %d: %.200s", name, c.status, body)
+			continue
+		}
+		covered[c.method+" "+c.path] = true
+		content, ok := response(c.path, c.method, resp.StatusCode)
+		if !ok {
+			t.Errorf("%s: the document does not list this answer", name)
+			continue
+		}
+		mediaType, _, _ := strings.Cut(resp.Header.Get("Content-Type"), ";")
+		media, ok := content[mediaType]
+		if !ok {
+			t.Errorf("%s: the document lists no %s content", name, mediaType)
+			continue
+		}
+		if mediaType != "application/json" {
+			continue
+		}
+		var v any
+		if err := json.Unmarshal(body, &v); err != nil {
+			t.Errorf("%s: not JSON: %.200s", name, body)
+			continue
+		}
+		if err := schemaFor(media.Schema).Validate(v); err != nil {
+			t.Errorf("%s: the answer does not match the document: %v\n%.300s", name, err, body)
+		}
+	}
+	for path, ops := range doc.Paths {
+		for method := range ops {
+			if op := strings.ToUpper(method) + " " + path; !covered[op] {
+				t.Errorf("no test answer for the documented %s", op)
+			}
+		}
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

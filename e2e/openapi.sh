@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Lints http/openapi.json with Redocly CLI (npm) and its recommended
+# ruleset: any error fails. Installed into ${MCPDIR_CACHE:-~/.cache/mcpdir-e2e};
+# skipped without npm, like the client suites.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE=${MCPDIR_CACHE:-$HOME/.cache/mcpdir-e2e}
+SPEC="@redocly/cli@2.77.0"
+if ! command -v npm >/dev/null 2>&1; then
+  echo "e2e/openapi.sh: SKIPPED: npm is not installed, so the OpenAPI document was not linted." >&2
+  exit 0
+fi
+DIR="$CACHE/redocly"
+if [ "$(cat "$DIR/.installed" 2>/dev/null || true)" != "$SPEC" ]; then
+  mkdir -p "$DIR"
+  printf '{"name":"mcpdir-openapi-lint","private":true}\n' >"$DIR/package.json"
+  npm install --prefix "$DIR" --no-audit --no-fund --loglevel=error "$SPEC" >&2
+  printf '%s' "$SPEC" >"$DIR/.installed"
+fi
+cd "$ROOT"
+"$DIR/node_modules/.bin/redocly" lint --extends recommended --format stylish http/openapi.json
+echo "openapi: 1 passed, 0 failed"
