@@ -3,7 +3,6 @@ package mcpdir
 import (
 	"context"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -80,70 +79,4 @@ func ceilSeconds(d time.Duration) int {
 		return 0
 	}
 	return int((d + time.Second - 1) / time.Second)
-}
-
-// Filter bounds, on every interface.
-const (
-	MaxFilterTags     = 10
-	maxFilterValueLen = 64
-)
-
-// Transports are the transports an entry may declare, and a filter name.
-var Transports = []string{TransportStdio, "streamable-http", "sse"}
-
-// ParseFilter reads a search filter from request parameters (REST's query,
-// or the MCP tool's arguments made into the same shape): transport,
-// registry and official at most once each, tag up to MaxFilterTags times.
-func ParseFilter(params map[string][]string) (Filter, error) {
-	var f Filter
-	one := func(name string) (string, error) {
-		vs := params[name]
-		switch {
-		case len(vs) == 0:
-			return "", nil
-		case len(vs) > 1:
-			return "", Errorf(ECodeInvalidRequest, "give the %s parameter at most once", name)
-		}
-		return vs[0], nil
-	}
-	var err error
-	if f.Transport, err = one("transport"); err != nil {
-		return f, err
-	}
-	if f.Transport != "" && !slices.Contains(Transports, f.Transport) {
-		return f, Errorf(ECodeInvalidRequest, "transport must be one of %s", strings.Join(Transports, ", "))
-	}
-	if f.Registry, err = one("registry"); err != nil {
-		return f, err
-	}
-	if f.Registry != "" && !validFilterValue(f.Registry) {
-		return f, Errorf(ECodeInvalidRequest, "registry must be a registry's name, such as npm, pypi or oci")
-	}
-	official, err := one("official")
-	if err != nil {
-		return f, err
-	}
-	switch official {
-	case "":
-	case "true", "false":
-		b := official == "true"
-		f.Official = &b
-	default:
-		return f, Errorf(ECodeInvalidRequest, "official must be true or false")
-	}
-	tags := params["tag"]
-	if len(tags) > MaxFilterTags {
-		return f, Errorf(ECodeInvalidRequest, "give at most %d tags", MaxFilterTags)
-	}
-	for _, t := range tags {
-		if !validFilterValue(t) {
-			return f, Errorf(ECodeInvalidRequest, "a tag must be 1 to %d printable characters", maxFilterValueLen)
-		}
-		f.Tags = append(f.Tags, t)
-	}
-	return f, nil
-}
-
-func validFilterValue(s string) bool {
-	return s != "" && len(s) <= maxFilterValueLen && utf8.ValidString(s) && strings.IndexFunc(s, unicode.IsControl) < 0
 }

@@ -88,42 +88,6 @@ type SearchResult struct {
 	Facets *Facets
 }
 
-// Query is a search with its options.
-type Query struct {
-	Text   string
-	Limit  int // <= 0: 50
-	Filter Filter
-	Facets bool // count the matches' transports, registries and tags
-}
-
-// Filter narrows a search to entries that have every value it names. It
-// applies before the best hits are cut, so a filtered search's total counts
-// the filtered matches.
-type Filter struct {
-	Transport string   // stdio, streamable-http or sse
-	Registry  string   // a package registry: npm, pypi, oci, …
-	Official  *bool    // official entries only, or unofficial only
-	Tags      []string // every one of them
-}
-
-// IsZero reports whether the filter lets everything through.
-func (f Filter) IsZero() bool {
-	return f.Transport == "" && f.Registry == "" && f.Official == nil && len(f.Tags) == 0
-}
-
-// Facets are counts over all matches of a search.
-type Facets struct {
-	Transports map[string]int `json:"transports"`
-	Registries map[string]int `json:"registries"`
-	Tags       []TagCount     `json:"tags"` // the most frequent, most first
-}
-
-// TagCount is a tag and how many matches have it.
-type TagCount struct {
-	Tag   string `json:"tag"`
-	Count int    `json:"count"`
-}
-
 // SearchIndex is the in-memory ranked index over the directory. It is safe
 // for concurrent use: searches run while entries are upserted.
 type SearchIndex interface {
