@@ -11,6 +11,13 @@ import (
 	"github.com/google/uuid"
 )
 
+// Where entries come from.
+const (
+	SourceImport   = "import"   // mcpdir import
+	SourceAdmin    = "admin"    // the admin API
+	SourceRegistry = "registry" // a registry sync
+)
+
 // Transports an MCP server may speak.
 const (
 	TransportStdio          = "stdio"
@@ -62,6 +69,9 @@ type Entry struct {
 	Popularity    int64     `json:"popularity"`
 	CreatedAt     time.Time `json:"created_at"`
 	UpdatedAt     time.Time `json:"updated_at"`
+	// Source is where the entry came from: SourceImport, SourceAdmin or
+	// SourceRegistry (empty: the starter directory).
+	Source string `json:"source,omitempty"`
 	// Extra keeps the fields of an imported record that the directory does not
 	// model, so that an import never loses what it was given.
 	Extra map[string]json.RawMessage `json:"extra,omitempty"`
@@ -112,4 +122,17 @@ func DecodeDoc(doc []byte) (*Entry, error) {
 		return nil, err
 	}
 	return e, nil
+}
+
+// InsertTimes are the times a store gives an entry it does not have: the
+// record's own (an export moved from another directory), or now.
+func InsertTimes(e *Entry, now time.Time) (created, updated time.Time) {
+	created, updated = e.CreatedAt, e.UpdatedAt
+	if created.IsZero() || created.After(now) {
+		created = now
+	}
+	if updated.IsZero() || updated.Before(created) || updated.After(now) {
+		updated = created
+	}
+	return created, updated
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -81,10 +82,16 @@ func ParseRecord(line []byte) (*Entry, error) {
 	e.Remotes = p.remotes()
 	p.decode("tools", &e.Tools)
 	p.aliases(e)
-	// The id, timestamps and extra are the store's to set; a record that
-	// carries them (an export re-imported) must not override them.
-	for _, k := range []string{"id", "created_at", "updated_at"} {
-		p.take(k)
+	// The id is derived from the record; a record that carries one (an
+	// export) gets it back that way. Its times are kept for a store that
+	// does not have the entry yet, so that an export moved to another
+	// directory keeps them.
+	p.take("id")
+	e.CreatedAt, e.UpdatedAt = p.time("created_at"), p.time("updated_at")
+	switch e.Source = p.str("source", maxShortFieldLen); e.Source {
+	case "", SourceImport, SourceAdmin, SourceRegistry:
+	default:
+		p.fail("source", "import, admin or registry")
 	}
 	var extra map[string]json.RawMessage
 	p.decode("extra", &extra)
@@ -253,6 +260,20 @@ func (p *recordParser) strs(key string) []string {
 		return nil
 	}
 	return out
+}
+
+// time reads an RFC 3339 time; absent or null is the zero time.
+func (p *recordParser) time(key string) time.Time {
+	var s string
+	p.decode(key, &s)
+	if s == "" {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		p.fail(key, "an RFC 3339 time")
+	}
+	return t.UTC()
 }
 
 func (p *recordParser) boolean(key string) bool {

@@ -28,6 +28,9 @@ type EntryStore interface {
 	AllEntries(ctx context.Context, fn func(*Entry) error) error
 	// CountEntries returns how many entries are stored.
 	CountEntries(ctx context.Context) (int, error)
+	// DeleteEntries removes entries by id (unknown ids are ignored) and
+	// reports how many it removed.
+	DeleteEntries(ctx context.Context, ids []string) (int, error)
 }
 
 // KeyStore keeps API keys (their hashes, never the secrets).

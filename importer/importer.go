@@ -88,6 +88,9 @@ func Import(ctx context.Context, store mcpdir.EntryStore, in io.Reader, committe
 		} else if err != nil {
 			return sum, fmt.Errorf("line %d: %w", n, err)
 		}
+		if e.Source == "" {
+			e.Source = mcpdir.SourceImport
+		}
 		if key := e.NaturalKey(); seen[key] {
 			skip(n, ReasonDuplicate)
 			continue

@@ -16,8 +16,9 @@ import (
 func (db *DB) UpsertEntries(ctx context.Context, entries []*mcpdir.Entry) (mcpdir.ImportResult, error) {
 	var res mcpdir.ImportResult
 	type row struct {
-		id, key  string
-		doc, sum []byte
+		id, key          string
+		doc, sum         []byte
+		created, updated int64
 	}
 	rows := make([]row, 0, len(entries))
 	ids := make([]string, 0, len(entries))
@@ -28,7 +29,8 @@ func (db *DB) UpsertEntries(ctx context.Context, entries []*mcpdir.Entry) (mcpdi
 			return res, fmt.Errorf("upsert entry %q: %w", e.Name, err)
 		}
 		sum := sha256.Sum256(doc)
-		rows = append(rows, row{id: mcpdir.EntryID(key), key: key, doc: doc, sum: sum[:]})
+		created, updated := mcpdir.InsertTimes(e, db.now().UTC())
+		rows = append(rows, row{id: mcpdir.EntryID(key), key: key, doc: doc, sum: sum[:], created: created.UnixNano(), updated: updated.UnixNano()})
 		ids = append(ids, rows[len(rows)-1].id)
 	}
 	now := db.now().UTC().UnixNano()
@@ -55,7 +57,7 @@ func (db *DB) UpsertEntries(ctx context.Context, entries []*mcpdir.Entry) (mcpdi
 		for _, w := range rows {
 			switch sum, ok := have[w.id]; {
 			case !ok:
-				batch.Queue(`INSERT INTO entries (id, natural_key, doc, content_hash, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)`, w.id, w.key, w.doc, w.sum, now)
+				batch.Queue(`INSERT INTO entries (id, natural_key, doc, content_hash, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)`, w.id, w.key, w.doc, w.sum, w.created, w.updated)
 				res.Added++
 			case bytes.Equal(sum, w.sum):
 				res.Unchanged++
@@ -126,6 +128,27 @@ func (db *DB) CountEntries(ctx context.Context) (int, error) {
 	var n int
 	if err := db.pool.QueryRow(ctx, `SELECT COUNT(*) FROM entries`).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count entries: %w", err)
+	}
+	return n, nil
+}
+
+// DeleteEntries implements mcpdir.EntryStore.
+func (db *DB) DeleteEntries(ctx context.Context, ids []string) (int, error) {
+	var n int
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `DELETE FROM entries WHERE id = ANY($1) RETURNING id`, ids)
+		if err != nil {
+			return err
+		}
+		gone, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return err
+		}
+		n = len(gone)
+		return recordChanges(ctx, tx, mcpdir.ChangeEntry, gone, db.now())
+	})
+	if err != nil {
+		return 0, fmt.Errorf("delete entries: %w", err)
 	}
 	return n, nil
 }

@@ -46,7 +46,8 @@ func (s *DB) UpsertEntries(ctx context.Context, entries []*mcpdir.Entry) (mcpdir
 		var have []byte
 		switch err := sel.QueryRowContext(ctx, id).Scan(&have); {
 		case isNoRows(err):
-			if _, err := ins.ExecContext(ctx, id, key, doc, sum[:], now.UnixNano(), now.UnixNano()); err != nil {
+			created, updated := mcpdir.InsertTimes(e, now)
+			if _, err := ins.ExecContext(ctx, id, key, doc, sum[:], created.UnixNano(), updated.UnixNano()); err != nil {
 				return res, fmt.Errorf("insert entry %q: %w", e.Name, err)
 			}
 			res.Added++
@@ -168,4 +169,31 @@ func (s *DB) ChangesSince(ctx context.Context, after int64, limit int) ([]mcpdir
 		return nil, fmt.Errorf("read changes: %w", err)
 	}
 	return out, nil
+}
+
+// DeleteEntries implements mcpdir.EntryStore.
+func (s *DB) DeleteEntries(ctx context.Context, ids []string) (int, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("delete entries: %w", err)
+	}
+	defer tx.Rollback()
+	n := 0
+	now := s.now()
+	for _, id := range ids {
+		res, err := tx.ExecContext(ctx, `DELETE FROM entries WHERE id = ?`, id)
+		if err != nil {
+			return 0, fmt.Errorf("delete entries: %w", err)
+		}
+		if k, _ := res.RowsAffected(); k > 0 {
+			n++
+			if err := recordChange(ctx, tx, mcpdir.ChangeEntry, id, now); err != nil {
+				return 0, fmt.Errorf("delete entries: %w", err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("delete entries: %w", err)
+	}
+	return n, nil
 }

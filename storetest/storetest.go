@@ -30,6 +30,32 @@ func Run(t *testing.T, open Opener) {
 	t.Run("feed in commit order under concurrent writers", func(t *testing.T) { concurrentFeed(t, open) })
 	t.Run("a batch with one entry twice", func(t *testing.T) { duplicateInBatch(t, open) })
 	t.Run("import", func(t *testing.T) { importFile(t, open) })
+	t.Run("delete", func(t *testing.T) { deleteEntries(t, open) })
+}
+
+func deleteEntries(t *testing.T, open Opener) {
+	ctx := context.Background()
+	db, _ := open(t)
+	a, b := entry("a", "https://e.com/a", "A"), entry("b", "https://e.com/b", "B")
+	if _, err := db.UpsertEntries(ctx, []*mcpdir.Entry{a, b}); err != nil {
+		t.Fatal(err)
+	}
+	seq, _ := db.LatestChange(ctx)
+	id := mcpdir.EntryID(a.NaturalKey())
+	n, err := db.DeleteEntries(ctx, []string{id, mcpdir.EntryID("nope")})
+	if err != nil || n != 1 {
+		t.Fatalf("delete: %d %v", n, err)
+	}
+	if got, _ := db.EntriesByID(ctx, []string{id}); len(got) != 0 {
+		t.Fatal("the entry is still there")
+	}
+	changes, _ := db.ChangesSince(ctx, seq, 10)
+	if len(changes) != 1 || changes[0].Ref != id {
+		t.Fatalf("the deletion is not in the change feed: %+v", changes)
+	}
+	if n, _ := db.CountEntries(ctx); n != 1 {
+		t.Fatalf("%d entries", n)
+	}
 }
 
 // An NDJSON import over the store: counted, idempotent, skips reported.
