@@ -17,6 +17,7 @@ const (
 	ECodeForbidden        = "forbidden"
 	ECodeRateLimited      = "rate_limited"
 	ECodeNotFound         = "not_found"
+	ECodeConflict         = "conflict"
 	ECodeTooLarge         = "request_too_large"
 	ECodeURITooLong       = "uri_too_long"
 	ECodeMethodNotAllowed = "method_not_allowed"

@@ -203,6 +203,23 @@ func (s *Service) Check(k *mcpdir.APIKey) error {
 	return nil
 }
 
+// AdminRateLimit is an admin key's budget of admin calls per RateWindow,
+// apart from its search budget: curating entries is not searching.
+const AdminRateLimit = 600
+
+// SpendAdmin counts one admin call against the key's admin budget. Keys
+// without a search limit have none here either.
+func (s *Service) SpendAdmin(ctx context.Context, k *mcpdir.APIKey) (mcpdir.RateDecision, error) {
+	if k.RateLimit == mcpdir.Unlimited {
+		return mcpdir.RateDecision{Allowed: true, Limit: mcpdir.Unlimited}, nil
+	}
+	d, err := s.limiter.Allow(ctx, "admin:"+k.Prefix, AdminRateLimit, mcpdir.RateWindow)
+	if err != nil {
+		return d, fmt.Errorf("rate limit: %w", err)
+	}
+	return d, nil
+}
+
 // Spend counts one request against the key's budget.
 func (s *Service) Spend(ctx context.Context, k *mcpdir.APIKey) (mcpdir.RateDecision, error) {
 	if k.RateLimit == mcpdir.Unlimited {

@@ -31,6 +31,7 @@ var statusOf = map[string]int{
 	mcpdir.ECodeRateLimited:      http.StatusUnauthorized,
 	mcpdir.ECodeForbidden:        http.StatusForbidden,
 	mcpdir.ECodeNotFound:         http.StatusNotFound,
+	mcpdir.ECodeConflict:         http.StatusConflict,
 	mcpdir.ECodeMethodNotAllowed: http.StatusMethodNotAllowed,
 	mcpdir.ECodeTooLarge:         http.StatusRequestEntityTooLarge,
 	mcpdir.ECodeURITooLong:       http.StatusRequestURITooLong,

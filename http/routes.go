@@ -12,6 +12,14 @@ func addRoutes(mux *http.ServeMux, cfg Config) {
 		mux.Handle(mcpPath, cfg.MCP)
 		mux.Handle(mcpPath+"/", cfg.MCP)
 	}
+	if cfg.AdminGuard != nil && cfg.Store != nil {
+		a := &admin{store: cfg.Store, guard: cfg.AdminGuard, logger: cfg.Logger}
+		mux.Handle("POST /api/admin/v1/entries", a.authorize(a.create))
+		mux.Handle("GET /api/admin/v1/entries/{id}", a.authorize(a.get))
+		mux.Handle("PUT /api/admin/v1/entries/{id}", a.authorize(a.replace))
+		mux.Handle("DELETE /api/admin/v1/entries/{id}", a.authorize(a.delete))
+		mux.Handle("GET /api/admin/v1/export", a.authorize(a.export))
+	}
 	mux.Handle("GET /api/openapi.json", handleOpenAPI())
 	mux.Handle("GET /healthz", handleHealthz())
 	mux.Handle("GET /readyz", handleReadyz(cfg.Ready))

@@ -41,6 +41,10 @@ type Config struct {
 	AccessLog bool
 	// Observer, if set, counts every request (metrics).
 	Observer Observer
+	// Store and AdminGuard, if set, serve the admin API (/api/admin/v1/…)
+	// to admin keys.
+	Store      mcpdir.EntryStore
+	AdminGuard AdminGuard
 	// Metrics, if set, is served at GET /metrics to requests from this
 	// machine (not relayed by a proxy) and to admin keys.
 	Metrics http.Handler

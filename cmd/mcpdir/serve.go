@@ -161,6 +161,8 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 		Logger:     logger,
 		Index:      searcher,
 		Guard:      counted,
+		Store:      store,
+		AdminGuard: guard,
 		Observer:   m,
 		MaxResults: cfg.maxResults,
 		Baseline:   cfg.baseline,

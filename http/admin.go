@@ -1,0 +1,205 @@
+package http
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// AdminGuard is a Guard that also keeps admin keys' admin budget
+// (auth.Service).
+type AdminGuard interface {
+	mcpdir.Guard
+	SpendAdmin(ctx context.Context, key *mcpdir.APIKey) (mcpdir.RateDecision, error)
+}
+
+// admin is the admin API: entries created, read, replaced and deleted by
+// admin keys, and the whole directory exported as NDJSON that `mcpdir
+// import` takes back. Writes reach search within a second, through the
+// change feed, on every replica.
+type admin struct {
+	store  mcpdir.EntryStore
+	guard  AdminGuard
+	logger *slog.Logger
+}
+
+// authorize lets admin keys through, spending their admin budget (not the
+// search one); a search key gets 403, no key 401.
+func (a *admin) authorize(next func(w http.ResponseWriter, r *http.Request)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key, err := a.guard.Authenticate(r.Context(), r.Header.Get("Authorization"))
+		if err != nil {
+			writeError(w, r, a.logger, err)
+			return
+		}
+		if key.Scope != mcpdir.ScopeAdmin {
+			writeError(w, r, a.logger, mcpdir.Errorf(mcpdir.ECodeForbidden, "this needs an admin key: the key's scope is %s", key.Scope))
+			return
+		}
+		d, err := a.guard.SpendAdmin(r.Context(), key)
+		if err != nil {
+			writeError(w, r, a.logger, err)
+			return
+		}
+		mcpdir.SetRateLimitHeaders(w.Header(), d)
+		if !d.Allowed {
+			writeError(w, r, a.logger, mcpdir.RateLimitedError(d))
+			return
+		}
+		next(w, r)
+	})
+}
+
+// record reads one entry record from the body, validated as import
+// validates a line, and marks it the admin's.
+func (a *admin) record(r *http.Request) (*mcpdir.Entry, error) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, mcpdir.MaxRecordBytes+1))
+	if err != nil {
+		return nil, mcpdir.Errorf(mcpdir.ECodeInvalidRequest, "the body could not be read")
+	}
+	if len(body) > mcpdir.MaxRecordBytes {
+		return nil, mcpdir.Errorf(mcpdir.ECodeTooLarge, "an entry record is at most %d bytes", mcpdir.MaxRecordBytes)
+	}
+	e, err := mcpdir.ParseRecord(body)
+	if re, ok := errors.AsType[*mcpdir.RecordError](err); ok {
+		return nil, mcpdir.Errorf(mcpdir.ECodeInvalidRequest, "invalid entry record: %s", re.Error())
+	} else if err != nil {
+		return nil, err
+	}
+	e.Source = mcpdir.SourceAdmin
+	e.CreatedAt, e.UpdatedAt = time.Time{}, time.Time{} // the store's to set
+	return e, nil
+}
+
+// entry returns the stored entry id, or not_found.
+func (a *admin) entry(ctx context.Context, id string) (*mcpdir.Entry, error) {
+	got, err := a.store.EntriesByID(ctx, []string{id})
+	if err != nil {
+		return nil, err
+	}
+	if len(got) == 0 {
+		return nil, mcpdir.Errorf(mcpdir.ECodeNotFound, "no entry has id %s", id)
+	}
+	return got[0], nil
+}
+
+func (a *admin) create(w http.ResponseWriter, r *http.Request) {
+	e, err := a.record(r)
+	if err != nil {
+		writeError(w, r, a.logger, err)
+		return
+	}
+	id := mcpdir.EntryID(e.NaturalKey())
+	if _, err := a.entry(r.Context(), id); err == nil {
+		writeError(w, r, a.logger, mcpdir.Errorf(mcpdir.ECodeConflict, "an entry with this website_url (or name) exists: id %s; replace it with PUT", id))
+		return
+	} else if mcpdir.ErrorCode(err) != mcpdir.ECodeNotFound {
+		a.fail(w, r, err)
+		return
+	}
+	a.save(w, r, e, id, http.StatusCreated)
+}
+
+func (a *admin) get(w http.ResponseWriter, r *http.Request) {
+	e, err := a.entry(r.Context(), r.PathValue("id"))
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, e)
+}
+
+func (a *admin) replace(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	e, err := a.record(r)
+	if err != nil {
+		writeError(w, r, a.logger, err)
+		return
+	}
+	if got := mcpdir.EntryID(e.NaturalKey()); got != id {
+		writeError(w, r, a.logger, mcpdir.Errorf(mcpdir.ECodeInvalidRequest,
+			"the record's website_url (or name) belongs to id %s, not %s: an entry's id follows its website; delete this one and create the other", got, id))
+		return
+	}
+	if _, err := a.entry(r.Context(), id); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	a.save(w, r, e, id, http.StatusOK)
+}
+
+func (a *admin) save(w http.ResponseWriter, r *http.Request, e *mcpdir.Entry, id string, status int) {
+	if _, err := a.store.UpsertEntries(r.Context(), []*mcpdir.Entry{e}); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	saved, err := a.entry(r.Context(), id)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Location", "/api/admin/v1/entries/"+id)
+	writeJSON(w, status, saved)
+}
+
+func (a *admin) delete(w http.ResponseWriter, r *http.Request) {
+	n, err := a.store.DeleteEntries(r.Context(), []string{r.PathValue("id")})
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	if n == 0 {
+		writeError(w, r, a.logger, mcpdir.Errorf(mcpdir.ECodeNotFound, "no entry has id %s", r.PathValue("id")))
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// export streams every entry as one JSON record a line: what `mcpdir
+// import` reads, ids and times included. A failure after the first line
+// can only cut the stream short, so it is logged and the line count is in
+// a trailer.
+func (a *admin) export(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.Header().Set("Content-Disposition", `attachment; filename="mcpdir-export.ndjson"`)
+	w.Header().Set("Trailer", "X-Export-Count")
+	// The export is as long as the directory: no per-request deadline.
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+	out := bufio.NewWriterSize(w, 64<<10)
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	n := 0
+	err := a.store.AllEntries(r.Context(), func(e *mcpdir.Entry) error {
+		n++
+		return enc.Encode(e)
+	})
+	if err == nil {
+		err = out.Flush()
+	}
+	if err != nil {
+		a.logger.WarnContext(r.Context(), "admin export cut short", "lines", n, "err", err)
+		if n == 0 {
+			a.fail(w, r, err)
+		}
+		return
+	}
+	w.Header().Set("X-Export-Count", strconv.Itoa(n))
+}
+
+// fail answers an error: a client's as it is; a store's as unavailable
+// (503), logged with its detail.
+func (a *admin) fail(w http.ResponseWriter, r *http.Request, err error) {
+	if _, ok := errors.AsType[*mcpdir.Error](err); !ok {
+		a.logger.WarnContext(r.Context(), "admin: store", "err", err)
+		err = mcpdir.Errorf(mcpdir.ECodeUnavailable, "the directory's store could not complete this: try again shortly")
+	}
+	writeError(w, r, a.logger, err)
+}
