@@ -70,8 +70,11 @@ type Entry struct {
 	CreatedAt     time.Time `json:"created_at"`
 	UpdatedAt     time.Time `json:"updated_at"`
 	// Source is where the entry came from: SourceImport, SourceAdmin or
-	// SourceRegistry (empty: the starter directory).
+	// SourceRegistry (empty: the starter directory). It never changes.
 	Source string `json:"source,omitempty"`
+	// Edited is set once an admin changed the entry: a registry sync then
+	// leaves it as the admin left it.
+	Edited bool `json:"edited,omitempty"`
 	// Extra keeps the fields of an imported record that the directory does not
 	// model, so that an import never loses what it was given.
 	Extra map[string]json.RawMessage `json:"extra,omitempty"`
@@ -81,9 +84,15 @@ type Entry struct {
 // it would change every entry's id.
 var entryNamespace = uuid.MustParse("5b0a1f2e-8c3d-4e6f-9a7b-2c1d0e9f8a7b")
 
-// NaturalKey is what makes two records the same entry: the website address when
-// there is one (it is unique in every directory we import), else the name.
+// NaturalKey is what makes two records the same entry: for a registry's
+// entry its name there; otherwise the website address when there is one
+// (it is unique in every directory we import), else the name.
 func (e *Entry) NaturalKey() string {
+	if e.Source == SourceRegistry {
+		// A registry names its servers uniquely, and two of them may
+		// share a website or a repository: they must not merge.
+		return "registry:" + strings.ToLower(strings.TrimSpace(e.Name))
+	}
 	if u := strings.TrimSpace(e.WebsiteURL); u != "" {
 		return "url:" + strings.TrimRight(strings.ToLower(u), "/")
 	}

@@ -88,6 +88,7 @@ func ParseRecord(line []byte) (*Entry, error) {
 	// directory keeps them.
 	p.take("id")
 	e.CreatedAt, e.UpdatedAt = p.time("created_at"), p.time("updated_at")
+	e.Edited = p.boolean("edited")
 	switch e.Source = p.str("source", maxShortFieldLen); e.Source {
 	case "", SourceImport, SourceAdmin, SourceRegistry:
 	default:

@@ -33,6 +33,14 @@ type EntryStore interface {
 	DeleteEntries(ctx context.Context, ids []string) (int, error)
 }
 
+// StateStore keeps small named values a process must find again, on every
+// replica (a registry sync's position).
+type StateStore interface {
+	// State returns the value under key, "" if none.
+	State(ctx context.Context, key string) (string, error)
+	SetState(ctx context.Context, key, value string) error
+}
+
 // KeyStore keeps API keys (their hashes, never the secrets).
 type KeyStore interface {
 	CreateKey(ctx context.Context, k *APIKey) error
@@ -114,6 +122,7 @@ type Store interface {
 	EntryStore
 	KeyStore
 	ChangeFeed
+	StateStore
 	// Ping checks that the store answers.
 	Ping(ctx context.Context) error
 	Close() error

@@ -124,13 +124,17 @@ func (a *admin) replace(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, a.logger, err)
 		return
 	}
+	stored, err := a.entry(r.Context(), id)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	// Where it came from does not change; that an admin changed it is
+	// recorded, so that a registry sync leaves the change alone.
+	e.Source, e.Edited = stored.Source, true
 	if got := mcpdir.EntryID(e.NaturalKey()); got != id {
 		writeError(w, r, a.logger, mcpdir.Errorf(mcpdir.ECodeInvalidRequest,
 			"the record's website_url (or name) belongs to id %s, not %s: an entry's id follows its website; delete this one and create the other", got, id))
-		return
-	}
-	if _, err := a.entry(r.Context(), id); err != nil {
-		a.fail(w, r, err)
 		return
 	}
 	a.save(w, r, e, id, http.StatusOK)

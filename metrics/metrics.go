@@ -28,6 +28,7 @@ type Metrics struct {
 	mcpMessages  *prometheus.CounterVec
 	streams      prometheus.Gauge
 	feedCaughtUp prometheus.Gauge
+	syncs        *prometheus.CounterVec
 }
 
 // New registers the collectors. entries reports the index's size.
@@ -54,11 +55,14 @@ func New(entries func() int) *Metrics {
 		streams: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "mcpdir_mcp_open_streams", Help: "MCP event streams open now.",
 		}),
+		syncs: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "mcpdir_registry_syncs_total", Help: "Registry syncs run by this replica, by result (ok, failed).",
+		}, []string{"result"}),
 		feedCaughtUp: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "mcpdir_changefeed_caught_up_timestamp_seconds", Help: "When this replica last read the change feed to its end (Unix time): now minus this is how far behind it may be.",
 		}),
 	}
-	m.registry.MustRegister(m.requests, m.durations, m.searches, m.rateLimited, m.mcpMessages, m.streams, m.feedCaughtUp,
+	m.registry.MustRegister(m.syncs, m.requests, m.durations, m.searches, m.rateLimited, m.mcpMessages, m.streams, m.feedCaughtUp,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "mcpdir_index_entries", Help: "Entries in the search index."},
 			func() float64 { return float64(entries()) }),
 		collectors.NewGoCollector(),
@@ -89,6 +93,15 @@ func (m *Metrics) CountMessage(method, tool string) {
 // Observer).
 func (m *Metrics) StreamOpened() { m.streams.Inc() }
 func (m *Metrics) StreamClosed() { m.streams.Dec() }
+
+// SyncRan counts a registry sync.
+func (m *Metrics) SyncRan(ok bool) {
+	result := "ok"
+	if !ok {
+		result = "failed"
+	}
+	m.syncs.WithLabelValues(result).Inc()
+}
 
 // CaughtUp records that the change feed was read to its end.
 func (m *Metrics) CaughtUp(at time.Time) { m.feedCaughtUp.Set(float64(at.UnixNano()) / 1e9) }

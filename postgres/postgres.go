@@ -97,6 +97,10 @@ var migrations = []string{
 		ref  TEXT NOT NULL,
 		at   BIGINT NOT NULL
 	);`,
+	`CREATE TABLE state (
+		key   TEXT PRIMARY KEY,
+		value TEXT NOT NULL
+	);`,
 }
 
 // migrate applies what migrations the database lacks, under an advisory
@@ -234,4 +238,43 @@ func (db *DB) listen(ctx context.Context, ch chan<- struct{}) error {
 		default: // a wake-up is already pending
 		}
 	}
+}
+
+// State implements mcpdir.StateStore.
+func (db *DB) State(ctx context.Context, key string) (string, error) {
+	var v string
+	err := db.pool.QueryRow(ctx, `SELECT value FROM state WHERE key = $1`, key).Scan(&v)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read state %s: %w", key, err)
+	}
+	return v, nil
+}
+
+// SetState implements mcpdir.StateStore.
+func (db *DB) SetState(ctx context.Context, key, value string) error {
+	if _, err := db.pool.Exec(ctx, `INSERT INTO state (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value); err != nil {
+		return fmt.Errorf("write state %s: %w", key, err)
+	}
+	return nil
+}
+
+// TryLock takes a lock named by key for as long as the returned unlock is
+// not called, if no other process holds it: a job that one replica at a
+// time must run.
+func (db *DB) TryLock(ctx context.Context, key int64) (unlock func(), ok bool, err error) {
+	conn, err := db.pool.Acquire(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, key).Scan(&ok); err != nil || !ok {
+		conn.Release()
+		return nil, false, err
+	}
+	return func() {
+		conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, key)
+		conn.Release()
+	}, true, nil
 }

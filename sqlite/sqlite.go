@@ -101,6 +101,10 @@ var migrations = []string{
 		ref  TEXT NOT NULL,
 		at   INTEGER NOT NULL
 	);`,
+	`CREATE TABLE state (
+		key   TEXT PRIMARY KEY,
+		value TEXT NOT NULL
+	);`,
 }
 
 func (s *DB) migrate(ctx context.Context) error {
@@ -152,3 +156,24 @@ func recordChange(ctx context.Context, tx *sql.Tx, kind, ref string, at time.Tim
 var errNoRows = sql.ErrNoRows
 
 func isNoRows(err error) bool { return errors.Is(err, errNoRows) }
+
+// State implements mcpdir.StateStore.
+func (s *DB) State(ctx context.Context, key string) (string, error) {
+	var v string
+	err := s.db.QueryRowContext(ctx, `SELECT value FROM state WHERE key = ?`, key).Scan(&v)
+	if isNoRows(err) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read state %s: %w", key, err)
+	}
+	return v, nil
+}
+
+// SetState implements mcpdir.StateStore.
+func (s *DB) SetState(ctx context.Context, key, value string) error {
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value); err != nil {
+		return fmt.Errorf("write state %s: %w", key, err)
+	}
+	return nil
+}

@@ -31,6 +31,21 @@ func Run(t *testing.T, open Opener) {
 	t.Run("a batch with one entry twice", func(t *testing.T) { duplicateInBatch(t, open) })
 	t.Run("import", func(t *testing.T) { importFile(t, open) })
 	t.Run("delete", func(t *testing.T) { deleteEntries(t, open) })
+	t.Run("state", func(t *testing.T) {
+		ctx := context.Background()
+		db, another := open(t)
+		if v, err := db.State(ctx, "k"); err != nil || v != "" {
+			t.Fatalf("no state: %q %v", v, err)
+		}
+		for _, v := range []string{"one", "two"} {
+			if err := db.SetState(ctx, "k", v); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := another().State(ctx, "k"); err != nil || got != v {
+				t.Fatalf("state: %q %v, want %q", got, err, v)
+			}
+		}
+	})
 }
 
 func deleteEntries(t *testing.T, open Opener) {

@@ -98,13 +98,18 @@ type progress struct {
 }
 
 func newProgress(name string, size int64, read *countingReader, w io.Writer) *progress {
-	p := &progress{name: name, size: size, read: read, w: w}
-	if f, ok := w.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			p.terminal = true
-		}
+	return &progress{name: name, size: size, read: read, w: w, terminal: isTerminal(w)}
+}
+
+// isTerminal reports whether w is a terminal, where progress is drawn in
+// place rather than logged line by line.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
 	}
-	return p
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 func (p *progress) committed(records int) {

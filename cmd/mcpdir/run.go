@@ -24,6 +24,7 @@ Usage:
   mcpdir keys    revoke PREFIX
   mcpdir import  FILE...          (NDJSON, one entry a line; "-" reads standard input)
   mcpdir search  KEYWORDS...
+  mcpdir sync    --from URL       (the official MCP Registry's list API, or one like it)
   mcpdir version
 
 Every command takes --data-dir (env MCPDIR_DATA_DIR, default ./mcpdir-data) for
@@ -64,6 +65,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return importFiles(ctx, rest, env, stdin, stdout, stderr)
 	case "search":
 		return searchCmd(ctx, rest, env, stdout, stderr)
+	case "sync":
+		return syncCmd(ctx, rest, env, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "mcpdir", version)
 		return nil

@@ -43,6 +43,8 @@ type serveConfig struct {
 	logFormat      string
 	accessLog      bool
 	metricsAddr    string
+	syncFrom       string
+	syncEvery      time.Duration
 }
 
 func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
@@ -65,6 +67,8 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 	fs.StringVar(&cfg.logFormat, "log-format", env.or("MCPDIR_LOG_FORMAT", "json"), "json or text (env MCPDIR_LOG_FORMAT)")
 	fs.BoolVar(&cfg.accessLog, "access-log", env("MCPDIR_ACCESS_LOG") != "0" && env("MCPDIR_ACCESS_LOG") != "false", "one log line per request, at info (env MCPDIR_ACCESS_LOG=0 turns it off)")
 	fs.StringVar(&cfg.metricsAddr, "metrics-addr", env("MCPDIR_METRICS_ADDR"), "serve /metrics on a listener of its own (e.g. 127.0.0.1:9090); unset: on the main listener, to this machine and admin keys (env MCPDIR_METRICS_ADDR)")
+	fs.StringVar(&cfg.syncFrom, "sync-from", env("MCPDIR_SYNC_FROM"), "follow this registry's list API (e.g. https://registry.modelcontextprotocol.io): sync at start and every --sync-every (env MCPDIR_SYNC_FROM)")
+	fs.DurationVar(&cfg.syncEvery, "sync-every", time.Hour, "how often to sync with --sync-from")
 	fs.StringVar(&cfg.logLevel, "log-level", env.or("MCPDIR_LOG_LEVEL", "info"), "debug, info, warn or error (env MCPDIR_LOG_LEVEL)")
 	if args, err = parseFlags(fs, args); err != nil {
 		return err
@@ -199,6 +203,9 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	})
 	wg.Go(func() { guard.RunFlusher(bg, 5*time.Second) })
 	wg.Go(func() { sweepLimiter(bg, local) })
+	if cfg.syncFrom != "" {
+		wg.Go(func() { runSync(bg, store, cfg.syncFrom, max(cfg.syncEvery, time.Minute), logger, m.SyncRan) })
+	}
 
 	serveErr := make(chan error, 2)
 	go func() { serveErr <- srv.Serve(ln) }()

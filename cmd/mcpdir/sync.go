@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/registry"
+)
+
+// syncCmd pulls the official registry (or one that speaks its list API)
+// into the directory.
+func syncCmd(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
+	fs, storeAt := newFlags("sync", env, stderr)
+	from := fs.String("from", env("MCPDIR_SYNC_FROM"), "the registry's base URL, e.g. https://registry.modelcontextprotocol.io (env MCPDIR_SYNC_FROM)")
+	args, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(args) > 0 || *from == "" {
+		return usageError{"usage: mcpdir sync --from URL"}
+	}
+	store, err := storeAt.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	start := time.Now()
+	terminal := isTerminal(stderr)
+	s := &registry.Syncer{Base: *from, Store: store, Log: slog.New(slog.NewTextHandler(stderr, nil)),
+		Progress: func(sum registry.Summary) {
+			if terminal {
+				fmt.Fprintf(stderr, "\r\033[Ksync %s: page %d, %d added, %d updated", terminalSafe(*from), sum.Pages, sum.Added, sum.Updated)
+			} else {
+				fmt.Fprintf(stderr, "sync %s: page %d committed\n", terminalSafe(*from), sum.Pages)
+			}
+		}}
+	sum, err := s.Sync(ctx)
+	if terminal {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	printSync(stdout, *from, sum, time.Since(start))
+	return err
+}
+
+func printSync(w io.Writer, from string, sum registry.Summary, took time.Duration) {
+	fmt.Fprintf(w, "synced %s in %s: %d added, %d updated, %d unchanged, %d hidden (deleted in the registry), %d kept as an admin edited them, %d older versions passed over\n",
+		terminalSafe(from), took.Round(time.Millisecond), sum.Added, sum.Updated, sum.Unchanged, sum.Hidden, sum.Kept, sum.Older)
+	for _, r := range slices.Sorted(maps.Keys(sum.Skipped)) {
+		fmt.Fprintf(w, "  skipped %d: %s\n", sum.Skipped[r], r)
+	}
+}
+
+// syncLocker is a store that can make sure one replica syncs at a time
+// (PostgreSQL's advisory lock).
+type syncLocker interface {
+	TryLock(ctx context.Context, key int64) (unlock func(), ok bool, err error)
+}
+
+const syncLock = 0x6d63706469720003
+
+// runSync syncs at start and then every interval until ctx ends; on a
+// shared store, one replica at a time.
+func runSync(ctx context.Context, store mcpdir.Store, from string, every time.Duration, logger *slog.Logger, ran func(ok bool)) {
+	s := &registry.Syncer{Base: from, Store: store, Log: logger}
+	for {
+		unlock, ok := func() {}, true
+		if l, shared := store.(syncLocker); shared {
+			var err error
+			if unlock, ok, err = l.TryLock(ctx, syncLock); err != nil {
+				logger.Warn("registry sync: cannot take the lock", "err", err)
+				ok = false
+			}
+		}
+		if ok {
+			start := time.Now()
+			sum, err := s.Sync(ctx)
+			unlock()
+			ran(err == nil)
+			if err != nil {
+				logger.Warn("registry sync failed; what was committed stays", "from", from, "err", err)
+			} else {
+				logger.Info("registry sync", "from", from, "added", sum.Added, "updated", sum.Updated, "hidden", sum.Hidden,
+					"kept", sum.Kept, "took", time.Since(start).Round(time.Millisecond))
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(every):
+		}
+	}
+}
