@@ -73,3 +73,24 @@ func TestNotifications(t *testing.T) {
 		t.Fatal("no notification of the write")
 	}
 }
+
+// One replica at a time: while one holds a job's lock, another's try fails,
+// and succeeds once it is let go.
+func TestTryLock(t *testing.T) {
+	url := storetest.PostgresURL(t)
+	a, b := open(t, url), open(t, url)
+	ctx := context.Background()
+	unlock, ok, err := a.TryLock(ctx, 42)
+	if err != nil || !ok {
+		t.Fatalf("first: %v %v", ok, err)
+	}
+	if _, ok, err := b.TryLock(ctx, 42); err != nil || ok {
+		t.Fatalf("second while held: %v %v", ok, err)
+	}
+	unlock()
+	unlock2, ok, err := b.TryLock(ctx, 42)
+	if err != nil || !ok {
+		t.Fatalf("second after: %v %v", ok, err)
+	}
+	unlock2()
+}
