@@ -174,24 +174,19 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 		AccessLog:  cfg.accessLog,
 		Metrics:    metricsOnMain(cfg.metricsAddr, m),
 		MCP:        mcpHandler,
-		Ready: func(ctx context.Context) mcpdirhttp.Readiness {
-			r := mcpdirhttp.Readiness{Ready: ready.Load(), Checks: map[string]string{"index": "ok", "database": "ok"}}
-			if !storeUp.Load() {
-				r.Checks["database"] = "down: searches are served from memory, keys already known work, writes fail"
-			}
-			if shared != nil {
-				r.Checks["redis"] = "ok"
-				if shared.Status() != nil {
-					r.Checks["redis"] = "down: rate limits are counted per replica"
-				}
-			}
-			return r
-		},
+		Ready:      readiness(&ready, storeUp, shared),
 	})
 
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
+	}
+	var metricsLn net.Listener
+	if cfg.metricsAddr != "" {
+		if metricsLn, err = net.Listen("tcp", cfg.metricsAddr); err != nil {
+			ln.Close()
+			return fmt.Errorf("listen on %s: %w", cfg.metricsAddr, err)
+		}
 	}
 	srv := mcpdirhttp.NewHTTPServer(handler, cfg.timeouts, slogErrorLog(logger))
 	// Open event streams would otherwise hold Shutdown until its deadline.
@@ -209,15 +204,11 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 
 	serveErr := make(chan error, 2)
 	go func() { serveErr <- srv.Serve(ln) }()
-	if cfg.metricsAddr != "" {
-		mln, err := net.Listen("tcp", cfg.metricsAddr)
-		if err != nil {
-			return fmt.Errorf("listen on %s: %w", cfg.metricsAddr, err)
-		}
+	if metricsLn != nil {
 		msrv := mcpdirhttp.NewHTTPServer(m.Handler(), cfg.timeouts, slogErrorLog(logger))
-		go func() { serveErr <- msrv.Serve(mln) }()
+		go func() { serveErr <- msrv.Serve(metricsLn) }()
 		defer msrv.Close()
-		logger.Info("metrics", "addr", mln.Addr().String())
+		logger.Info("metrics", "addr", metricsLn.Addr().String())
 	}
 	ready.Store(true)
 	logger.Info("listening", "addr", ln.Addr().String(), "url", "http://"+ln.Addr().String(), "store", cfg.store.where())
@@ -297,4 +288,22 @@ func metricsOnMain(metricsAddr string, m *metrics.Metrics) http.Handler {
 		return nil
 	}
 	return m.Handler()
+}
+
+// readiness is what /readyz reports: not ready while starting or stopping,
+// and each dependency's state.
+func readiness(ready *atomic.Bool, storeUp *atomic.Bool, redisLimits *redis.Limiter) func(context.Context) mcpdirhttp.Readiness {
+	return func(context.Context) mcpdirhttp.Readiness {
+		r := mcpdirhttp.Readiness{Ready: ready.Load(), Checks: map[string]string{"index": "ok", "database": "ok"}}
+		if !storeUp.Load() {
+			r.Checks["database"] = "down: searches are served from memory, keys already known work, writes fail"
+		}
+		if redisLimits != nil {
+			r.Checks["redis"] = "ok"
+			if redisLimits.Status() != nil {
+				r.Checks["redis"] = "down: rate limits are counted per replica"
+			}
+		}
+		return r
+	}
 }
