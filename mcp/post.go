@@ -107,7 +107,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, key *mcpdir.APIKe
 		if sess = h.acquire(p.legacyID, key, true); sess == nil {
 			// Another replica's session: relay, once the message is
 			// known to be acceptable.
-			if !h.remoteSession(w, r, p.legacyID, key, true) || h.checkMethods(w, p.msgs, false) {
+			if !h.remoteSession(w, r, p.id, p.legacyID, key, true) || h.checkMethods(w, p.msgs, false) {
 				return
 			}
 			h.relayLegacy(w, r, p)
@@ -121,7 +121,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, key *mcpdir.APIKe
 				h.notFound(w, p.id, false)
 				return
 			}
-		} else if h.remoteSession(w, r, p.sessionID, key, false) {
+		} else if h.remoteSession(w, r, p.id, p.sessionID, key, false) {
 			// Another replica's session: the directory keeps no state in
 			// a session that a sessionless request lacks.
 			handler = h.stateless

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"time"
 
@@ -11,20 +12,20 @@ import (
 // remoteSession reports whether id is a live shared session of key of the
 // given transport, renewing it; it answers 404 itself when not, and 503
 // when the shared store cannot tell.
-func (h *Handler) remoteSession(w http.ResponseWriter, r *http.Request, id string, key *mcpdir.APIKey, legacy bool) bool {
+func (h *Handler) remoteSession(w http.ResponseWriter, r *http.Request, reqID json.RawMessage, id string, key *mcpdir.APIKey, legacy bool) bool {
 	if h.cfg.Shared == nil {
-		h.notFound(w, nil, legacy)
+		h.notFound(w, reqID, legacy)
 		return false
 	}
 	rec, found, err := h.cfg.Shared.Get(r.Context(), id, h.cfg.SessionIdleTimeout)
 	switch {
 	case err != nil:
 		h.log.WarnContext(r.Context(), "mcp: read a shared session", "err", err)
-		writeRPCError(w, http.StatusServiceUnavailable, nil, rpcError{Code: codeInternal,
+		writeRPCError(w, http.StatusServiceUnavailable, reqID, rpcError{Code: codeInternal,
 			Message: "the session could not be checked right now: try again shortly", Data: rpcData{Code: mcpdir.ECodeUnavailable}})
 		return false
 	case !found || rec.Key != key.Prefix || rec.Legacy != legacy:
-		h.notFound(w, nil, legacy)
+		h.notFound(w, reqID, legacy)
 		return false
 	}
 	return true
@@ -155,7 +156,7 @@ func (h *Handler) remoteStream(w http.ResponseWriter, r *http.Request, id string
 }
 
 // notFound answers that a session is gone.
-func (h *Handler) notFound(w http.ResponseWriter, id []byte, legacy bool) {
+func (h *Handler) notFound(w http.ResponseWriter, id json.RawMessage, legacy bool) {
 	how := "start a new one with initialize"
 	if legacy {
 		how = "open a new event stream with GET"

@@ -31,7 +31,7 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request, key *mcpdir.APIKey
 	if sessionID := r.Header.Get("Mcp-Session-Id"); sessionID != "" {
 		s := h.acquire(sessionID, key, false)
 		if s == nil {
-			if h.remoteSession(w, r, sessionID, key, false) {
+			if h.remoteSession(w, r, nil, sessionID, key, false) {
 				h.remoteStream(w, r, sessionID, key)
 			}
 			return
@@ -131,7 +131,7 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request, key *mcpdir.API
 	if s == nil {
 		// Another replica's session: end it for every replica; the one
 		// holding it closes it at its next check.
-		if h.remoteSession(w, r, sessionID, key, false) {
+		if h.remoteSession(w, r, nil, sessionID, key, false) {
 			h.unshare(r.Context(), sessionID)
 			w.WriteHeader(http.StatusNoContent)
 		}
