@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/web"
 )
 
 // errorBody is every error response: {"error": {"code": "…", "message": "…"}}.
@@ -74,8 +76,14 @@ func writeBody(w http.ResponseWriter, status int, body []byte) {
 	w.Write(body)
 }
 
-func notFound() http.Handler {
+// notFound answers a path nothing serves: a JSON error under /api/ (and
+// without pages), a page for people elsewhere.
+func notFound(pages *web.Pages) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if pages != nil && !strings.HasPrefix(r.URL.Path, "/api/") && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+			pages.NotFound(w, r, "There is no page here.")
+			return
+		}
 		writeError(w, r, nil, mcpdir.Errorf(mcpdir.ECodeNotFound, "no such endpoint: %s", r.URL.Path))
 	})
 }

@@ -1,6 +1,10 @@
 package http
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/mcpdir/mcpdir/web"
+)
 
 // mcpPath is the MCP endpoint (spec 4.2); it carries no version segment.
 const mcpPath = "/api/open/mcp"
@@ -33,5 +37,10 @@ func addRoutes(mux *http.ServeMux, cfg Config) {
 	// for no body.
 	mux.Handle("HEAD /api/open/v1/search", methodNotAllowed("GET"))
 	mux.Handle("/api/open/v1/search", methodNotAllowed("GET"))
-	mux.Handle("/", notFound())
+	if cfg.Pages != nil {
+		mux.Handle("GET /{$}", cfg.Pages.Search())
+		mux.Handle("GET /servers/{id}", cfg.Pages.Server())
+		mux.Handle("GET /static/", web.Static())
+	}
+	mux.Handle("/", notFound(cfg.Pages))
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/web"
 )
 
 // Searcher answers ranked searches.
@@ -26,6 +27,8 @@ type Config struct {
 	// MaxResults is how many hits a REST search returns (the spec has no
 	// limit parameter).
 	MaxResults int
+	// Pages, if set, serves the directory to people: / and /servers/{id}.
+	Pages *web.Pages
 	// MCP serves /api/open/mcp; nil leaves it unmounted.
 	MCP http.Handler
 	// Ready reports whether the replica is ready to serve, and the state

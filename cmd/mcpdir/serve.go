@@ -23,6 +23,7 @@ import (
 	"github.com/mcpdir/mcpdir/redis"
 	"github.com/mcpdir/mcpdir/search"
 	"github.com/mcpdir/mcpdir/starter"
+	"github.com/mcpdir/mcpdir/web"
 )
 
 // clock is the time the rate limiter counts by; tests move it.
@@ -159,6 +160,10 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	}
 	defer mcpHandler.Close()
 
+	pages, err := web.New(searcher, logger)
+	if err != nil {
+		return err
+	}
 	var ready atomic.Bool
 	storeUp := watchStore(bg, store, logger)
 	handler := mcpdirhttp.NewServer(mcpdirhttp.Config{
@@ -174,6 +179,7 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 		AccessLog:  cfg.accessLog,
 		Metrics:    metricsOnMain(cfg.metricsAddr, m),
 		MCP:        mcpHandler,
+		Pages:      pages,
 		Ready:      readiness(&ready, storeUp, shared),
 	})
 

@@ -1,0 +1,240 @@
+// Package web is the directory as people see it: server-rendered pages
+// (html/template, embedded), usable without JavaScript. The public
+// directory: a search page at / and a page per server with ready install
+// snippets.
+package web
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+//go:embed templates/*.html
+var templateFiles embed.FS
+
+//go:embed static
+var staticFiles embed.FS
+
+// PageSize is how many results a search page shows; "More results" shows
+// the next page.
+const PageSize = 20
+
+// maxPages bounds how deep "More results" goes (the index ranks the first
+// PageSize*maxPages hits).
+const maxPages = 10
+
+// Index is what the pages read.
+type Index interface {
+	Find(q mcpdir.Query) mcpdir.SearchResult
+	Get(id string) (*mcpdir.Entry, bool)
+	Len() int
+}
+
+// Pages serves the public pages.
+type Pages struct {
+	index  Index
+	logger *slog.Logger
+	pages  map[string]*template.Template
+}
+
+// New parses the templates.
+func New(index Index, logger *slog.Logger) (*Pages, error) {
+	p := &Pages{index: index, logger: logger, pages: map[string]*template.Template{}}
+	for _, name := range []string{"search", "server", "notfound"} {
+		t, err := template.New(name).ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html")
+		if err != nil {
+			return nil, fmt.Errorf("web: %w", err)
+		}
+		p.pages[name] = t
+	}
+	return p, nil
+}
+
+// Static serves the stylesheet and the copy-button script.
+func Static() http.Handler {
+	sub, _ := fs.Sub(staticFiles, "static")
+	files := http.StripPrefix("/static/", http.FileServer(http.FS(sub)))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=3600")
+		files.ServeHTTP(w, r)
+	})
+}
+
+// SecurityHeaders are every page's: no inline script or style, no framing,
+// no sniffing, no referrer beyond the origin.
+func SecurityHeaders(h http.Header) {
+	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+	h.Set("X-Frame-Options", "DENY")
+}
+
+type searchPage struct {
+	Title, Query, Error string
+	Hits                []mcpdir.SearchItem
+	Total, Entries      int
+	More                string
+}
+
+// Search is the directory's front page: a search box and, for a query, a
+// page of results.
+func (p *Pages) Search() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		data := searchPage{Title: "Search MCP servers", Entries: p.index.Len()}
+		q := r.URL.Query()
+		if raw := q.Get("q"); raw != "" {
+			keywords, err := mcpdir.ValidateKeywords(raw)
+			if err != nil {
+				data.Query, data.Error = strings.ToValidUTF8(raw, ""), mcpdir.ErrorMessage(err)
+				p.render(w, r, http.StatusBadRequest, "search", data)
+				return
+			}
+			page, _ := strconv.Atoi(q.Get("page"))
+			page = min(max(page, 1), maxPages)
+			res := p.index.Find(mcpdir.Query{Text: keywords, Limit: page * PageSize})
+			data.Query, data.Total, data.Title = keywords, res.Total, keywords+" · search"
+			for _, h := range res.Hits[min(len(res.Hits), (page-1)*PageSize):] {
+				data.Hits = append(data.Hits, mcpdir.NewSearchItem(h))
+			}
+			if len(res.Hits) == page*PageSize && res.Total > len(res.Hits) && page < maxPages {
+				data.More = "/?" + url.Values{"q": {keywords}, "page": {strconv.Itoa(page + 1)}}.Encode()
+			}
+		}
+		p.render(w, r, http.StatusOK, "search", data)
+	})
+}
+
+type serverPage struct {
+	Title    string
+	Entry    *mcpdir.Entry
+	Snippets []snippet
+}
+
+// Server is an entry's page: everything get_mcp_detail returns, and
+// snippets to install it in the common clients.
+func (p *Pages) Server() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := strings.ToLower(r.PathValue("id"))
+		e, ok := p.index.Get(id)
+		if !mcpdir.IsUUID(id) || !ok {
+			p.NotFound(w, r, "No MCP server has this id. It may have been removed from the directory.")
+			return
+		}
+		p.render(w, r, http.StatusOK, "server", serverPage{Title: e.Name, Entry: e, Snippets: snippets(e)})
+	})
+}
+
+// NotFound answers a page that does not exist.
+func (p *Pages) NotFound(w http.ResponseWriter, r *http.Request, message string) {
+	p.render(w, r, http.StatusNotFound, "notfound", struct{ Title, Message string }{"Not found", message})
+}
+
+func (p *Pages) render(w http.ResponseWriter, r *http.Request, status int, name string, data any) {
+	var buf bytes.Buffer
+	if err := p.pages[name].ExecuteTemplate(&buf, "layout", data); err != nil {
+		p.logger.ErrorContext(r.Context(), "web: render", "page", name, "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	SecurityHeaders(h)
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-cache")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+// snippet is a ready configuration for one client.
+type snippet struct {
+	Client, Where, Text string
+}
+
+// snippets are the install configurations of an entry: for its first
+// package a local command, for its first remote a URL.
+func snippets(e *mcpdir.Entry) []snippet {
+	name := configName(e.Name)
+	var server map[string]any // the mcpServers entry most clients take
+	var claudeCode string
+	if len(e.Remotes) > 0 {
+		rm := e.Remotes[0]
+		kind := "http"
+		if rm.Transport == mcpdir.TransportSSE {
+			kind = "sse"
+		}
+		server = map[string]any{"type": kind, "url": rm.URL}
+		claudeCode = fmt.Sprintf("claude mcp add --transport %s %s %s", kind, name, rm.URL)
+	} else if cmd, args, ok := command(e.Packages); ok {
+		server = map[string]any{"command": cmd, "args": args}
+		claudeCode = fmt.Sprintf("claude mcp add %s -- %s %s", name, cmd, strings.Join(args, " "))
+	} else {
+		return nil
+	}
+	pretty := func(v any) string {
+		b, _ := json.MarshalIndent(v, "", "  ")
+		return string(b)
+	}
+	vscode := map[string]any{}
+	for k, v := range server {
+		vscode[k] = v
+	}
+	if _, local := server["command"]; local {
+		vscode["type"] = "stdio"
+	}
+	return []snippet{
+		{"Claude Desktop", "claude_desktop_config.json", pretty(map[string]any{"mcpServers": map[string]any{name: server}})},
+		{"Claude Code", "", claudeCode},
+		{"Cursor", "~/.cursor/mcp.json", pretty(map[string]any{"mcpServers": map[string]any{name: server}})},
+		{"VS Code", ".vscode/mcp.json", pretty(map[string]any{"servers": map[string]any{name: vscode}})},
+		{"Any MCP client (JSON)", "", pretty(map[string]any{name: server})},
+	}
+}
+
+// command is how to run a package locally, by registry.
+func command(pkgs []mcpdir.Package) (cmd string, args []string, ok bool) {
+	for _, p := range pkgs {
+		id := p.Identifier
+		switch strings.ToLower(p.RegistryType) {
+		case "npm":
+			if p.Version != "" {
+				id += "@" + p.Version
+			}
+			return "npx", []string{"-y", id}, true
+		case "pypi":
+			return "uvx", []string{id}, true
+		case "oci":
+			return "docker", []string{"run", "-i", "--rm", id}, true
+		}
+	}
+	return "", nil, false
+}
+
+// configName is a server's key in client configurations: its name's last
+// part, in the characters every client accepts.
+func configName(name string) string {
+	if i := strings.LastIndexAny(name, "/"); i >= 0 {
+		name = name[i+1:]
+	}
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('-')
+		}
+	}
+	if b.Len() == 0 {
+		return "server"
+	}
+	return b.String()
+}
