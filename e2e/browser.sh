@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The public pages in a real browser: Debian's Chromium driven by
+# playwright-core, with axe-core (both from npm, into
+# ${MCPDIR_CACHE:-~/.cache/mcpdir-e2e}; never a browser download).
+# Skipped without Chromium or npm, except in CI (CI=true), where .ci/run
+# installs Chromium. SHOTS=DIR keeps screenshots (docs/screenshots).
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE=${MCPDIR_CACHE:-$HOME/.cache/mcpdir-e2e}
+SPEC="playwright-core@1.65.1 axe-core@4.14.1"
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+if [ ! -x "$CHROMIUM" ] || ! command -v npm >/dev/null; then
+  if [ "${CI:-}" = true ]; then echo "e2e/browser.sh: Chromium or npm missing in CI" >&2; exit 1; fi
+  echo "e2e/browser.sh: SKIPPED: needs $CHROMIUM (apt-get install chromium) and npm" >&2
+  exit 0
+fi
+DIR="$CACHE/browser"
+if [ "$(cat "$DIR/.installed" 2>/dev/null || true)" != "$SPEC" ]; then
+  mkdir -p "$DIR"
+  printf '{"name":"mcpdir-browser","private":true,"type":"module"}\n' >"$DIR/package.json"
+  # shellcheck disable=SC2086
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --prefix "$DIR" --no-audit --no-fund --loglevel=error $SPEC >&2
+  printf '%s' "$SPEC" >"$DIR/.installed"
+fi
+WORK=$(mktemp -d)
+PID=""
+trap '[ -n "$PID" ] && kill "$PID" 2>/dev/null; rm -rf "$WORK"' EXIT
+(cd "$ROOT" && go build -o "$WORK/mcpdir" ./cmd/mcpdir)
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$WORK/mcpdir" serve --data-dir "$WORK/data" --addr "127.0.0.1:$PORT" --log-level warn &
+PID=$!
+for _ in $(seq 100); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null && break; sleep 0.1; done
+cp "$ROOT/e2e/browser.mjs" "$DIR/browser.mjs"
+CHROMIUM="$CHROMIUM" node "$DIR/browser.mjs" "http://127.0.0.1:$PORT" "${SHOTS:-}"
