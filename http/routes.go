@@ -38,8 +38,9 @@ func addRoutes(mux *http.ServeMux, cfg Config) {
 	mux.Handle("HEAD /api/open/v1/search", methodNotAllowed("GET"))
 	mux.Handle("/api/open/v1/search", methodNotAllowed("GET"))
 	if cfg.Pages != nil {
-		mux.Handle("GET /{$}", cfg.Pages.Search())
-		mux.Handle("GET /servers/{id}", cfg.Pages.Server())
+		limit := pageLimit(cfg)
+		mux.Handle("GET /{$}", limit(cfg.Pages.Search()))
+		mux.Handle("GET /servers/{id}", limit(cfg.Pages.Server()))
 		mux.Handle("GET /static/", web.Static())
 	}
 	mux.Handle("/", notFound(cfg.Pages))

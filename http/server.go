@@ -27,8 +27,14 @@ type Config struct {
 	// MaxResults is how many hits a REST search returns (the spec has no
 	// limit parameter).
 	MaxResults int
-	// Pages, if set, serves the directory to people: / and /servers/{id}.
-	Pages *web.Pages
+	// Pages, if set, serves the directory to people: / and /servers/{id},
+	// at most PagesPerMinute a minute per client address (0: no limit),
+	// counted by PageLimiter; the address comes from X-Forwarded-For only
+	// when the peer is one of TrustedProxies.
+	Pages          *web.Pages
+	PagesPerMinute int
+	PageLimiter    mcpdir.RateLimiter
+	TrustedProxies TrustedProxies
 	// MCP serves /api/open/mcp; nil leaves it unmounted.
 	MCP http.Handler
 	// Ready reports whether the replica is ready to serve, and the state

@@ -137,7 +137,12 @@ func (p *Pages) Server() http.Handler {
 
 // NotFound answers a page that does not exist.
 func (p *Pages) NotFound(w http.ResponseWriter, r *http.Request, message string) {
-	p.render(w, r, http.StatusNotFound, "notfound", struct{ Title, Message string }{"Not found", message})
+	p.Message(w, r, http.StatusNotFound, "Not found", message)
+}
+
+// Message answers a page that only says something, with a status.
+func (p *Pages) Message(w http.ResponseWriter, r *http.Request, status int, title, message string) {
+	p.render(w, r, status, "notfound", struct{ Title, Message string }{title, message})
 }
 
 func (p *Pages) render(w http.ResponseWriter, r *http.Request, status int, name string, data any) {

@@ -61,3 +61,30 @@ func TestPublicPages(t *testing.T) {
 		t.Errorf("stylesheet: %d", resp.StatusCode)
 	}
 }
+
+// Pages are limited per client address: past the limit a 429 page with
+// Retry-After; the address behind a trusted proxy is its X-Forwarded-For.
+func TestPageRateLimit(t *testing.T) {
+	s := startServer(t, "", "--page-rate-limit", "3", "--trusted-proxies", "127.0.0.1")
+	status := func(client string) (int, string) {
+		req, _ := http.NewRequest("GET", s.URL+"/?q=github", nil)
+		req.Header.Set("X-Forwarded-For", client)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode, resp.Header.Get("Retry-After")
+	}
+	for i := range 3 {
+		if st, _ := status("198.51.100.7"); st != 200 {
+			t.Fatalf("page %d: %d", i+1, st)
+		}
+	}
+	if st, retry := status("198.51.100.7"); st != 429 || retry == "" {
+		t.Fatalf("past the limit: %d, Retry-After %q", st, retry)
+	}
+	if st, _ := status("198.51.100.8"); st != 200 {
+		t.Errorf("another client was limited: %d", st)
+	}
+}

@@ -46,6 +46,8 @@ type serveConfig struct {
 	metricsAddr    string
 	syncFrom       string
 	syncEvery      time.Duration
+	pagesPerMinute int
+	trustedProxies mcpdirhttp.TrustedProxies
 }
 
 func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
@@ -70,6 +72,8 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 	fs.StringVar(&cfg.metricsAddr, "metrics-addr", env("MCPDIR_METRICS_ADDR"), "serve /metrics on a listener of its own (e.g. 127.0.0.1:9090); unset: on the main listener, to this machine and admin keys (env MCPDIR_METRICS_ADDR)")
 	fs.StringVar(&cfg.syncFrom, "sync-from", env("MCPDIR_SYNC_FROM"), "follow this registry's list API (e.g. https://registry.modelcontextprotocol.io): sync at start and every --sync-every (env MCPDIR_SYNC_FROM)")
 	fs.DurationVar(&cfg.syncEvery, "sync-every", time.Hour, "how often to sync with --sync-from")
+	fs.IntVar(&cfg.pagesPerMinute, "page-rate-limit", 120, "pages a client address may ask for a minute (0: no limit)")
+	proxies := fs.String("trusted-proxies", env("MCPDIR_TRUSTED_PROXIES"), "comma-separated addresses or networks of the proxies in front, whose X-Forwarded-For names the client (env MCPDIR_TRUSTED_PROXIES)")
 	fs.StringVar(&cfg.logLevel, "log-level", env.or("MCPDIR_LOG_LEVEL", "info"), "debug, info, warn or error (env MCPDIR_LOG_LEVEL)")
 	if args, err = parseFlags(fs, args); err != nil {
 		return err
@@ -81,6 +85,9 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 		return usageError{"--max-results must be between 1 and 1000"}
 	}
 	cfg.store = storeAt
+	if cfg.trustedProxies, err = mcpdirhttp.ParseTrustedProxies(*proxies); err != nil {
+		return usageError{fmt.Sprintf("--trusted-proxies: %v", err)}
+	}
 	for _, o := range strings.Split(*origins, ",") {
 		if o = strings.TrimSpace(o); o != "" {
 			cfg.allowedOrigins = append(cfg.allowedOrigins, o)
@@ -160,6 +167,7 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	}
 	defer mcpHandler.Close()
 
+	pageLimiter := memory.NewLimiter(nil)
 	pages, err := web.New(searcher, logger)
 	if err != nil {
 		return err
@@ -167,20 +175,23 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	var ready atomic.Bool
 	storeUp := watchStore(bg, store, logger)
 	handler := mcpdirhttp.NewServer(mcpdirhttp.Config{
-		Logger:     logger,
-		Index:      searcher,
-		Guard:      counted,
-		Store:      store,
-		AdminGuard: guard,
-		Observer:   m,
-		MaxResults: cfg.maxResults,
-		Baseline:   cfg.baseline,
-		Timeouts:   cfg.timeouts,
-		AccessLog:  cfg.accessLog,
-		Metrics:    metricsOnMain(cfg.metricsAddr, m),
-		MCP:        mcpHandler,
-		Pages:      pages,
-		Ready:      readiness(&ready, storeUp, shared),
+		Logger:         logger,
+		Index:          searcher,
+		Guard:          counted,
+		Store:          store,
+		AdminGuard:     guard,
+		Observer:       m,
+		MaxResults:     cfg.maxResults,
+		Baseline:       cfg.baseline,
+		Timeouts:       cfg.timeouts,
+		AccessLog:      cfg.accessLog,
+		Metrics:        metricsOnMain(cfg.metricsAddr, m),
+		MCP:            mcpHandler,
+		Pages:          pages,
+		PagesPerMinute: cfg.pagesPerMinute,
+		PageLimiter:    pageLimiter,
+		TrustedProxies: cfg.trustedProxies,
+		Ready:          readiness(&ready, storeUp, shared),
 	})
 
 	ln, err := net.Listen("tcp", cfg.addr)
@@ -204,6 +215,7 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	})
 	wg.Go(func() { guard.RunFlusher(bg, 5*time.Second) })
 	wg.Go(func() { sweepLimiter(bg, local) })
+	wg.Go(func() { sweepLimiter(bg, pageLimiter) })
 	if cfg.syncFrom != "" {
 		wg.Go(func() { runSync(bg, store, cfg.syncFrom, max(cfg.syncEvery, time.Minute), logger, m.SyncRan) })
 	}
