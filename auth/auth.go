@@ -157,7 +157,7 @@ func (s *Service) lookup(ctx context.Context, prefix string) (*mcpdir.APIKey, er
 	if err != nil {
 		// The store is down: the key may well exist. Keys already known
 		// keep working; this one cannot be checked until it is back.
-		s.logger.WarnContext(ctx, "look up an API key", "err", err)
+		s.logger.DebugContext(ctx, "look up an API key", "err", err) // the store watcher logs the outage once
 		return nil, mcpdir.Errorf(mcpdir.ECodeUnavailable, "the API key could not be checked right now: try again shortly")
 	}
 	s.mu.Lock()

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -250,5 +249,3 @@ func countLines(t *testing.T, path string) int {
 	}
 	return n
 }
-
-var _ = fmt.Sprint
