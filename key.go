@@ -29,6 +29,9 @@ type APIKey struct {
 	Prefix string
 	Name   string
 	Scope  Scope
+	// Owner is the id of the account the key belongs to; empty for keys
+	// made by the operator with the CLI.
+	Owner string
 	// Hash is SHA-256 of the whole secret. A 128-bit random secret needs no
 	// slow hash: it cannot be guessed, only stolen.
 	Hash []byte

@@ -121,6 +121,7 @@ type SearchIndex interface {
 type Store interface {
 	EntryStore
 	KeyStore
+	AccountStore
 	ChangeFeed
 	StateStore
 	// Ping checks that the store answers.

@@ -14,8 +14,8 @@ import (
 // CreateKey implements mcpdir.KeyStore.
 func (db *DB) CreateKey(ctx context.Context, k *mcpdir.APIKey) error {
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO api_keys (prefix, name, scope, hash, rate_limit, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-			k.Prefix, k.Name, string(k.Scope), k.Hash, k.RateLimit, unixNano(k.CreatedAt), unixNano(k.ExpiresAt)); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO api_keys (prefix, name, scope, hash, rate_limit, created_at, expires_at, owner) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+			k.Prefix, k.Name, string(k.Scope), k.Hash, k.RateLimit, unixNano(k.CreatedAt), unixNano(k.ExpiresAt), k.Owner); err != nil {
 			return err
 		}
 		return recordChanges(ctx, tx, mcpdir.ChangeKey, []string{k.Prefix}, db.now())
@@ -29,13 +29,13 @@ func (db *DB) CreateKey(ctx context.Context, k *mcpdir.APIKey) error {
 	return nil
 }
 
-const keyColumns = `prefix, name, scope, hash, rate_limit, created_at, expires_at, last_used_at, revoked_at`
+const keyColumns = `prefix, name, scope, hash, rate_limit, created_at, expires_at, last_used_at, revoked_at, owner`
 
 func scanKey(row pgx.Row) (*mcpdir.APIKey, error) {
 	var k mcpdir.APIKey
 	var scope string
 	var created, expires, used, revoked int64
-	if err := row.Scan(&k.Prefix, &k.Name, &scope, &k.Hash, &k.RateLimit, &created, &expires, &used, &revoked); err != nil {
+	if err := row.Scan(&k.Prefix, &k.Name, &scope, &k.Hash, &k.RateLimit, &created, &expires, &used, &revoked, &k.Owner); err != nil {
 		return nil, err
 	}
 	k.Scope = mcpdir.Scope(scope)

@@ -101,6 +101,20 @@ var migrations = []string{
 		key   TEXT PRIMARY KEY,
 		value TEXT NOT NULL
 	);`,
+	`CREATE TABLE accounts (
+		id            TEXT PRIMARY KEY,
+		email         TEXT NOT NULL UNIQUE,
+		password_hash TEXT NOT NULL,
+		created_at    BIGINT NOT NULL,
+		disabled_at   BIGINT NOT NULL DEFAULT 0
+	);
+	CREATE TABLE web_sessions (
+		hash       BYTEA PRIMARY KEY,
+		account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+		created_at BIGINT NOT NULL,
+		last_seen  BIGINT NOT NULL
+	);
+	ALTER TABLE api_keys ADD COLUMN owner TEXT NOT NULL DEFAULT '';`,
 }
 
 // migrate applies what migrations the database lacks, under an advisory

@@ -16,8 +16,8 @@ func (s *DB) CreateKey(ctx context.Context, k *mcpdir.APIKey) error {
 		return fmt.Errorf("create key: %w", err)
 	}
 	defer tx.Rollback()
-	_, err = tx.ExecContext(ctx, `INSERT INTO api_keys (prefix, name, scope, hash, rate_limit, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		k.Prefix, k.Name, string(k.Scope), k.Hash, k.RateLimit, unixNano(k.CreatedAt), unixNano(k.ExpiresAt))
+	_, err = tx.ExecContext(ctx, `INSERT INTO api_keys (prefix, name, scope, hash, rate_limit, created_at, expires_at, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		k.Prefix, k.Name, string(k.Scope), k.Hash, k.RateLimit, unixNano(k.CreatedAt), unixNano(k.ExpiresAt), k.Owner)
 	if err != nil {
 		if strings.Contains(err.Error(), "UNIQUE") {
 			return mcpdir.Errorf(mcpdir.ECodeInvalidRequest, "a key with this prefix exists")
@@ -33,7 +33,7 @@ func (s *DB) CreateKey(ctx context.Context, k *mcpdir.APIKey) error {
 	return nil
 }
 
-const keyColumns = `prefix, name, scope, hash, rate_limit, created_at, expires_at, last_used_at, revoked_at`
+const keyColumns = `prefix, name, scope, hash, rate_limit, created_at, expires_at, last_used_at, revoked_at, owner`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -41,7 +41,7 @@ func scanKey(row scanner) (*mcpdir.APIKey, error) {
 	var k mcpdir.APIKey
 	var scope string
 	var created, expires, used, revoked int64
-	if err := row.Scan(&k.Prefix, &k.Name, &scope, &k.Hash, &k.RateLimit, &created, &expires, &used, &revoked); err != nil {
+	if err := row.Scan(&k.Prefix, &k.Name, &scope, &k.Hash, &k.RateLimit, &created, &expires, &used, &revoked, &k.Owner); err != nil {
 		return nil, err
 	}
 	k.Scope = mcpdir.Scope(scope)

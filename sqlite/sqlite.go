@@ -105,6 +105,20 @@ var migrations = []string{
 		key   TEXT PRIMARY KEY,
 		value TEXT NOT NULL
 	);`,
+	`CREATE TABLE accounts (
+		id            TEXT PRIMARY KEY,
+		email         TEXT NOT NULL UNIQUE,
+		password_hash TEXT NOT NULL,
+		created_at    INTEGER NOT NULL,
+		disabled_at   INTEGER NOT NULL DEFAULT 0
+	);
+	CREATE TABLE web_sessions (
+		hash       BLOB PRIMARY KEY,
+		account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+		created_at INTEGER NOT NULL,
+		last_seen  INTEGER NOT NULL
+	);
+	ALTER TABLE api_keys ADD COLUMN owner TEXT NOT NULL DEFAULT '';`,
 }
 
 func (s *DB) migrate(ctx context.Context) error {

@@ -31,6 +31,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("a batch with one entry twice", func(t *testing.T) { duplicateInBatch(t, open) })
 	t.Run("import", func(t *testing.T) { importFile(t, open) })
 	t.Run("delete", func(t *testing.T) { deleteEntries(t, open) })
+	t.Run("accounts and sessions", func(t *testing.T) { accounts(t, open) })
 	t.Run("state", func(t *testing.T) {
 		ctx := context.Background()
 		db, another := open(t)
@@ -306,5 +307,58 @@ func duplicateInBatch(t *testing.T, open Opener) {
 	}
 	if got := entryByID(t, db, mcpdir.EntryID(entry("a", "https://e.com/a", "").NaturalKey())); got.Brief != "two" {
 		t.Fatalf("the later record wins within a batch: %+v", got)
+	}
+}
+
+func accounts(t *testing.T, open Opener) {
+	ctx := context.Background()
+	db, _ := open(t)
+	a := &mcpdir.Account{ID: mcpdir.EntryID("acct-a"), Email: "a@example.com", PasswordHash: "h", CreatedAt: time.Now()}
+	if err := db.CreateAccount(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	dup := *a
+	dup.ID = mcpdir.EntryID("acct-b")
+	if err := db.CreateAccount(ctx, &dup); mcpdir.ErrorCode(err) != mcpdir.ECodeConflict {
+		t.Fatalf("a taken email: %v", err)
+	}
+	if got, err := db.AccountByEmail(ctx, "a@example.com"); err != nil || got.ID != a.ID || got.PasswordHash != "h" || got.Disabled() {
+		t.Fatalf("by email: %+v %v", got, err)
+	}
+	if _, err := db.AccountByID(ctx, "nope"); !errors.Is(err, mcpdir.ErrNotFound) {
+		t.Fatalf("unknown id: %v", err)
+	}
+	ws := &mcpdir.WebSession{Hash: []byte("token-hash"), AccountID: a.ID, CreatedAt: time.Now(), LastSeen: time.Now()}
+	if err := db.CreateSession(ctx, ws); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Hour).Round(0).UTC()
+	if err := db.TouchSession(ctx, ws.Hash, later); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := db.SessionByHash(ctx, ws.Hash); err != nil || got.AccountID != a.ID || !got.LastSeen.Equal(later) {
+		t.Fatalf("session: %+v %v", got, err)
+	}
+	k := &mcpdir.APIKey{Prefix: "mcpd_owned123", Name: "k", Scope: mcpdir.ScopeSearch, Hash: []byte("kh"), RateLimit: 20, CreatedAt: time.Now(), Owner: a.ID}
+	if err := db.CreateKey(ctx, k); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := db.KeyByPrefix(ctx, k.Prefix); got.Owner != a.ID {
+		t.Fatalf("the key's owner: %q", got.Owner)
+	}
+	if err := db.DisableAccount(ctx, "a@example.com", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SessionByHash(ctx, ws.Hash); !errors.Is(err, mcpdir.ErrNotFound) {
+		t.Fatalf("a disabled account's session lives on: %v", err)
+	}
+	if got, _ := db.AccountByEmail(ctx, "a@example.com"); !got.Disabled() {
+		t.Fatal("not disabled")
+	}
+	if all, _ := db.Accounts(ctx); len(all) != 1 {
+		t.Fatalf("accounts: %d", len(all))
+	}
+	if err := db.DeleteSession(ctx, []byte("none")); err != nil {
+		t.Fatal(err)
 	}
 }

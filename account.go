@@ -1,0 +1,46 @@
+package mcpdir
+
+import (
+	"context"
+	"time"
+)
+
+// Account is a person who signs in to the web pages and owns API keys.
+type Account struct {
+	ID           string // a random UUID
+	Email        string // lower-cased, unique
+	PasswordHash string // argon2id, encoded with its parameters and salt
+	CreatedAt    time.Time
+	DisabledAt   time.Time // zero: enabled
+}
+
+// Disabled reports whether the operator disabled the account.
+func (a *Account) Disabled() bool { return !a.DisabledAt.IsZero() }
+
+// WebSession is a signed-in browser: only the hash of its cookie's token
+// is stored.
+type WebSession struct {
+	Hash      []byte
+	AccountID string
+	CreatedAt time.Time
+	LastSeen  time.Time
+}
+
+// AccountStore keeps accounts and their web sessions.
+type AccountStore interface {
+	// CreateAccount stores a new account; an email already taken is
+	// ECodeConflict.
+	CreateAccount(ctx context.Context, a *Account) error
+	// AccountByEmail and AccountByID return ErrNotFound for none.
+	AccountByEmail(ctx context.Context, email string) (*Account, error)
+	AccountByID(ctx context.Context, id string) (*Account, error)
+	Accounts(ctx context.Context) ([]*Account, error)
+	// DisableAccount disables an account and ends its sessions.
+	DisableAccount(ctx context.Context, email string, at time.Time) error
+
+	CreateSession(ctx context.Context, s *WebSession) error
+	// SessionByHash returns ErrNotFound for none.
+	SessionByHash(ctx context.Context, hash []byte) (*WebSession, error)
+	TouchSession(ctx context.Context, hash []byte, at time.Time) error
+	DeleteSession(ctx context.Context, hash []byte) error
+}

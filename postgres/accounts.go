@@ -1,0 +1,135 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// CreateAccount implements mcpdir.AccountStore.
+func (db *DB) CreateAccount(ctx context.Context, a *mcpdir.Account) error {
+	_, err := db.pool.Exec(ctx, `INSERT INTO accounts (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)`,
+		a.ID, a.Email, a.PasswordHash, unixNano(a.CreatedAt))
+	if isUniqueViolation(err) {
+		return mcpdir.Errorf(mcpdir.ECodeConflict, "an account with this email exists")
+	}
+	if err != nil {
+		return fmt.Errorf("create account: %w", err)
+	}
+	return nil
+}
+
+const accountColumns = `id, email, password_hash, created_at, disabled_at`
+
+func scanAccount(row pgx.Row) (*mcpdir.Account, error) {
+	var a mcpdir.Account
+	var created, disabled int64
+	if err := row.Scan(&a.ID, &a.Email, &a.PasswordHash, &created, &disabled); err != nil {
+		return nil, err
+	}
+	a.CreatedAt, a.DisabledAt = fromUnixNano(created), fromUnixNano(disabled)
+	return &a, nil
+}
+
+func (db *DB) account(ctx context.Context, where string, arg any) (*mcpdir.Account, error) {
+	a, err := scanAccount(db.pool.QueryRow(ctx, `SELECT `+accountColumns+` FROM accounts WHERE `+where+` = $1`, arg))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, mcpdir.ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read account: %w", err)
+	}
+	return a, nil
+}
+
+// AccountByEmail implements mcpdir.AccountStore.
+func (db *DB) AccountByEmail(ctx context.Context, email string) (*mcpdir.Account, error) {
+	return db.account(ctx, "email", email)
+}
+
+// AccountByID implements mcpdir.AccountStore.
+func (db *DB) AccountByID(ctx context.Context, id string) (*mcpdir.Account, error) {
+	return db.account(ctx, "id", id)
+}
+
+// Accounts implements mcpdir.AccountStore.
+func (db *DB) Accounts(ctx context.Context) ([]*mcpdir.Account, error) {
+	rows, err := db.pool.Query(ctx, `SELECT `+accountColumns+` FROM accounts ORDER BY created_at, email`)
+	if err != nil {
+		return nil, fmt.Errorf("list accounts: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (*mcpdir.Account, error) { return scanAccount(r) })
+	if err != nil {
+		return nil, fmt.Errorf("list accounts: %w", err)
+	}
+	return out, nil
+}
+
+// DisableAccount implements mcpdir.AccountStore.
+func (db *DB) DisableAccount(ctx context.Context, email string, at time.Time) error {
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		var id string
+		if err := tx.QueryRow(ctx, `SELECT id FROM accounts WHERE email = $1`, email).Scan(&id); errors.Is(err, pgx.ErrNoRows) {
+			return mcpdir.ErrNotFound
+		} else if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE accounts SET disabled_at = $1 WHERE id = $2 AND disabled_at = 0`, at.UnixNano(), id); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `DELETE FROM web_sessions WHERE account_id = $1`, id)
+		return err
+	})
+	if errors.Is(err, mcpdir.ErrNotFound) {
+		return err
+	}
+	if err != nil {
+		return fmt.Errorf("disable account: %w", err)
+	}
+	return nil
+}
+
+// CreateSession implements mcpdir.AccountStore.
+func (db *DB) CreateSession(ctx context.Context, ws *mcpdir.WebSession) error {
+	if _, err := db.pool.Exec(ctx, `INSERT INTO web_sessions (hash, account_id, created_at, last_seen) VALUES ($1, $2, $3, $4)`,
+		ws.Hash, ws.AccountID, unixNano(ws.CreatedAt), unixNano(ws.LastSeen)); err != nil {
+		return fmt.Errorf("create session: %w", err)
+	}
+	return nil
+}
+
+// SessionByHash implements mcpdir.AccountStore.
+func (db *DB) SessionByHash(ctx context.Context, hash []byte) (*mcpdir.WebSession, error) {
+	ws := mcpdir.WebSession{Hash: hash}
+	var created, seen int64
+	err := db.pool.QueryRow(ctx, `SELECT account_id, created_at, last_seen FROM web_sessions WHERE hash = $1`, hash).Scan(&ws.AccountID, &created, &seen)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, mcpdir.ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read session: %w", err)
+	}
+	ws.CreatedAt, ws.LastSeen = fromUnixNano(created), fromUnixNano(seen)
+	return &ws, nil
+}
+
+// TouchSession implements mcpdir.AccountStore.
+func (db *DB) TouchSession(ctx context.Context, hash []byte, at time.Time) error {
+	if _, err := db.pool.Exec(ctx, `UPDATE web_sessions SET last_seen = $1 WHERE hash = $2`, at.UnixNano(), hash); err != nil {
+		return fmt.Errorf("touch session: %w", err)
+	}
+	return nil
+}
+
+// DeleteSession implements mcpdir.AccountStore.
+func (db *DB) DeleteSession(ctx context.Context, hash []byte) error {
+	if _, err := db.pool.Exec(ctx, `DELETE FROM web_sessions WHERE hash = $1`, hash); err != nil {
+		return fmt.Errorf("delete session: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,136 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// CreateAccount implements mcpdir.AccountStore.
+func (s *DB) CreateAccount(ctx context.Context, a *mcpdir.Account) error {
+	_, err := s.db.ExecContext(ctx, `INSERT INTO accounts (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)`,
+		a.ID, a.Email, a.PasswordHash, unixNano(a.CreatedAt))
+	if err != nil && strings.Contains(err.Error(), "UNIQUE") {
+		return mcpdir.Errorf(mcpdir.ECodeConflict, "an account with this email exists")
+	}
+	if err != nil {
+		return fmt.Errorf("create account: %w", err)
+	}
+	return nil
+}
+
+const accountColumns = `id, email, password_hash, created_at, disabled_at`
+
+func scanAccount(row scanner) (*mcpdir.Account, error) {
+	var a mcpdir.Account
+	var created, disabled int64
+	if err := row.Scan(&a.ID, &a.Email, &a.PasswordHash, &created, &disabled); err != nil {
+		return nil, err
+	}
+	a.CreatedAt, a.DisabledAt = fromUnixNano(created), fromUnixNano(disabled)
+	return &a, nil
+}
+
+func (s *DB) account(ctx context.Context, where string, arg any) (*mcpdir.Account, error) {
+	a, err := scanAccount(s.db.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE `+where+` = ?`, arg))
+	if isNoRows(err) {
+		return nil, mcpdir.ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read account: %w", err)
+	}
+	return a, nil
+}
+
+// AccountByEmail implements mcpdir.AccountStore.
+func (s *DB) AccountByEmail(ctx context.Context, email string) (*mcpdir.Account, error) {
+	return s.account(ctx, "email", email)
+}
+
+// AccountByID implements mcpdir.AccountStore.
+func (s *DB) AccountByID(ctx context.Context, id string) (*mcpdir.Account, error) {
+	return s.account(ctx, "id", id)
+}
+
+// Accounts implements mcpdir.AccountStore.
+func (s *DB) Accounts(ctx context.Context) ([]*mcpdir.Account, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+accountColumns+` FROM accounts ORDER BY created_at, email`)
+	if err != nil {
+		return nil, fmt.Errorf("list accounts: %w", err)
+	}
+	defer rows.Close()
+	var out []*mcpdir.Account
+	for rows.Next() {
+		a, err := scanAccount(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list accounts: %w", err)
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// DisableAccount implements mcpdir.AccountStore.
+func (s *DB) DisableAccount(ctx context.Context, email string, at time.Time) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("disable account: %w", err)
+	}
+	defer tx.Rollback()
+	var id string
+	if err := tx.QueryRowContext(ctx, `SELECT id FROM accounts WHERE email = ?`, email).Scan(&id); isNoRows(err) {
+		return mcpdir.ErrNotFound
+	} else if err != nil {
+		return fmt.Errorf("disable account: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE accounts SET disabled_at = ? WHERE id = ? AND disabled_at = 0`, at.UnixNano(), id); err != nil {
+		return fmt.Errorf("disable account: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM web_sessions WHERE account_id = ?`, id); err != nil {
+		return fmt.Errorf("disable account: %w", err)
+	}
+	return tx.Commit()
+}
+
+// CreateSession implements mcpdir.AccountStore.
+func (s *DB) CreateSession(ctx context.Context, ws *mcpdir.WebSession) error {
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO web_sessions (hash, account_id, created_at, last_seen) VALUES (?, ?, ?, ?)`,
+		ws.Hash, ws.AccountID, unixNano(ws.CreatedAt), unixNano(ws.LastSeen)); err != nil {
+		return fmt.Errorf("create session: %w", err)
+	}
+	return nil
+}
+
+// SessionByHash implements mcpdir.AccountStore.
+func (s *DB) SessionByHash(ctx context.Context, hash []byte) (*mcpdir.WebSession, error) {
+	ws := mcpdir.WebSession{Hash: hash}
+	var created, seen int64
+	err := s.db.QueryRowContext(ctx, `SELECT account_id, created_at, last_seen FROM web_sessions WHERE hash = ?`, hash).Scan(&ws.AccountID, &created, &seen)
+	if isNoRows(err) {
+		return nil, mcpdir.ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read session: %w", err)
+	}
+	ws.CreatedAt, ws.LastSeen = fromUnixNano(created), fromUnixNano(seen)
+	return &ws, nil
+}
+
+// TouchSession implements mcpdir.AccountStore.
+func (s *DB) TouchSession(ctx context.Context, hash []byte, at time.Time) error {
+	if _, err := s.db.ExecContext(ctx, `UPDATE web_sessions SET last_seen = ? WHERE hash = ?`, at.UnixNano(), hash); err != nil {
+		return fmt.Errorf("touch session: %w", err)
+	}
+	return nil
+}
+
+// DeleteSession implements mcpdir.AccountStore.
+func (s *DB) DeleteSession(ctx context.Context, hash []byte) error {
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM web_sessions WHERE hash = ?`, hash); err != nil {
+		return fmt.Errorf("delete session: %w", err)
+	}
+	return nil
+}
