@@ -66,3 +66,24 @@ func (l *Limiter) Sweep(window time.Duration) {
 		}
 	}
 }
+
+// Peek says whether a request for key would pass now, without counting one.
+func (l *Limiter) Peek(_ context.Context, key string, limit int, window time.Duration) mcpdir.RateDecision {
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n, oldest := 0, time.Time{}
+	for _, t := range l.logs[key] {
+		if t.After(now.Add(-window)) {
+			if n == 0 {
+				oldest = t
+			}
+			n++
+		}
+	}
+	d := mcpdir.RateDecision{Limit: limit, Allowed: n < limit, Remaining: max(0, limit-n)}
+	if !d.Allowed {
+		d.RetryAfter = oldest.Add(window).Sub(now)
+	}
+	return d
+}
