@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -230,6 +231,41 @@ func (s *Service) Spend(ctx context.Context, k *mcpdir.APIKey) (mcpdir.RateDecis
 		return d, fmt.Errorf("rate limit: %w", err)
 	}
 	return d, nil
+}
+
+// KeysOf returns the keys an account owns, newest first, as this process
+// knows them.
+func (s *Service) KeysOf(owner string) []*mcpdir.APIKey {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []*mcpdir.APIKey
+	for _, k := range s.keys {
+		if owner != "" && k.Owner == owner {
+			out = append(out, k)
+		}
+	}
+	slices.SortFunc(out, func(a, b *mcpdir.APIKey) int { return b.CreatedAt.Compare(a.CreatedAt) })
+	return out
+}
+
+// Used is how many requests a key made in the current window, when the
+// limiter can tell without counting one.
+func (s *Service) Used(ctx context.Context, k *mcpdir.APIKey) (int, bool) {
+	p, ok := s.limiter.(interface {
+		Peek(ctx context.Context, key string, limit int, window time.Duration) mcpdir.RateDecision
+	})
+	if !ok || k.RateLimit == mcpdir.Unlimited {
+		return 0, false
+	}
+	d := p.Peek(ctx, k.Prefix, k.RateLimit, mcpdir.RateWindow)
+	return k.RateLimit - d.Remaining, true
+}
+
+// Add makes this process know a key created here at once.
+func (s *Service) Add(k *mcpdir.APIKey) {
+	s.mu.Lock()
+	s.keys[k.Prefix] = k
+	s.mu.Unlock()
 }
 
 // Revoke revokes a key and makes this process refuse it at once.

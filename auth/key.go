@@ -110,6 +110,7 @@ func TokenFromHeader(v string) string {
 
 // KeySpec is what a new key is made with.
 type KeySpec struct {
+	Owner     string // an account's id; empty for the operator's keys
 	Name      string
 	Scope     mcpdir.Scope
 	RateLimit int           // per RateWindow; mcpdir.Unlimited for none
@@ -124,7 +125,7 @@ func CreateKey(ctx context.Context, store mcpdir.KeyStore, spec KeySpec) (string
 	}
 	secret, prefix := NewSecret()
 	now := time.Now().UTC()
-	k := &mcpdir.APIKey{Prefix: prefix, Name: spec.Name, Scope: spec.Scope, Hash: Hash(secret), RateLimit: spec.RateLimit, CreatedAt: now}
+	k := &mcpdir.APIKey{Prefix: prefix, Name: spec.Name, Scope: spec.Scope, Hash: Hash(secret), RateLimit: spec.RateLimit, CreatedAt: now, Owner: spec.Owner}
 	if spec.Lifetime > 0 {
 		k.ExpiresAt = now.Add(spec.Lifetime)
 	}

@@ -168,3 +168,30 @@ func (l *Limiter) Status() error {
 	}
 	return nil
 }
+
+// peekScript counts a key's requests in the window without adding one.
+var peekScript = goredis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+return redis.call('ZCOUNT', KEYS[1], '(' .. (now - tonumber(ARGV[1])), '+inf')
+`)
+
+// Peek says how much of a key's budget is left, without counting a
+// request (the API Keys page shows it).
+func (l *Limiter) Peek(ctx context.Context, key string, limit int, window time.Duration) mcpdir.RateDecision {
+	if l.degraded.Load() {
+		if p, ok := l.fallback.(interface {
+			Peek(context.Context, string, int, time.Duration) mcpdir.RateDecision
+		}); ok {
+			return p.Peek(ctx, key, limit, window)
+		}
+		return mcpdir.RateDecision{Allowed: true, Limit: limit, Remaining: limit}
+	}
+	ctx, cancel := context.WithTimeout(ctx, l.timeout)
+	defer cancel()
+	n, err := peekScript.Run(ctx, l.client, []string{l.prefix + key}, window.Microseconds()).Int()
+	if err != nil {
+		return mcpdir.RateDecision{Allowed: true, Limit: limit, Remaining: limit}
+	}
+	return mcpdir.RateDecision{Allowed: n < limit, Limit: limit, Remaining: max(0, limit-n)}
+}

@@ -46,12 +46,26 @@ type Pages struct {
 	index  Index
 	logger *slog.Logger
 	pages  map[string]*template.Template
+	// accounts, when set, serves sign-up, log-in and the API Keys page
+	// (accounts.go).
+	accounts *AccountConfig
 }
+
+// Base is what every page has: its title, and who is signed in.
+type Base struct {
+	Title    string
+	User     *mcpdir.Account
+	Accounts bool // sign-up and log-in exist
+}
+
+func (b *Base) base() *Base { return b }
+
+type page interface{ base() *Base }
 
 // New parses the templates.
 func New(index Index, logger *slog.Logger) (*Pages, error) {
 	p := &Pages{index: index, logger: logger, pages: map[string]*template.Template{}}
-	for _, name := range []string{"search", "server", "notfound"} {
+	for _, name := range []string{"search", "server", "notfound", "signup", "keys"} {
 		t, err := template.New(name).ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html")
 		if err != nil {
 			return nil, fmt.Errorf("web: %w", err)
@@ -81,7 +95,8 @@ func SecurityHeaders(h http.Header) {
 }
 
 type searchPage struct {
-	Title, Query, Error string
+	Base
+	Query, Error        string
 	Hits                []mcpdir.SearchItem
 	Total, Entries      int
 	More                string
@@ -91,7 +106,7 @@ type searchPage struct {
 // page of results.
 func (p *Pages) Search() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		data := searchPage{Title: "Search MCP servers", Entries: p.index.Len()}
+		data := &searchPage{Base: Base{Title: "Search MCP servers"}, Entries: p.index.Len()}
 		q := r.URL.Query()
 		if raw := q.Get("q"); raw != "" {
 			keywords, err := mcpdir.ValidateKeywords(raw)
@@ -103,7 +118,7 @@ func (p *Pages) Search() http.Handler {
 			page, _ := strconv.Atoi(q.Get("page"))
 			page = min(max(page, 1), maxPages)
 			res := p.index.Find(mcpdir.Query{Text: keywords, Limit: page * PageSize})
-			data.Query, data.Total, data.Title = keywords, res.Total, keywords+" · search"
+			data.Query, data.Total, data.Base.Title = keywords, res.Total, keywords+" · search"
 			for _, h := range res.Hits[min(len(res.Hits), (page-1)*PageSize):] {
 				data.Hits = append(data.Hits, mcpdir.NewSearchItem(h))
 			}
@@ -116,7 +131,7 @@ func (p *Pages) Search() http.Handler {
 }
 
 type serverPage struct {
-	Title    string
+	Base
 	Entry    *mcpdir.Entry
 	Snippets []snippet
 }
@@ -131,7 +146,7 @@ func (p *Pages) Server() http.Handler {
 			p.NotFound(w, r, "No MCP server has this id. It may have been removed from the directory.")
 			return
 		}
-		p.render(w, r, http.StatusOK, "server", serverPage{Title: e.Name, Entry: e, Snippets: snippets(e)})
+		p.render(w, r, http.StatusOK, "server", &serverPage{Base: Base{Title: e.Name}, Entry: e, Snippets: snippets(e)})
 	})
 }
 
@@ -142,10 +157,21 @@ func (p *Pages) NotFound(w http.ResponseWriter, r *http.Request, message string)
 
 // Message answers a page that only says something, with a status.
 func (p *Pages) Message(w http.ResponseWriter, r *http.Request, status int, title, message string) {
-	p.render(w, r, status, "notfound", struct{ Title, Message string }{title, message})
+	p.render(w, r, status, "notfound", &messagePage{Base: Base{Title: title}, Message: message})
 }
 
-func (p *Pages) render(w http.ResponseWriter, r *http.Request, status int, name string, data any) {
+type messagePage struct {
+	Base
+	Message string
+}
+
+func (p *Pages) render(w http.ResponseWriter, r *http.Request, status int, name string, data page) {
+	if b := data.base(); p.accounts != nil {
+		b.Accounts = true
+		if b.User == nil {
+			b.User = p.signedIn(r)
+		}
+	}
 	var buf bytes.Buffer
 	if err := p.pages[name].ExecuteTemplate(&buf, "layout", data); err != nil {
 		p.logger.ErrorContext(r.Context(), "web: render", "page", name, "err", err)

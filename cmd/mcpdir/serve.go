@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/accounts"
 	"github.com/mcpdir/mcpdir/auth"
 	"github.com/mcpdir/mcpdir/changefeed"
 	mcpdirhttp "github.com/mcpdir/mcpdir/http"
@@ -48,6 +49,8 @@ type serveConfig struct {
 	syncEvery      time.Duration
 	pagesPerMinute int
 	trustedProxies mcpdirhttp.TrustedProxies
+	signup         string
+	publicURL      string
 }
 
 func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
@@ -72,6 +75,8 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 	fs.StringVar(&cfg.metricsAddr, "metrics-addr", env("MCPDIR_METRICS_ADDR"), "serve /metrics on a listener of its own (e.g. 127.0.0.1:9090); unset: on the main listener, to this machine and admin keys (env MCPDIR_METRICS_ADDR)")
 	fs.StringVar(&cfg.syncFrom, "sync-from", env("MCPDIR_SYNC_FROM"), "follow this registry's list API (e.g. https://registry.modelcontextprotocol.io): sync at start and every --sync-every (env MCPDIR_SYNC_FROM)")
 	fs.DurationVar(&cfg.syncEvery, "sync-every", time.Hour, "how often to sync with --sync-from")
+	fs.StringVar(&cfg.signup, "signup", env.or("MCPDIR_SIGNUP", "open"), "open: anyone may sign up for an account and keys; closed: only the operator makes keys (env MCPDIR_SIGNUP)")
+	fs.StringVar(&cfg.publicURL, "public-url", env("MCPDIR_PUBLIC_URL"), "the server's public base URL, for the client configurations the pages show (env MCPDIR_PUBLIC_URL; default http://ADDR)")
 	fs.IntVar(&cfg.pagesPerMinute, "page-rate-limit", 120, "pages a client address may ask for a minute (0: no limit)")
 	proxies := fs.String("trusted-proxies", env("MCPDIR_TRUSTED_PROXIES"), "comma-separated addresses or networks of the proxies in front, whose X-Forwarded-For names the client (env MCPDIR_TRUSTED_PROXIES)")
 	fs.StringVar(&cfg.logLevel, "log-level", env.or("MCPDIR_LOG_LEVEL", "info"), "debug, info, warn or error (env MCPDIR_LOG_LEVEL)")
@@ -85,6 +90,12 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 		return usageError{"--max-results must be between 1 and 1000"}
 	}
 	cfg.store = storeAt
+	if cfg.signup != "open" && cfg.signup != "closed" {
+		return usageError{"--signup must be open or closed"}
+	}
+	if cfg.publicURL == "" {
+		cfg.publicURL = "http://" + cfg.addr
+	}
 	if cfg.trustedProxies, err = mcpdirhttp.ParseTrustedProxies(*proxies); err != nil {
 		return usageError{fmt.Sprintf("--trusted-proxies: %v", err)}
 	}
@@ -172,6 +183,14 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	pages.WithAccounts(&web.AccountConfig{
+		Accounts:  accounts.New(store, memory.NewLimiter(nil)),
+		Store:     store,
+		Keys:      guard,
+		SignupOff: cfg.signup == "closed",
+		PublicURL: cfg.publicURL,
+		ClientIP:  cfg.trustedProxies.ClientIP,
+	})
 	var ready atomic.Bool
 	storeUp := watchStore(bg, store, logger)
 	handler := mcpdirhttp.NewServer(mcpdirhttp.Config{

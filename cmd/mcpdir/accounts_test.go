@@ -1,0 +1,117 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// browser is an HTTP client with cookies, as a person's browser is.
+type browser struct {
+	t      *testing.T
+	base   string
+	client *http.Client
+}
+
+func newBrowser(t *testing.T, base string) *browser {
+	jar, _ := cookiejar.New(nil)
+	return &browser{t: t, base: base, client: &http.Client{Jar: jar}}
+}
+
+func (b *browser) do(method, path string, form url.Values, headers ...string) (int, string) {
+	b.t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, _ := http.NewRequest(method, b.base+path, body)
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	for i := 0; i < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := b.client.Do(req)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(out)
+}
+
+var keyInPage = regexp.MustCompile(`<pre id="new-key">(mcpd_[A-Za-z0-9]+)</pre>`)
+
+// Accounts end to end: sign up, make a key and use it, see only its prefix
+// afterwards, revoke it (REST then refuses it), log out (the old cookie no
+// longer works), a wrong password, two accounts that cannot touch each
+// other's keys, and a cross-origin POST refused.
+func TestAccountsAndKeysPage(t *testing.T) {
+	s := startServer(t, "")
+	ada := newBrowser(t, s.URL)
+	if code, body := ada.do("GET", "/keys", nil); code != 200 || !strings.Contains(body, `<h1>Log in</h1>`) {
+		t.Fatalf("/keys logged out: %d (want the log-in page)", code)
+	}
+	if code, body := ada.do("POST", "/signup", url.Values{"email": {"ada@example.com"}, "password": {"short"}}); code != 400 || !strings.Contains(body, "10 to 256") {
+		t.Fatalf("a short password: %d", code)
+	}
+	if code, body := ada.do("POST", "/signup", url.Values{"email": {"ada@example.com"}, "password": {"a long enough password"}}); code != 200 || !strings.Contains(body, "API Keys") || !strings.Contains(body, "Log out") {
+		t.Fatalf("sign up: %d", code)
+	}
+	code, body := ada.do("POST", "/keys", url.Values{"name": {"laptop"}, "expires": {"never"}})
+	m := keyInPage.FindStringSubmatch(body)
+	if code != 201 || m == nil || !strings.Contains(body, "claude mcp add") {
+		t.Fatalf("create a key: %d %.300s", code, body)
+	}
+	key := m[1]
+	s.search(t, key, "github") // the key works at once
+	if _, body = ada.do("GET", "/keys", nil); strings.Contains(body, key) || !strings.Contains(body, key[:13]) || !strings.Contains(body, "1 of 20") {
+		t.Fatalf("the keys page after a reload shows the key, or not its prefix and use:\n%s", body)
+	}
+
+	// Another account sees none of Ada's keys and cannot revoke them.
+	bob := newBrowser(t, s.URL)
+	bob.do("POST", "/signup", url.Values{"email": {"bob@example.com"}, "password": {"bob's long password"}})
+	if _, body := bob.do("GET", "/keys", nil); strings.Contains(body, key[:13]) {
+		t.Fatal("Bob sees Ada's key")
+	}
+	if code, _ := bob.do("POST", "/keys/"+key[:13]+"/revoke", url.Values{}); code != 404 {
+		t.Fatalf("Bob revoking Ada's key: %d", code)
+	}
+	// A page of another origin cannot make Ada's browser act.
+	if code, _ := ada.do("POST", "/keys", url.Values{"name": {"evil"}, "expires": {"never"}}, "Origin", "https://evil.example.com", "Sec-Fetch-Site", "cross-site"); code != 403 {
+		t.Fatalf("a cross-origin POST: %d", code)
+	}
+
+	if code, body = ada.do("POST", "/keys/"+key[:13]+"/revoke", url.Values{}); code != 200 || !strings.Contains(body, "revoked") {
+		t.Fatalf("revoke: %d", code)
+	}
+	resp := get(t, s.URL+"/api/open/v1/search?keywords=github", "Bearer "+key)
+	resp.Body.Close()
+	if resp.StatusCode != 401 {
+		t.Fatalf("a revoked key on REST: %d", resp.StatusCode)
+	}
+
+	// Log out ends the session on the server: the old cookie is refused.
+	u, _ := url.Parse(s.URL)
+	old := ada.client.Jar.Cookies(u)
+	ada.do("POST", "/logout", url.Values{})
+	stale := newBrowser(t, s.URL)
+	stale.client.Jar.SetCookies(u, old)
+	if _, body := stale.do("GET", "/keys", nil); !strings.Contains(body, `<h1>Log in</h1>`) {
+		t.Fatal("the cookie still works after logging out")
+	}
+	// Wrong password: said in plain words, as an unknown email is.
+	for _, email := range []string{"ada@example.com", "nobody@example.com"} {
+		if code, body := ada.do("POST", "/login", url.Values{"email": {email}, "password": {"not the password"}}); code != 401 || !strings.Contains(body, "Invalid email or password") {
+			t.Fatalf("a failed login for %s: %d", email, code)
+		}
+	}
+	if code, body := ada.do("POST", "/login", url.Values{"email": {"ada@example.com"}, "password": {"a long enough password"}}); code != 200 || !strings.Contains(body, "revoked") {
+		t.Fatalf("log in again: %d", code)
+	}
+}

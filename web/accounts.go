@@ -1,0 +1,290 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/accounts"
+	"github.com/mcpdir/mcpdir/auth"
+)
+
+// sessionCookie carries a signed-in browser's session token.
+const sessionCookie = "mcpdir_session"
+
+// Keys is what the API Keys page needs of the keys (auth.Service).
+type Keys interface {
+	KeysOf(owner string) []*mcpdir.APIKey
+	Used(ctx context.Context, k *mcpdir.APIKey) (int, bool)
+	Add(k *mcpdir.APIKey)
+	Revoke(ctx context.Context, prefix string) error
+}
+
+// AccountConfig turns on sign-up, log-in and the API Keys page.
+type AccountConfig struct {
+	Accounts  *accounts.Service
+	Store     mcpdir.KeyStore
+	Keys      Keys
+	SignupOff bool   // serve --signup closed
+	PublicURL string // the server's base URL, for client configurations
+	ClientIP  func(*http.Request) string
+}
+
+// WithAccounts turns the account pages on.
+func (p *Pages) WithAccounts(cfg *AccountConfig) { p.accounts = cfg }
+
+// Routes maps the account pages: sign-up, log-in, log-out and the API Keys
+// page. Every state-changing route refuses cross-origin requests.
+func (p *Pages) Routes(mux *http.ServeMux) {
+	if p.accounts == nil {
+		return
+	}
+	csrf := http.NewCrossOriginProtection()
+	post := func(pattern string, h http.HandlerFunc) { mux.Handle("POST "+pattern, csrf.Handler(h)) }
+	mux.Handle("GET /signup", http.HandlerFunc(p.signupForm))
+	post("/signup", p.signup)
+	mux.Handle("GET /login", http.HandlerFunc(p.loginForm))
+	post("/login", p.login)
+	post("/logout", p.logout)
+	mux.Handle("GET /keys", http.HandlerFunc(p.keysPage))
+	post("/keys", p.createKey)
+	post("/keys/{prefix}/revoke", p.revokeKey)
+}
+
+// signedIn is the account of the request's session cookie, or nil.
+func (p *Pages) signedIn(r *http.Request) *mcpdir.Account {
+	if p.accounts == nil {
+		return nil
+	}
+	c, err := r.Cookie(sessionCookie)
+	if err != nil {
+		return nil
+	}
+	a, err := p.accounts.Accounts.Session(r.Context(), c.Value)
+	if err != nil {
+		return nil
+	}
+	return a
+}
+
+func (p *Pages) setSession(w http.ResponseWriter, r *http.Request, token string) {
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
+		Secure: r.TLS != nil || strings.HasPrefix(p.accounts.PublicURL, "https://"), MaxAge: int(accounts.SessionIdle / time.Second)})
+}
+
+type formPage struct {
+	Base
+	Login        bool
+	Email, Error string
+}
+
+func (p *Pages) signupForm(w http.ResponseWriter, r *http.Request) {
+	if p.accounts.SignupOff {
+		p.Message(w, r, http.StatusForbidden, "Sign-up is closed", "This directory does not take new accounts: ask its operator for a key.")
+		return
+	}
+	p.render(w, r, http.StatusOK, "signup", &formPage{Base: Base{Title: "Sign up"}})
+}
+
+func (p *Pages) signup(w http.ResponseWriter, r *http.Request) {
+	if p.accounts.SignupOff {
+		p.signupForm(w, r)
+		return
+	}
+	email, password := r.PostFormValue("email"), r.PostFormValue("password")
+	token, _, err := p.accounts.Accounts.SignUp(r.Context(), email, password)
+	if err != nil {
+		status := http.StatusBadRequest
+		if mcpdir.ErrorCode(err) == mcpdir.ECodeConflict {
+			status = http.StatusConflict
+		} else if _, ok := errors.AsType[*mcpdir.Error](err); !ok {
+			p.logger.ErrorContext(r.Context(), "web: sign up", "err", err)
+			status = http.StatusServiceUnavailable
+		}
+		p.render(w, r, status, "signup", &formPage{Base: Base{Title: "Sign up"}, Email: email, Error: mcpdir.ErrorMessage(err)})
+		return
+	}
+	p.setSession(w, r, token)
+	http.Redirect(w, r, "/keys", http.StatusSeeOther)
+}
+
+func (p *Pages) loginForm(w http.ResponseWriter, r *http.Request) {
+	p.render(w, r, http.StatusOK, "signup", &formPage{Base: Base{Title: "Log in"}, Login: true})
+}
+
+func (p *Pages) login(w http.ResponseWriter, r *http.Request) {
+	email := r.PostFormValue("email")
+	token, _, err := p.accounts.Accounts.LogIn(r.Context(), email, r.PostFormValue("password"), p.accounts.ClientIP(r))
+	if err != nil {
+		status, msg := http.StatusUnauthorized, "Invalid email or password"
+		var th *accounts.ThrottledError
+		switch {
+		case errors.As(err, &th):
+			w.Header().Set("Retry-After", strconv.Itoa(max(1, int(th.After/time.Second))))
+			status, msg = http.StatusTooManyRequests, "Too many failed logins: wait "+th.After.Round(time.Minute).String()+" and try again."
+		case err != accounts.ErrBadLogin:
+			p.logger.ErrorContext(r.Context(), "web: log in", "err", err)
+			status, msg = http.StatusServiceUnavailable, "Logging in is not possible right now: try again shortly."
+		}
+		p.render(w, r, status, "signup", &formPage{Base: Base{Title: "Log in"}, Login: true, Email: email, Error: msg})
+		return
+	}
+	p.setSession(w, r, token)
+	http.Redirect(w, r, "/keys", http.StatusSeeOther)
+}
+
+func (p *Pages) logout(w http.ResponseWriter, r *http.Request) {
+	if c, err := r.Cookie(sessionCookie); err == nil {
+		p.accounts.Accounts.LogOut(r.Context(), c.Value)
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode, MaxAge: -1})
+	http.Redirect(w, r, "/", http.StatusSeeOther)
+}
+
+type keyRow struct {
+	Name, Prefix, Created, Expires, LastUsed, Usage, State string
+}
+
+type newKey struct {
+	Name, Secret string
+	Configs      []snippet
+}
+
+type keysPage struct {
+	Base
+	Keys  []keyRow
+	New   *newKey
+	Error string
+}
+
+// keysPage lists the signed-in account's keys; logged out, it sends to
+// the log-in page.
+func (p *Pages) keysPage(w http.ResponseWriter, r *http.Request) {
+	a := p.signedIn(r)
+	if a == nil {
+		http.Redirect(w, r, "/login", http.StatusSeeOther)
+		return
+	}
+	p.renderKeys(w, r, a, http.StatusOK, nil, "")
+}
+
+func (p *Pages) renderKeys(w http.ResponseWriter, r *http.Request, a *mcpdir.Account, status int, created *newKey, problem string) {
+	data := &keysPage{Base: Base{Title: "API Keys", User: a}, New: created, Error: problem}
+	now := time.Now()
+	day := func(t time.Time, zero string) string {
+		if t.IsZero() {
+			return zero
+		}
+		return t.UTC().Format("2006-01-02 15:04 UTC")
+	}
+	for _, k := range p.accounts.Keys.KeysOf(a.ID) {
+		row := keyRow{Name: k.Name, Prefix: k.Prefix, Created: day(k.CreatedAt, "-"), Expires: day(k.ExpiresAt, "never"),
+			LastUsed: day(k.LastUsedAt, "never"), State: "active", Usage: "unlimited"}
+		switch {
+		case k.Revoked():
+			row.State = "revoked"
+		case k.Expired(now):
+			row.State = "expired"
+		}
+		if used, ok := p.accounts.Keys.Used(r.Context(), k); ok {
+			row.Usage = fmt.Sprintf("%d of %d", used, k.RateLimit)
+		}
+		data.Keys = append(data.Keys, row)
+	}
+	p.render(w, r, status, "keys", data)
+}
+
+// maxKeysPerAccount bounds what one account can make.
+const maxKeysPerAccount = 20
+
+func (p *Pages) createKey(w http.ResponseWriter, r *http.Request) {
+	a := p.signedIn(r)
+	if a == nil {
+		http.Redirect(w, r, "/login", http.StatusSeeOther)
+		return
+	}
+	name := strings.TrimSpace(r.PostFormValue("name"))
+	lifetimes := map[string]time.Duration{"never": 0, "30d": 30 * 24 * time.Hour, "90d": 90 * 24 * time.Hour, "365d": 365 * 24 * time.Hour}
+	lifetime, ok := lifetimes[r.PostFormValue("expires")]
+	switch {
+	case name == "" || len(name) > 100 || strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		p.renderKeys(w, r, a, http.StatusBadRequest, nil, "Give the key a name: 1 to 100 printable characters.")
+		return
+	case !ok:
+		p.renderKeys(w, r, a, http.StatusBadRequest, nil, "Choose when the key expires.")
+		return
+	case len(p.accounts.Keys.KeysOf(a.ID)) >= maxKeysPerAccount:
+		p.renderKeys(w, r, a, http.StatusBadRequest, nil, fmt.Sprintf("An account has at most %d keys: revoke one first.", maxKeysPerAccount))
+		return
+	}
+	secret, k, err := auth.CreateKey(r.Context(), p.accounts.Store, auth.KeySpec{Owner: a.ID, Name: name, Scope: mcpdir.ScopeSearch,
+		RateLimit: mcpdir.DefaultRateLimit, Lifetime: lifetime})
+	if err != nil {
+		p.logger.ErrorContext(r.Context(), "web: create key", "err", err)
+		p.renderKeys(w, r, a, http.StatusServiceUnavailable, nil, "The key could not be created right now: try again shortly.")
+		return
+	}
+	p.accounts.Keys.Add(k)
+	// The page that shows the key is the answer to the POST, never a URL
+	// that a reload, the history or a proxy could show again.
+	w.Header().Set("Cache-Control", "no-store")
+	p.renderKeys(w, r, a, http.StatusCreated, &newKey{Name: name, Secret: secret, Configs: clientConfigs(p.accounts.PublicURL, secret)}, "")
+}
+
+func (p *Pages) revokeKey(w http.ResponseWriter, r *http.Request) {
+	a := p.signedIn(r)
+	if a == nil {
+		http.Redirect(w, r, "/login", http.StatusSeeOther)
+		return
+	}
+	prefix := r.PathValue("prefix")
+	owned := false
+	for _, k := range p.accounts.Keys.KeysOf(a.ID) {
+		owned = owned || k.Prefix == prefix
+	}
+	if !owned { // another's key is none of this account's business
+		p.NotFound(w, r, "You have no key "+prefix+".")
+		return
+	}
+	if err := p.accounts.Keys.Revoke(r.Context(), prefix); err != nil {
+		p.logger.ErrorContext(r.Context(), "web: revoke key", "err", err)
+		p.renderKeys(w, r, a, http.StatusServiceUnavailable, nil, "The key could not be revoked right now: try again shortly.")
+		return
+	}
+	http.Redirect(w, r, "/keys", http.StatusSeeOther)
+}
+
+// clientConfigs are ready configurations of the directory's MCP endpoint
+// with a new key.
+func clientConfigs(publicURL, secret string) []snippet {
+	endpoint := strings.TrimRight(publicURL, "/") + "/api/open/mcp"
+	auth := "Bearer " + secret
+	return []snippet{
+		{"Claude Desktop", "claude_desktop_config.json", fmt.Sprintf(`{
+  "mcpServers": {
+    "mcpdir": {
+      "command": "npx",
+      "args": ["-y", "mcp-remote", %q, "--header", "Authorization:${MCPDIR_AUTH}"],
+      "env": {"MCPDIR_AUTH": %q}
+    }
+  }
+}`, endpoint, auth)},
+		{"Claude Code", "", fmt.Sprintf("claude mcp add --transport http mcpdir %s --header %q", endpoint, "Authorization: "+auth)},
+		{"Cursor", "~/.cursor/mcp.json", fmt.Sprintf(`{
+  "mcpServers": {
+    "mcpdir": {"url": %q, "headers": {"Authorization": %q}}
+  }
+}`, endpoint, auth)},
+		{"VS Code", ".vscode/mcp.json", fmt.Sprintf(`{
+  "servers": {
+    "mcpdir": {"type": "http", "url": %q, "headers": {"Authorization": %q}}
+  }
+}`, endpoint, auth)},
+		{"curl", "", fmt.Sprintf("curl -H %q '%s/api/open/v1/search?keywords=postgres'", "Authorization: "+auth, strings.TrimRight(publicURL, "/"))},
+	}
+}
