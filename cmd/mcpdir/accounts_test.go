@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // browser is an HTTP client with cookies, as a person's browser is.
@@ -113,5 +114,35 @@ func TestAccountsAndKeysPage(t *testing.T) {
 	}
 	if code, body := ada.do("POST", "/login", url.Values{"email": {"ada@example.com"}, "password": {"a long enough password"}}); code != 200 || !strings.Contains(body, "revoked") {
 		t.Fatalf("log in again: %d", code)
+	}
+}
+
+// The operator's side: a key made for an account shows on its page;
+// accounts list; disabling ends its sessions; sign-up closed.
+func TestAccountsForTheOperator(t *testing.T) {
+	s := startServer(t, "", "--signup", "closed")
+	if code, _ := newBrowser(t, s.URL).do("GET", "/signup", nil); code != 403 {
+		t.Fatalf("closed sign-up: %d", code)
+	}
+	if code, _ := newBrowser(t, s.URL).do("POST", "/signup", url.Values{"email": {"x@example.com"}, "password": {"a long enough password"}}); code != 403 {
+		t.Fatalf("closed sign-up, POST: %d", code)
+	}
+	open := startServer(t, s.DataDir) // the same store, sign-up open
+	ada := newBrowser(t, open.URL)
+	ada.do("POST", "/signup", url.Values{"email": {"ada@example.com"}, "password": {"a long enough password"}})
+	key := newKey(t, s.DataDir, "--owner", "Ada@example.com")
+	waitFor(t, 5*time.Second, "the key on Ada's page", func() bool {
+		_, body := ada.do("GET", "/keys", nil)
+		return strings.Contains(body, key[:13])
+	})
+	if out := cli(t, s.DataDir, "accounts", "list"); !strings.Contains(out, "ada@example.com") || !strings.Contains(out, "  1  ") {
+		t.Errorf("accounts list:\n%s", out)
+	}
+	cli(t, s.DataDir, "accounts", "disable", "ada@example.com")
+	if _, body := ada.do("GET", "/keys", nil); !strings.Contains(body, `<h1>Log in</h1>`) {
+		t.Error("a disabled account's session lives on")
+	}
+	if code, _ := ada.do("POST", "/login", url.Values{"email": {"ada@example.com"}, "password": {"a long enough password"}}); code != 401 {
+		t.Errorf("a disabled account logged in: %d", code)
 	}
 }

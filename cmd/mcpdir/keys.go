@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/accounts"
 	"github.com/mcpdir/mcpdir/auth"
 )
 
@@ -36,6 +37,7 @@ func keysCreate(ctx context.Context, args []string, env envLookup, stdout, stder
 	expires := fs.String("expires", "never", "lifetime: 90d, 12h, 30m or never")
 	rate := fs.String("rate-limit", fmt.Sprintf("%d/h", mcpdir.DefaultRateLimit), "requests per rolling hour: 20/h, 20 or unlimited")
 	scope := fs.String("scope", string(mcpdir.ScopeSearch), "search or admin")
+	owner := fs.String("owner", "", "the email of the account the key belongs to (it shows on their API Keys page); none: the operator's")
 	publicURL := fs.String("url", env.or("MCPDIR_PUBLIC_URL", "http://"+env.or("MCPDIR_ADDR", "127.0.0.1:8080")), "the server's public base URL, for the client configuration (env MCPDIR_PUBLIC_URL)")
 	args, err := parseFlags(fs, args)
 	if err != nil {
@@ -61,7 +63,19 @@ func keysCreate(ctx context.Context, args []string, env envLookup, stdout, stder
 	}
 	defer store.Close()
 
-	secret, k, err := auth.CreateKey(ctx, store, auth.KeySpec{Name: strings.TrimSpace(*name), Scope: mcpdir.Scope(*scope), RateLimit: limit, Lifetime: lifetime})
+	ownerID := ""
+	if *owner != "" {
+		email, err := accounts.NormalizeEmail(*owner)
+		if err != nil {
+			return usageError{"--owner: " + mcpdir.ErrorMessage(err)}
+		}
+		a, err := store.AccountByEmail(ctx, email)
+		if err != nil {
+			return fmt.Errorf("--owner %s: no such account (see mcpdir accounts list)", email)
+		}
+		ownerID = a.ID
+	}
+	secret, k, err := auth.CreateKey(ctx, store, auth.KeySpec{Owner: ownerID, Name: strings.TrimSpace(*name), Scope: mcpdir.Scope(*scope), RateLimit: limit, Lifetime: lifetime})
 	if err != nil {
 		return err
 	}

@@ -19,9 +19,10 @@ const usage = `mcpdir — the Open MCP Directory
 
 Usage:
   mcpdir serve   [--addr 127.0.0.1:8080] [--data-dir DIR] [--no-starter]
-  mcpdir keys    create --name NAME [--expires 90d|never] [--rate-limit 20/h|unlimited] [--scope search|admin]
+  mcpdir keys    create --name NAME [--expires 90d|never] [--rate-limit 20/h|unlimited] [--scope search|admin] [--owner EMAIL]
   mcpdir keys    list
   mcpdir keys    revoke PREFIX
+  mcpdir accounts list | disable EMAIL
   mcpdir import  FILE...          (NDJSON, one entry a line; "-" reads standard input)
   mcpdir search  KEYWORDS...
   mcpdir sync    --from URL       (the official MCP Registry's list API, or one like it)
@@ -67,6 +68,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return searchCmd(ctx, rest, env, stdout, stderr)
 	case "sync":
 		return syncCmd(ctx, rest, env, stdout, stderr)
+	case "accounts":
+		return accountsCmd(ctx, rest, env, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "mcpdir", version)
 		return nil

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/accounts"
+)
+
+// accountsCmd lets the operator see and disable accounts.
+func accountsCmd(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return usageError{"accounts needs a subcommand: list or disable EMAIL"}
+	}
+	fs, storeAt := newFlags("accounts "+args[0], env, stderr)
+	rest, err := parseFlags(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	switch {
+	case args[0] == "list" && len(rest) == 0:
+	case args[0] == "disable" && len(rest) == 1:
+	default:
+		return usageError{"usage: mcpdir accounts list | mcpdir accounts disable EMAIL"}
+	}
+	store, err := storeAt.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if args[0] == "disable" {
+		email, err := accounts.NormalizeEmail(rest[0])
+		if err != nil {
+			return usageError{mcpdir.ErrorMessage(err)}
+		}
+		if err := store.DisableAccount(ctx, email, time.Now()); errors.Is(err, mcpdir.ErrNotFound) {
+			return fmt.Errorf("no account has the email %s", email)
+		} else if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "disabled %s: it can no longer log in, and its sessions ended (revoke its keys with mcpdir keys revoke)\n", email)
+		return nil
+	}
+	all, err := store.Accounts(ctx)
+	if err != nil {
+		return err
+	}
+	keys, err := store.Keys(ctx)
+	if err != nil {
+		return err
+	}
+	owned := map[string]int{}
+	for _, k := range keys {
+		owned[k.Owner]++
+	}
+	tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "EMAIL\tCREATED\tKEYS\tDISABLED")
+	for _, a := range all {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", terminalSafe(a.Email), describeTime(a.CreatedAt, "-"), owned[a.ID], describeTime(a.DisabledAt, "-"))
+	}
+	return tw.Flush()
+}
