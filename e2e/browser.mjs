@@ -50,6 +50,60 @@ try {
   await shot("server-page");
   const resp = await page.goto(base + "/servers/00000000-0000-0000-0000-000000000000");
   check("an unknown server is a 404 page", resp.status() === 404 && await page.getByRole("heading", { name: "Not found" }).count() === 1);
+
+  // An account: sign up, make a key, use it, see only its prefix after a
+  // reload, revoke it, log out, and a wrong password.
+  await page.goto(base + "/signup");
+  await axe("/signup");
+  await shot("signup");
+  await page.getByLabel("Email").fill("ada@example.com");
+  await page.getByLabel("Password").fill("a long enough password");
+  await page.getByRole("button", { name: "Sign up" }).click();
+  await page.waitForURL(/\/keys$/);
+  check("sign-up lands on the API Keys page", await page.getByRole("heading", { name: "API Keys" }).count() === 1);
+  await page.getByLabel("Name").fill("laptop");
+  await page.getByRole("button", { name: "Create key" }).click();
+  const key = (await page.locator("#new-key").textContent()).trim();
+  check("a new key is shown once, with client configurations", /^mcpd_/.test(key) && await page.getByRole("heading", { name: "Claude Code" }).count() === 1);
+  await axe("/keys with a new key");
+  await shot("keys-new");
+  const search = async () => (await fetch(base + "/api/open/v1/search?keywords=github", { headers: { Authorization: "Bearer " + key } })).status;
+  check("the key works against REST", await search() === 200);
+  await page.goto(base + "/keys");
+  const html = await page.content();
+  check("after a reload only the prefix is shown", !html.includes(key) && html.includes(key.slice(0, 13)));
+  await page.getByRole("button", { name: "Revoke laptop" }).click();
+  await page.waitForURL(/\/keys$/);
+  check("a revoked key says so in words", (await page.locator("table.keys").textContent()).includes("revoked"));
+  check("the revoked key is refused by REST", await search() === 401);
+  await axe("/keys");
+  await page.getByRole("button", { name: "Log out" }).click();
+  await page.waitForURL(base + "/");
+  check("logged out, /keys sends to /login", (await page.goto(base + "/keys")) && /\/login$/.test(page.url()));
+  await page.getByLabel("Email").fill("ada@example.com");
+  await page.getByLabel("Password").fill("not the password");
+  await page.getByRole("button", { name: "Log in" }).click();
+  check("a wrong password is said in plain words", await page.getByText("Invalid email or password").count() === 1);
+
+  // Two accounts: Bob, in a browser of his own, sees nothing of Ada's.
+  const bobContext = await browser.newContext();
+  const bob = await bobContext.newPage();
+  await bob.goto(base + "/signup");
+  await bob.getByLabel("Email").fill("bob@example.com");
+  await bob.getByLabel("Password").fill("bob's long password");
+  await bob.getByRole("button", { name: "Sign up" }).click();
+  await bob.waitForURL(/\/keys$/);
+  check("another account sees none of Ada's keys", !(await bob.content()).includes(key.slice(0, 13)));
+  // A request from a page of another origin, with Bob's cookie: refused
+  // (403); the same request from the directory's own origin goes through.
+  const post = (origin, site) => bobContext.request.post(base + "/keys", {
+    form: { name: "from " + site, expires: "never" },
+    headers: { Origin: origin, "Sec-Fetch-Site": site }, maxRedirects: 0,
+  });
+  const foreign = await post("https://evil.example.com", "cross-site");
+  const own = await post(base, "same-origin");
+  check("a POST from a foreign origin is refused (403)", foreign.status() === 403 && own.status() === 201, `${foreign.status()} / ${own.status()}`);
+  await bobContext.close();
 } catch (e) {
   check("browser session", false, e.stack);
 } finally {

@@ -45,7 +45,7 @@ func (b *browser) do(method, path string, form url.Values, headers ...string) (i
 	return resp.StatusCode, string(out)
 }
 
-var keyInPage = regexp.MustCompile(`<pre id="new-key">(mcpd_[A-Za-z0-9]+)</pre>`)
+var keyInPage = regexp.MustCompile(`<pre tabindex="0" id="new-key">(mcpd_[A-Za-z0-9]+)</pre>`)
 
 // Accounts end to end: sign up, make a key and use it, see only its prefix
 // afterwards, revoke it (REST then refuses it), log out (the old cookie no
