@@ -146,3 +146,26 @@ func TestAccountsForTheOperator(t *testing.T) {
 		t.Errorf("a disabled account logged in: %d", code)
 	}
 }
+
+// Ten failed logins for an account in 15 minutes: the next is 429 with
+// Retry-After, even with the right password.
+func TestLoginThrottle(t *testing.T) {
+	s := startServer(t, "")
+	ada := newBrowser(t, s.URL)
+	ada.do("POST", "/signup", url.Values{"email": {"ada@example.com"}, "password": {"a long enough password"}})
+	for range 10 {
+		if code, _ := ada.do("POST", "/login", url.Values{"email": {"ada@example.com"}, "password": {"wrong password!"}}); code != 401 {
+			t.Fatalf("a failed login: %d", code)
+		}
+	}
+	req, _ := http.NewRequest("POST", s.URL+"/login", strings.NewReader(url.Values{"email": {"ada@example.com"}, "password": {"a long enough password"}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("the 11th login: %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+}
