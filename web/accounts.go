@@ -174,6 +174,8 @@ func (p *Pages) keysPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (p *Pages) renderKeys(w http.ResponseWriter, r *http.Request, a *mcpdir.Account, status int, created *newKey, problem string) {
+	// A person's keys are no one else's: no cache keeps the page.
+	w.Header().Set("Cache-Control", "no-store")
 	data := &keysPage{Base: Base{Title: "API Keys", User: a}, New: created, Error: problem}
 	now := time.Now()
 	day := func(t time.Time, zero string) string {
@@ -231,8 +233,7 @@ func (p *Pages) createKey(w http.ResponseWriter, r *http.Request) {
 	}
 	p.accounts.Keys.Add(k)
 	// The page that shows the key is the answer to the POST, never a URL
-	// that a reload, the history or a proxy could show again.
-	w.Header().Set("Cache-Control", "no-store")
+	// that a reload or the history could show again.
 	p.renderKeys(w, r, a, http.StatusCreated, &newKey{Name: name, Secret: secret, Configs: clientConfigs(p.accounts.PublicURL, secret)}, "")
 }
 

@@ -181,7 +181,9 @@ func (p *Pages) render(w http.ResponseWriter, r *http.Request, status int, name 
 	h := w.Header()
 	SecurityHeaders(h)
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Cache-Control", "no-cache")
+	if h.Get("Cache-Control") == "" {
+		h.Set("Cache-Control", "no-cache")
+	}
 	w.WriteHeader(status)
 	w.Write(buf.Bytes())
 }

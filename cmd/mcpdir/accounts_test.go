@@ -70,6 +70,11 @@ func TestAccountsAndKeysPage(t *testing.T) {
 	}
 	key := m[1]
 	s.search(t, key, "github") // the key works at once
+	if resp, err := ada.client.Get(s.URL + "/keys"); err != nil || resp.Header.Get("Cache-Control") != "no-store" {
+		t.Fatalf("the keys page may be cached: %v %v", err, resp.Header)
+	} else {
+		resp.Body.Close()
+	}
 	if _, body = ada.do("GET", "/keys", nil); strings.Contains(body, key) || !strings.Contains(body, key[:13]) || !strings.Contains(body, "1 of 20") {
 		t.Fatalf("the keys page after a reload shows the key, or not its prefix and use:\n%s", body)
 	}
