@@ -42,7 +42,7 @@ func addRoutes(mux *http.ServeMux, cfg Config) {
 		mux.Handle("GET /{$}", limit(cfg.Pages.Search()))
 		mux.Handle("GET /servers/{id}", limit(cfg.Pages.Server()))
 		mux.Handle("GET /static/", web.Static())
-		cfg.Pages.Routes(mux)
+		cfg.Pages.Routes(mux, limit)
 	}
 	mux.Handle("/", notFound(cfg.Pages))
 }

@@ -39,19 +39,21 @@ type AccountConfig struct {
 func (p *Pages) WithAccounts(cfg *AccountConfig) { p.accounts = cfg }
 
 // Routes maps the account pages: sign-up, log-in, log-out and the API Keys
-// page. Every state-changing route refuses cross-origin requests.
-func (p *Pages) Routes(mux *http.ServeMux) {
+// page, each behind limit (the per-address page limit). Every
+// state-changing route refuses cross-origin requests.
+func (p *Pages) Routes(mux *http.ServeMux, limit func(http.Handler) http.Handler) {
 	if p.accounts == nil {
 		return
 	}
 	csrf := http.NewCrossOriginProtection()
-	post := func(pattern string, h http.HandlerFunc) { mux.Handle("POST "+pattern, csrf.Handler(h)) }
-	mux.Handle("GET /signup", http.HandlerFunc(p.signupForm))
+	get := func(pattern string, h http.HandlerFunc) { mux.Handle("GET "+pattern, limit(h)) }
+	post := func(pattern string, h http.HandlerFunc) { mux.Handle("POST "+pattern, limit(csrf.Handler(h))) }
+	get("/signup", p.signupForm)
 	post("/signup", p.signup)
-	mux.Handle("GET /login", http.HandlerFunc(p.loginForm))
+	get("/login", p.loginForm)
 	post("/login", p.login)
 	post("/logout", p.logout)
-	mux.Handle("GET /keys", http.HandlerFunc(p.keysPage))
+	get("/keys", p.keysPage)
 	post("/keys", p.createKey)
 	post("/keys/{prefix}/revoke", p.revokeKey)
 }
