@@ -128,7 +128,7 @@ func (p *Pages) login(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case errors.As(err, &th):
 			w.Header().Set("Retry-After", strconv.Itoa(max(1, int(th.After/time.Second))))
-			status, msg = http.StatusTooManyRequests, "Too many failed logins: wait "+th.After.Round(time.Minute).String()+" and try again."
+			status, msg = http.StatusTooManyRequests, "Too many failed logins: wait "+th.After.Round(time.Second).String()+" and try again."
 		case err != accounts.ErrBadLogin:
 			p.logger.ErrorContext(r.Context(), "web: log in", "err", err)
 			status, msg = http.StatusServiceUnavailable, "Logging in is not possible right now: try again shortly."
