@@ -103,13 +103,13 @@ type Index struct {
 	lenSum    [numFields]int64 // decoded lengths of live entries, by field
 	// gen counts the index's changes: what is cached of its words and
 	// statistics holds for one generation.
-	gen       uint64
-	clauses   clauseCache
+	gen     uint64
+	clauses clauseCache
 	// facetIDs interns the registries and tags entries have, for filters
 	// and facet counts; facetNames is the other way.
 	facetIDs   map[string]uint32
 	facetNames []string
-	searchers sync.Pool
+	searchers  sync.Pool
 }
 
 var _ mcpdir.SearchIndex = (*Index)(nil)

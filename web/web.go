@@ -96,10 +96,10 @@ func SecurityHeaders(h http.Header) {
 
 type searchPage struct {
 	Base
-	Query, Error        string
-	Hits                []mcpdir.SearchItem
-	Total, Entries      int
-	More                string
+	Query, Error   string
+	Hits           []mcpdir.SearchItem
+	Total, Entries int
+	More           string
 }
 
 // Search is the directory's front page: a search box and, for a query, a
