@@ -4,6 +4,7 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -39,7 +40,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		return nil, fmt.Errorf("database URL: %w", err)
 	}
 	cfg.MaxConns = max(cfg.MaxConns, 8)
-	cfg.ConnConfig.ConnectTimeout = cmpOr(cfg.ConnConfig.ConnectTimeout, 5*time.Second)
+	cfg.ConnConfig.ConnectTimeout = cmp.Or(cfg.ConnConfig.ConnectTimeout, 5*time.Second)
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
@@ -50,13 +51,6 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		return nil, err
 	}
 	return db, nil
-}
-
-func cmpOr(d, def time.Duration) time.Duration {
-	if d == 0 {
-		return def
-	}
-	return d
 }
 
 // Close closes the connection pool.

@@ -3,6 +3,7 @@
 package redis
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"fmt"
@@ -83,23 +84,15 @@ func NewLimiter(ctx context.Context, url string, fallback mcpdir.RateLimiter, lo
 	o.PoolSize = max(o.PoolSize, 64)
 	o.MaxRetries = 0 // a failed call falls back at once; the probe retries
 	l := &Limiter{
-		client: goredis.NewClient(o), prefix: cmpOr(opts.Prefix, "mcpdir:rate:"),
-		fallback: fallback, log: log, timeout: cmpOr(opts.Timeout, 2*time.Second),
+		client: goredis.NewClient(o), prefix: cmp.Or(opts.Prefix, "mcpdir:rate:"),
+		fallback: fallback, log: log, timeout: cmp.Or(opts.Timeout, 2*time.Second),
 	}
 	l.lastErr.Store("")
 	if err := l.client.Ping(ctx).Err(); err != nil {
 		l.fail(err)
 	}
-	go l.probe(ctx, cmpOr(opts.ProbeEvery, time.Second))
+	go l.probe(ctx, cmp.Or(opts.ProbeEvery, time.Second))
 	return l, nil
-}
-
-func cmpOr[T comparable](v, def T) T {
-	var zero T
-	if v == zero {
-		return def
-	}
-	return v
 }
 
 // Close closes the connection to Redis.
