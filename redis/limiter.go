@@ -76,15 +76,12 @@ type Options struct {
 // It does not wait for Redis: until Redis answers, it counts in process.
 // Close stops its probe.
 func NewLimiter(ctx context.Context, url string, fallback mcpdir.RateLimiter, log *slog.Logger, opts Options) (*Limiter, error) {
-	o, err := goredis.ParseURL(url)
+	client, err := newClient(url)
 	if err != nil {
-		return nil, fmt.Errorf("redis URL: %w", err)
+		return nil, err
 	}
-	o.DialTimeout, o.ReadTimeout, o.WriteTimeout = time.Second, time.Second, time.Second
-	o.PoolSize = max(o.PoolSize, 64)
-	o.MaxRetries = 0 // a failed call falls back at once; the probe retries
 	l := &Limiter{
-		client: goredis.NewClient(o), prefix: cmp.Or(opts.Prefix, "mcpdir:rate:"),
+		client: client, prefix: cmp.Or(opts.Prefix, "mcpdir:rate:"),
 		fallback: fallback, log: log, timeout: cmp.Or(opts.Timeout, 2*time.Second),
 	}
 	l.lastErr.Store("")
@@ -187,4 +184,18 @@ func (l *Limiter) Peek(ctx context.Context, key string, limit int, window time.D
 		return mcpdir.RateDecision{Allowed: true, Limit: limit, Remaining: limit}
 	}
 	return mcpdir.RateDecision{Allowed: n < limit, Limit: limit, Remaining: max(0, limit-n)}
+}
+
+// newClient connects to the Redis at url with the bounds every caller
+// here wants: short timeouts, no retries (a failed call falls back, or
+// answers unavailable, at once; probes retry), room for bursts.
+func newClient(url string) (*goredis.Client, error) {
+	o, err := goredis.ParseURL(url)
+	if err != nil {
+		return nil, fmt.Errorf("redis URL: %w", err)
+	}
+	o.DialTimeout, o.ReadTimeout, o.WriteTimeout = time.Second, time.Second, time.Second
+	o.PoolSize = max(o.PoolSize, 64)
+	o.MaxRetries = 0
+	return goredis.NewClient(o), nil
 }

@@ -27,13 +27,11 @@ var _ mcpdir.SharedSessions = (*Sessions)(nil)
 
 // NewSessions returns the session records kept in the Redis at url.
 func NewSessions(url string, log *slog.Logger) (*Sessions, error) {
-	o, err := goredis.ParseURL(url)
+	client, err := newClient(url)
 	if err != nil {
-		return nil, fmt.Errorf("redis URL: %w", err)
+		return nil, err
 	}
-	o.DialTimeout, o.ReadTimeout, o.WriteTimeout = time.Second, time.Second, time.Second
-	o.PoolSize = max(o.PoolSize, 64)
-	return &Sessions{client: goredis.NewClient(o), prefix: "mcpdir:session:", log: log}, nil
+	return &Sessions{client: client, prefix: "mcpdir:session:", log: log}, nil
 }
 
 // Close closes the connection to Redis.
