@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"strings"
 	"time"
 
@@ -20,18 +19,17 @@ import (
 type Sessions struct {
 	client *goredis.Client
 	prefix string
-	log    *slog.Logger
 }
 
 var _ mcpdir.SharedSessions = (*Sessions)(nil)
 
 // NewSessions returns the session records kept in the Redis at url.
-func NewSessions(url string, log *slog.Logger) (*Sessions, error) {
+func NewSessions(url string) (*Sessions, error) {
 	client, err := newClient(url)
 	if err != nil {
 		return nil, err
 	}
-	return &Sessions{client: client, prefix: "mcpdir:session:", log: log}, nil
+	return &Sessions{client: client, prefix: "mcpdir:session:"}, nil
 }
 
 // Close closes the connection to Redis.

@@ -165,7 +165,7 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 		ServerVersion:  version,
 	}
 	if cfg.redisURL != "" {
-		sessions, err := redis.NewSessions(cfg.redisURL, logger)
+		sessions, err := redis.NewSessions(cfg.redisURL)
 		if err != nil {
 			return usageError{err.Error()}
 		}
