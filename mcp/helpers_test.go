@@ -32,10 +32,9 @@ const (
 type testGuard struct {
 	keys map[string]*mcpdir.APIKey
 
-	mu      sync.Mutex
-	used    map[string]int
-	spends  int
-	revoked map[string]bool
+	mu     sync.Mutex
+	used   map[string]int
+	spends int
 }
 
 func newTestGuard() *testGuard {
@@ -50,7 +49,7 @@ func newTestGuard() *testGuard {
 			keyA: k("a", 20), keyB: k("b", 20), keyLimited: k("lim", 2),
 			keyUnlimited: k("unl", mcpdir.Unlimited), keyExpired: expired, keyRevoked: revoked,
 		},
-		used: map[string]int{}, revoked: map[string]bool{},
+		used: map[string]int{},
 	}
 }
 
@@ -91,17 +90,10 @@ func (g *testGuard) Spend(_ context.Context, k *mcpdir.APIKey) (mcpdir.RateDecis
 func (g *testGuard) Check(k *mcpdir.APIKey) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if k.Revoked() || g.revoked[k.Prefix] {
+	if k.Revoked() {
 		return mcpdir.ErrRevokedKey
 	}
 	return nil
-}
-
-// revoke makes Check refuse the key from now on.
-func (g *testGuard) revoke(prefix string) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.revoked[prefix] = true
 }
 
 func (g *testGuard) spent() int {

@@ -8,7 +8,6 @@ import (
 	"crypto/rand"
 	"fmt"
 	"log/slog"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -53,7 +52,6 @@ type Limiter struct {
 	timeout  time.Duration
 
 	degraded atomic.Bool
-	probing  sync.Mutex
 	lastErr  atomic.Value // string
 }
 

@@ -43,6 +43,9 @@ func keysCreate(ctx context.Context, args []string, env envLookup, stdout, stder
 	if err != nil {
 		return err
 	}
+	if len(args) > 0 {
+		return usageError{fmt.Sprintf("keys create takes no arguments (got %q): give the name with --name", args[0])}
+	}
 	if strings.TrimSpace(*name) == "" || len(*name) > 100 || terminalSafe(*name) != *name {
 		return usageError{"--name is required: at most 100 printable characters"}
 	}
@@ -111,6 +114,9 @@ func keysList(ctx context.Context, args []string, env envLookup, stdout, stderr 
 	args, err := parseFlags(fs, args)
 	if err != nil {
 		return err
+	}
+	if len(args) > 0 {
+		return usageError{fmt.Sprintf("keys list takes no arguments (got %q)", args[0])}
 	}
 	store, err := storeAt.open(ctx)
 	if err != nil {

@@ -196,20 +196,6 @@ func moduleRoot(t *testing.T) string {
 	}
 }
 
-// sharedData returns ../shared/data beside the project, or skips the test.
-func sharedData(t *testing.T, file string) string {
-	t.Helper()
-	dir := os.Getenv("MCPDIR_SHARED_DATA")
-	if dir == "" {
-		dir = filepath.Join(moduleRoot(t), "..", "shared", "data")
-	}
-	p := filepath.Join(dir, file)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s not found: this test needs the shared data set (../shared/data beside the project, or MCPDIR_SHARED_DATA)", p)
-	}
-	return p
-}
-
 // writeLines writes NDJSON records to a file in the test's temp dir.
 func writeLines(t *testing.T, records ...string) string {
 	t.Helper()
