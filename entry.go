@@ -78,6 +78,10 @@ type Entry struct {
 	// Extra keeps the fields of an imported record that the directory does not
 	// model, so that an import never loses what it was given.
 	Extra map[string]json.RawMessage `json:"extra,omitempty"`
+	// Live is the latest live check of the entry's remote endpoint, nil if
+	// never checked. The store keeps it apart from the entry's record
+	// (which it does not change) and sets it on reads.
+	Live *LiveCheck `json:"-"`
 }
 
 // entryNamespace seeds the name-based UUIDs of entries. Fixed forever: changing

@@ -23,11 +23,12 @@ type Filter struct {
 	Registry  string   // a package registry: npm, pypi, oci, …
 	Official  *bool    // official entries only, or unofficial only
 	Tags      []string // every one of them
+	Live      string   // LiveUp: only entries whose latest live check found them up
 }
 
 // IsZero reports whether the filter lets everything through.
 func (f Filter) IsZero() bool {
-	return f.Transport == "" && f.Registry == "" && f.Official == nil && len(f.Tags) == 0
+	return f.Transport == "" && f.Registry == "" && f.Official == nil && len(f.Tags) == 0 && f.Live == ""
 }
 
 // Facets are counts over all matches of a search.
@@ -54,7 +55,8 @@ var Transports = []string{TransportStdio, "streamable-http", "sse"}
 
 // ParseFilter reads a search filter from request parameters (REST's query,
 // or the MCP tool's arguments made into the same shape): transport,
-// registry and official at most once each, tag up to MaxFilterTags times.
+// registry, official and live at most once each, tag up to MaxFilterTags
+// times.
 func ParseFilter(params map[string][]string) (Filter, error) {
 	var f Filter
 	one := func(name string) (string, error) {
@@ -91,6 +93,12 @@ func ParseFilter(params map[string][]string) (Filter, error) {
 		f.Official = &b
 	default:
 		return f, Errorf(ECodeInvalidRequest, "official must be true or false")
+	}
+	if f.Live, err = one("live"); err != nil {
+		return f, err
+	}
+	if f.Live != "" && f.Live != LiveUp {
+		return f, Errorf(ECodeInvalidRequest, "live must be up (only servers whose latest live check found them up)")
 	}
 	tags := params["tag"]
 	if len(tags) > MaxFilterTags {

@@ -24,7 +24,10 @@ type SearchItem struct {
 	IsOfficial    bool     `json:"is_official"`
 	IsVerified    bool     `json:"is_verified"`
 	Popularity    int64    `json:"popularity"`
-	Score         float64  `json:"score"`
+	// Live is the latest live check of a remote endpoint; absent if never
+	// checked.
+	Live  *LiveSummary `json:"live,omitempty"`
+	Score float64      `json:"score"`
 }
 
 // NewSearchItem is the search view of a hit.
@@ -35,7 +38,7 @@ func NewSearchItem(h Hit) SearchItem {
 		RepositoryURL: e.RepositoryURL, AuthorName: e.AuthorName,
 		Tags: nonNil(e.Tags), Transports: nonNil(e.Transports),
 		IsOfficial: e.IsOfficial, IsVerified: e.IsVerified, Popularity: e.Popularity,
-		Score: RoundScore(h.Score),
+		Live: newLiveSummary(e.CheckedLive()), Score: RoundScore(h.Score),
 	}
 }
 
@@ -75,6 +78,9 @@ type Detail struct {
 	CreatedAt     time.Time                  `json:"created_at"`
 	UpdatedAt     time.Time                  `json:"updated_at"`
 	Extra         map[string]json.RawMessage `json:"extra,omitempty"`
+	// Live is the latest live check, with the tools the server listed;
+	// null if never checked.
+	Live *LiveDetail `json:"live"`
 }
 
 // DetailRepository is the official registry's repository object.
@@ -99,7 +105,7 @@ func NewDetail(e *Entry) Detail {
 		License: e.License, Version: e.Version, IsOfficial: e.IsOfficial, IsVerified: e.IsVerified,
 		IsRecommended: e.IsOfficial || e.IsVerified, Popularity: e.Popularity, Clicks: e.Popularity,
 		Metadata:  DetailMetadata{Version: e.Version, License: e.License},
-		CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, Extra: e.Extra,
+		CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, Extra: e.Extra, Live: newLiveDetail(e.CheckedLive()),
 	}
 	if e.RepositoryURL != "" {
 		d.Repository = &DetailRepository{URL: e.RepositoryURL, Source: repositorySource(e.RepositoryURL)}

@@ -13,6 +13,7 @@ import (
 type facetIDs struct {
 	transports uint8
 	official   bool
+	up         bool     // the latest live check found the server up
 	values     []uint32 // sorted
 }
 
@@ -25,7 +26,8 @@ const maxTopTags = 10
 
 // internFacets computes an entry's facet ids; under the write lock.
 func (x *Index) internFacets(e *mcpdir.Entry) facetIDs {
-	f := facetIDs{official: e.IsOfficial}
+	live := e.CheckedLive()
+	f := facetIDs{official: e.IsOfficial, up: live != nil && live.Status == mcpdir.LiveUp}
 	for _, t := range e.Transports {
 		f.transports |= transportBits[t]
 	}
@@ -58,6 +60,7 @@ type filter struct {
 	none       bool // names a value no entry has: nothing matches
 	transports uint8
 	official   int8 // 0 any, 1 official, -1 unofficial
+	up         bool // live=up
 	values     []uint32
 }
 
@@ -65,7 +68,7 @@ func (x *Index) compile(f mcpdir.Filter) filter {
 	if f.IsZero() {
 		return filter{}
 	}
-	c := filter{active: true}
+	c := filter{active: true, up: f.Live == mcpdir.LiveUp}
 	if f.Transport != "" {
 		if c.transports = transportBits[f.Transport]; c.transports == 0 {
 			c.none = true
@@ -95,7 +98,7 @@ func (x *Index) compile(f mcpdir.Filter) filter {
 
 func (c *filter) match(f *facetIDs) bool {
 	if f.transports&c.transports != c.transports ||
-		c.official == 1 && !f.official || c.official == -1 && f.official {
+		c.official == 1 && !f.official || c.official == -1 && f.official || c.up && !f.up {
 		return false
 	}
 	for _, v := range c.values {

@@ -465,6 +465,7 @@ const (
 	republishedFactor = 0.9  // a mirror's copy of someone else's package
 	officialFactor    = 1.1
 	verifiedFactor    = 1.05
+	downFactor        = 0.9 // the latest live check found the remote endpoint down
 )
 
 func (a *analyzer) analyze(out *analyzed, e *mcpdir.Entry) {
@@ -512,6 +513,9 @@ func (a *analyzer) analyze(out *analyzed, e *mcpdir.Entry) {
 	}
 	if e.IsVerified {
 		prior *= verifiedFactor
+	}
+	if live := e.CheckedLive(); live != nil && live.Status == mcpdir.LiveDown {
+		prior *= downFactor
 	}
 	out.doc.prior = float32(prior)
 	for f, n := range out.words {
