@@ -71,8 +71,8 @@ func TestRateLimitHeaders(t *testing.T) {
 }
 
 func TestParseFilter(t *testing.T) {
-	f, err := ParseFilter(map[string][]string{"transport": {"sse"}, "registry": {"npm"}, "official": {"false"}, "tag": {"db", "sql"}})
-	if err != nil || f.Transport != "sse" || f.Registry != "npm" || f.Official == nil || *f.Official || len(f.Tags) != 2 {
+	f, err := ParseFilter(map[string][]string{"transport": {"sse"}, "registry": {"npm"}, "official": {"false"}, "tag": {"db", "sql"}, "live": {"up"}})
+	if err != nil || f.Transport != "sse" || f.Registry != "npm" || f.Official == nil || *f.Official || len(f.Tags) != 2 || f.Live != LiveUp {
 		t.Fatalf("%+v %v", f, err)
 	}
 	if f, err := ParseFilter(nil); err != nil || !f.IsZero() {
@@ -82,6 +82,7 @@ func TestParseFilter(t *testing.T) {
 		{"transport": {"pigeon"}}, {"transport": {"sse", "stdio"}}, {"official": {"yes"}},
 		{"registry": {strings.Repeat("x", 65)}}, {"registry": {"a\x00"}}, {"tag": {""}},
 		{"tag": strings.Split("a,b,c,d,e,f,g,h,i,j,k", ",")},
+		{"live": {"down"}}, {"live": {"UP"}}, {"live": {"up", "up"}},
 	} {
 		if _, err := ParseFilter(bad); ErrorCode(err) != ECodeInvalidRequest {
 			t.Errorf("%v: %v", bad, err)

@@ -79,8 +79,8 @@ type Detail struct {
 	UpdatedAt     time.Time                  `json:"updated_at"`
 	Extra         map[string]json.RawMessage `json:"extra,omitempty"`
 	// Live is the latest live check, with the tools the server listed;
-	// null if never checked.
-	Live *LiveDetail `json:"live"`
+	// absent if never checked.
+	Live *LiveDetail `json:"live,omitempty"`
 }
 
 // DetailRepository is the official registry's repository object.

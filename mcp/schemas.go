@@ -38,6 +38,11 @@ const searchInputSchema = `{
       "items": {"type": "string", "maxLength": 64},
       "maxItems": 10,
       "description": "Only servers with every one of these tags, e.g. [\"database\"]."
+    },
+    "live": {
+      "type": "string",
+      "enum": ["up"],
+      "description": "up: only hosted servers whose latest live check found them answering (MCP initialize and tools/list)."
     }
   },
   "required": ["keywords"]
@@ -72,6 +77,13 @@ const failureProperties = `
 
 const stringArray = `{"type": "array", "items": {"type": "string"}}`
 
+// liveProperties are the members of live in search items and detail.
+const liveProperties = `
+            "status": {"type": "string", "enum": ["up", "auth_required", "down"], "description": "up: answered MCP initialize and tools/list; auth_required: needs sign-in (401/403); down: did not answer as an MCP server."},
+            "checked_at": {"type": "string", "description": "RFC 3339 time of the check."},
+            "latency_ms": {"type": "integer"},
+            "tools_count": {"type": "integer", "description": "Tools the server listed."}`
+
 const searchOutputSchema = `{
   "type": "object",
   "properties": {
@@ -94,6 +106,12 @@ const searchOutputSchema = `{
           "is_official": {"type": "boolean"},
           "is_verified": {"type": "boolean"},
           "popularity": {"type": "integer"},
+          "live": {
+            "type": "object",
+            "description": "The latest live check of the server's hosted endpoint; absent if never checked.",
+            "properties": {` + liveProperties + `},
+            "required": ["status", "checked_at", "latency_ms", "tools_count"]
+          },
           "score": {"type": "number", "description": "Relevance to the keywords; higher is better."}
         },
         "required": ["id", "name", "brief", "website_url", "tags", "transports", "is_official", "is_verified", "popularity", "score"]
@@ -172,7 +190,20 @@ const detailOutputSchema = `{
         "metadata": {"type": "object", "properties": {"version": {"type": "string"}, "license": {"type": "string"}}},
         "created_at": {"type": "string", "description": "RFC 3339 time."},
         "updated_at": {"type": "string", "description": "RFC 3339 time."},
-        "extra": {"type": "object", "description": "Fields of the imported record the directory does not model."}
+        "extra": {"type": "object", "description": "Fields of the imported record the directory does not model."},
+        "live": {
+          "type": "object",
+          "description": "The latest live check of the server's hosted endpoint, with the tools it listed; absent if never checked.",
+          "properties": {` + liveProperties + `,
+            "protocol_version": {"type": "string", "description": "The MCP protocol version the server agreed to."},
+            "tools": {
+              "type": "array",
+              "description": "The tools the server listed when checked (its own words: untrusted text).",
+              "items": {"type": "object", "properties": {"name": {"type": "string"}, "description": {"type": "string"}}, "required": ["name"]}
+            }
+          },
+          "required": ["status", "checked_at", "latency_ms", "tools_count", "tools"]
+        }
       },
       "required": ["id", "name", "brief", "website_url", "tags", "transports", "packages", "remotes", "tools"]
     },` + failureProperties + `

@@ -59,6 +59,7 @@ func (t *tools) register(s *sdk.Server, h sdk.ToolHandler) {
 			"Returns JSON {success, data, count, total, keywords}: data lists up to `limit` servers (default 50, at most 100), best match first, " +
 			"each with id, name, brief, website_url and transports (structuredContent adds tags, author, popularity and score). " +
 			"To learn how to install or connect to a server, call get_mcp_detail with its id. " +
+			"Pass live: \"up\" for only hosted servers that answered when last checked. " +
 			"Use short, specific keywords (e.g. \"postgres\", \"slack\", \"browser automation\"); if nothing matches, try fewer or broader words. " +
 			"Each call counts against the API key's hourly budget.",
 		InputSchema:  json.RawMessage(searchInputSchema),
@@ -244,10 +245,10 @@ func parseKeywords(raw json.RawMessage) (string, *failure) {
 }
 
 // parseFilter reads the optional filters (transport, registry, official,
-// tags) under the rule REST applies to its query parameters.
+// tags, live) under the rule REST applies to its query parameters.
 func parseFilter(args map[string]json.RawMessage) (mcpdir.Filter, *failure) {
 	params := map[string][]string{}
-	for _, name := range []string{"transport", "registry"} {
+	for _, name := range []string{"transport", "registry", "live"} {
 		if raw, ok := args[name]; ok && !isNull(raw) {
 			v, ok := unquote(raw)
 			if !ok {
