@@ -2,6 +2,8 @@ package mcpdir
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 	"unicode"
@@ -137,4 +139,26 @@ func newLiveDetail(c *LiveCheck) *LiveDetail {
 		return nil
 	}
 	return &LiveDetail{LiveSummary: *newLiveSummary(c), ProtocolVersion: c.ProtocolVersion, Tools: nonNil(c.Tools)}
+}
+
+// EncodeLiveTools is how stores keep a check's tools: a JSON list.
+func EncodeLiveTools(tools []Tool) ([]byte, error) {
+	b, err := json.Marshal(nonNil(tools))
+	if err != nil {
+		return nil, fmt.Errorf("encode live tools: %w", err)
+	}
+	return b, nil
+}
+
+// DecodeLiveCheck is a check as stores read it back: times in Unix
+// nanoseconds, tools as EncodeLiveTools wrote them.
+func DecodeLiveCheck(url, status string, checkedAt, latencyNS int64, protocolVersion string, tools []byte) (*LiveCheck, error) {
+	c := &LiveCheck{URL: url, Status: status, CheckedAt: time.Unix(0, checkedAt).UTC(), Latency: time.Duration(latencyNS),
+		ProtocolVersion: protocolVersion}
+	if len(tools) > 0 {
+		if err := json.Unmarshal(tools, &c.Tools); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
 }

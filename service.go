@@ -124,6 +124,7 @@ type Store interface {
 	AccountStore
 	ChangeFeed
 	StateStore
+	LiveStore
 	// Ping checks that the store answers.
 	Ping(ctx context.Context) error
 	Close() error

@@ -85,15 +85,20 @@ func (db *DB) UpsertEntries(ctx context.Context, entries []*mcpdir.Entry) (mcpdi
 // EntriesByID implements mcpdir.EntryStore.
 func (db *DB) EntriesByID(ctx context.Context, ids []string) ([]*mcpdir.Entry, error) {
 	var out []*mcpdir.Entry
-	err := db.scanEntries(ctx, `SELECT id, doc, created_at, updated_at FROM entries WHERE id = ANY($1)`, []any{ids},
+	err := db.scanEntries(ctx, selectEntries+` WHERE e.id = ANY($1)`, []any{ids},
 		func(e *mcpdir.Entry) error { out = append(out, e); return nil })
 	return out, err
 }
 
 // AllEntries implements mcpdir.EntryStore.
 func (db *DB) AllEntries(ctx context.Context, fn func(*mcpdir.Entry) error) error {
-	return db.scanEntries(ctx, `SELECT id, doc, created_at, updated_at FROM entries`, nil, fn)
+	return db.scanEntries(ctx, selectEntries, nil, fn)
 }
+
+// selectEntries reads entries with their latest live checks.
+const selectEntries = `SELECT e.id, e.doc, e.created_at, e.updated_at,
+	l.url, l.status, l.checked_at, l.latency_ns, l.protocol_version, l.tools
+	FROM entries e LEFT JOIN live_checks l ON l.entry_id = e.id`
 
 func (db *DB) scanEntries(ctx context.Context, q string, args []any, fn func(*mcpdir.Entry) error) error {
 	rows, err := db.pool.Query(ctx, q, args...)
@@ -103,9 +108,11 @@ func (db *DB) scanEntries(ctx context.Context, q string, args []any, fn func(*mc
 	defer rows.Close()
 	for rows.Next() {
 		var id string
-		var doc []byte
+		var doc, tools []byte
 		var created, updated int64
-		if err := rows.Scan(&id, &doc, &created, &updated); err != nil {
+		var url, status, proto *string
+		var checked, latency *int64
+		if err := rows.Scan(&id, &doc, &created, &updated, &url, &status, &checked, &latency, &proto, &tools); err != nil {
 			return fmt.Errorf("read entries: %w", err)
 		}
 		e, err := mcpdir.DecodeDoc(doc)
@@ -113,6 +120,11 @@ func (db *DB) scanEntries(ctx context.Context, q string, args []any, fn func(*mc
 			return fmt.Errorf("decode entry %s: %w", id, err)
 		}
 		e.ID, e.CreatedAt, e.UpdatedAt = id, fromUnixNano(created), fromUnixNano(updated)
+		if url != nil {
+			if e.Live, err = mcpdir.DecodeLiveCheck(*url, *status, *checked, *latency, *proto, tools); err != nil {
+				return fmt.Errorf("decode the live check of %s: %w", id, err)
+			}
+		}
 		if err := fn(e); err != nil {
 			return err
 		}

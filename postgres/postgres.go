@@ -109,6 +109,15 @@ var migrations = []string{
 		last_seen  BIGINT NOT NULL
 	);
 	ALTER TABLE api_keys ADD COLUMN owner TEXT NOT NULL DEFAULT '';`,
+	`CREATE TABLE live_checks (
+		entry_id         TEXT PRIMARY KEY REFERENCES entries (id) ON DELETE CASCADE,
+		url              TEXT NOT NULL,
+		status           TEXT NOT NULL,
+		checked_at       BIGINT NOT NULL,
+		latency_ns       BIGINT NOT NULL,
+		protocol_version TEXT NOT NULL,
+		tools            BYTEA NOT NULL
+	);`,
 }
 
 // migrate applies what migrations the database lacks, under an advisory

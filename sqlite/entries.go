@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"fmt"
 	"strings"
 
@@ -92,7 +93,7 @@ func (s *DB) EntriesByID(ctx context.Context, ids []string) ([]*mcpdir.Entry, er
 			args[i] = id
 		}
 		ids = ids[n:]
-		q := `SELECT id, doc, created_at, updated_at FROM entries WHERE id IN (?` + strings.Repeat(",?", n-1) + `)`
+		q := selectEntries + ` WHERE e.id IN (?` + strings.Repeat(",?", n-1) + `)`
 		if err := s.scanEntries(ctx, q, args, func(e *mcpdir.Entry) error { out = append(out, e); return nil }); err != nil {
 			return nil, err
 		}
@@ -102,8 +103,13 @@ func (s *DB) EntriesByID(ctx context.Context, ids []string) ([]*mcpdir.Entry, er
 
 // AllEntries implements mcpdir.EntryStore.
 func (s *DB) AllEntries(ctx context.Context, fn func(*mcpdir.Entry) error) error {
-	return s.scanEntries(ctx, `SELECT id, doc, created_at, updated_at FROM entries`, nil, fn)
+	return s.scanEntries(ctx, selectEntries, nil, fn)
 }
+
+// selectEntries reads entries with their latest live checks.
+const selectEntries = `SELECT e.id, e.doc, e.created_at, e.updated_at,
+	l.url, l.status, l.checked_at, l.latency_ns, l.protocol_version, l.tools
+	FROM entries e LEFT JOIN live_checks l ON l.entry_id = e.id`
 
 func (s *DB) scanEntries(ctx context.Context, q string, args []any, fn func(*mcpdir.Entry) error) error {
 	rows, err := s.db.QueryContext(ctx, q, args...)
@@ -113,14 +119,21 @@ func (s *DB) scanEntries(ctx context.Context, q string, args []any, fn func(*mcp
 	defer rows.Close()
 	for rows.Next() {
 		var id string
-		var doc []byte
+		var doc, tools []byte
 		var created, updated int64
-		if err := rows.Scan(&id, &doc, &created, &updated); err != nil {
+		var url, status, proto sql.NullString
+		var checked, latency sql.NullInt64
+		if err := rows.Scan(&id, &doc, &created, &updated, &url, &status, &checked, &latency, &proto, &tools); err != nil {
 			return fmt.Errorf("read entries: %w", err)
 		}
 		e, err := decodeEntry(id, doc, created, updated)
 		if err != nil {
 			return err
+		}
+		if url.Valid {
+			if e.Live, err = mcpdir.DecodeLiveCheck(url.String, status.String, checked.Int64, latency.Int64, proto.String, tools); err != nil {
+				return fmt.Errorf("decode the live check of %s: %w", id, err)
+			}
 		}
 		if err := fn(e); err != nil {
 			return err

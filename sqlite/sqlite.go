@@ -119,6 +119,15 @@ var migrations = []string{
 		last_seen  INTEGER NOT NULL
 	);
 	ALTER TABLE api_keys ADD COLUMN owner TEXT NOT NULL DEFAULT '';`,
+	`CREATE TABLE live_checks (
+		entry_id         TEXT PRIMARY KEY REFERENCES entries (id) ON DELETE CASCADE,
+		url              TEXT NOT NULL,
+		status           TEXT NOT NULL,
+		checked_at       INTEGER NOT NULL,
+		latency_ns       INTEGER NOT NULL,
+		protocol_version TEXT NOT NULL,
+		tools            BLOB NOT NULL
+	);`,
 }
 
 func (s *DB) migrate(ctx context.Context) error {

@@ -32,6 +32,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("import", func(t *testing.T) { importFile(t, open) })
 	t.Run("delete", func(t *testing.T) { deleteEntries(t, open) })
 	t.Run("accounts and sessions", func(t *testing.T) { accounts(t, open) })
+	t.Run("live checks", func(t *testing.T) { liveChecks(t, open) })
 	t.Run("state", func(t *testing.T) {
 		ctx := context.Background()
 		db, another := open(t)

@@ -1,0 +1,40 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// RecordLiveCheck implements mcpdir.LiveStore.
+func (db *DB) RecordLiveCheck(ctx context.Context, id string, c *mcpdir.LiveCheck) error {
+	tools, err := mcpdir.EncodeLiveTools(c.Tools)
+	if err != nil {
+		return err
+	}
+	found := true
+	err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `INSERT INTO live_checks (entry_id, url, status, checked_at, latency_ns, protocol_version, tools)
+			SELECT id, $1, $2, $3, $4, $5, $6 FROM entries WHERE id = $7
+			ON CONFLICT (entry_id) DO UPDATE SET url = excluded.url, status = excluded.status, checked_at = excluded.checked_at,
+				latency_ns = excluded.latency_ns, protocol_version = excluded.protocol_version, tools = excluded.tools`,
+			c.URL, c.Status, c.CheckedAt.UnixNano(), int64(c.Latency), c.ProtocolVersion, tools, id)
+		if err != nil {
+			return err
+		}
+		if found = tag.RowsAffected() > 0; !found {
+			return nil
+		}
+		return recordChanges(ctx, tx, mcpdir.ChangeEntry, []string{id}, db.now())
+	})
+	if err != nil {
+		return fmt.Errorf("record live check: %w", err)
+	}
+	if !found {
+		return mcpdir.ErrNotFound
+	}
+	return nil
+}

@@ -1,0 +1,39 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// RecordLiveCheck implements mcpdir.LiveStore.
+func (s *DB) RecordLiveCheck(ctx context.Context, id string, c *mcpdir.LiveCheck) error {
+	tools, err := mcpdir.EncodeLiveTools(c.Tools)
+	if err != nil {
+		return err
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("record live check: %w", err)
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `INSERT INTO live_checks (entry_id, url, status, checked_at, latency_ns, protocol_version, tools)
+		SELECT id, ?, ?, ?, ?, ?, ? FROM entries WHERE id = ?
+		ON CONFLICT (entry_id) DO UPDATE SET url = excluded.url, status = excluded.status, checked_at = excluded.checked_at,
+			latency_ns = excluded.latency_ns, protocol_version = excluded.protocol_version, tools = excluded.tools`,
+		c.URL, c.Status, c.CheckedAt.UnixNano(), int64(c.Latency), c.ProtocolVersion, tools, id)
+	if err != nil {
+		return fmt.Errorf("record live check: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return mcpdir.ErrNotFound
+	}
+	if err := recordChange(ctx, tx, mcpdir.ChangeEntry, id, s.now()); err != nil {
+		return fmt.Errorf("record live check: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("record live check: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,78 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// A live check is kept beside its entry: read with it, in the change feed,
+// replaced by the next check, untouched by an update of the entry, gone
+// with the entry.
+func liveChecks(t *testing.T, open Opener) {
+	ctx := context.Background()
+	db, another := open(t)
+	e := entry("hosted", "https://e.com/hosted", "Hosted")
+	e.Remotes = []mcpdir.Remote{{URL: "https://e.com/mcp", Transport: mcpdir.TransportStreamableHTTP}}
+	if _, err := db.UpsertEntries(ctx, []*mcpdir.Entry{e, entry("plain", "https://e.com/plain", "Plain")}); err != nil {
+		t.Fatal(err)
+	}
+	id := mcpdir.EntryID(e.NaturalKey())
+	if got := entryByID(t, db, id); got.Live != nil {
+		t.Fatalf("never checked, yet %+v", got.Live)
+	}
+	seq, _ := db.LatestChange(ctx)
+	c := &mcpdir.LiveCheck{URL: "https://e.com/mcp", Status: mcpdir.LiveUp, CheckedAt: time.Date(2026, 5, 1, 12, 0, 0, 123, time.UTC),
+		Latency: 42 * time.Millisecond, ProtocolVersion: "2025-06-18", Tools: []mcpdir.Tool{{Name: "forecast", Description: "Weather <b>now</b>"}, {Name: "alerts"}}}
+	if err := db.RecordLiveCheck(ctx, id, c); err != nil {
+		t.Fatal(err)
+	}
+	if got := entryByID(t, another(), id); !reflect.DeepEqual(got.Live, c) {
+		t.Fatalf("read back %+v, want %+v", got.Live, c)
+	}
+	changes, err := db.ChangesSince(ctx, seq, 10)
+	if err != nil || len(changes) != 1 || changes[0].Kind != mcpdir.ChangeEntry || changes[0].Ref != id {
+		t.Fatalf("the check is not in the change feed: %+v %v", changes, err)
+	}
+	down := &mcpdir.LiveCheck{URL: "https://e.com/mcp", Status: mcpdir.LiveDown, CheckedAt: c.CheckedAt.Add(time.Hour), Latency: time.Second}
+	if err := db.RecordLiveCheck(ctx, id, down); err != nil {
+		t.Fatal(err)
+	}
+	var seen int
+	err = db.AllEntries(ctx, func(got *mcpdir.Entry) error {
+		switch {
+		case got.ID == id && (got.Live == nil || got.Live.Status != mcpdir.LiveDown || len(got.Live.Tools) != 0):
+			t.Errorf("after the second check: %+v", got.Live)
+		case got.ID != id && got.Live != nil:
+			t.Errorf("%s has a check it never had: %+v", got.Name, got.Live)
+		}
+		seen++
+		return nil
+	})
+	if err != nil || seen != 2 {
+		t.Fatalf("all entries: %d %v", seen, err)
+	}
+	e.Brief = "Hosted, better"
+	if _, err := db.UpsertEntries(ctx, []*mcpdir.Entry{e}); err != nil {
+		t.Fatal(err)
+	}
+	if got := entryByID(t, db, id); got.Brief != "Hosted, better" || got.Live == nil || got.Live.Status != mcpdir.LiveDown {
+		t.Fatalf("an update of the entry lost its check: %+v", got.Live)
+	}
+	if err := db.RecordLiveCheck(ctx, mcpdir.EntryID("nope"), c); !errors.Is(err, mcpdir.ErrNotFound) {
+		t.Fatalf("check of an unknown entry: %v, want ErrNotFound", err)
+	}
+	if _, err := db.DeleteEntries(ctx, []string{id}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.UpsertEntries(ctx, []*mcpdir.Entry{e}); err != nil {
+		t.Fatal(err)
+	}
+	if got := entryByID(t, db, id); got.Live != nil {
+		t.Fatalf("the check outlived its entry: %+v", got.Live)
+	}
+}
