@@ -1,0 +1,295 @@
+// Package livecheck connects to the remote endpoints of directory entries
+// as an MCP client (the official Go SDK, which offers the newest protocol
+// revision and falls back to what the server speaks) and records whether
+// each is up, needs sign-in or is down, and which tools it lists.
+//
+// Every connection goes through a netguard.Guard: an entry's endpoint is
+// data from outside and must not lead into private networks. A check is
+// bounded in time (Timeout, for the whole check) and in what it reads
+// (MaxBytes over every answer of the server), and nothing the server says
+// is trusted: tool names and descriptions are cleaned and cut to bounds.
+package livecheck
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/netguard"
+)
+
+// Defaults of a Checker.
+const (
+	DefaultTimeout     = 10 * time.Second
+	DefaultConcurrency = 8
+	DefaultMaxBytes    = 4 << 20
+	maxToolPages       = 10
+	maxEventSize       = 1 << 20
+)
+
+// Checker checks remote endpoints. Its zero value is not usable: Guard is
+// required.
+type Checker struct {
+	Guard       *netguard.Guard
+	Timeout     time.Duration // a whole check, connection to the last tools/list page; default 10 s
+	Concurrency int           // checks at once in Run; default 8
+	MaxBytes    int64         // bytes read from one server in one check; default 4 MiB
+	Version     string        // the client version the server is told
+	// Observe, if set, is told every check's status and duration (metrics).
+	Observe func(status string, d time.Duration)
+
+	once      sync.Once
+	transport http.RoundTripper
+}
+
+// Result is one check: what is recorded, and why it is not up.
+type Result struct {
+	mcpdir.LiveCheck
+	Reason string // for down and auth_required: what happened, for the log and the terminal
+}
+
+// Check connects to r as an MCP client, initializes, and lists the tools.
+// It never takes longer than the timeout, and reports every failure as a
+// status.
+func (c *Checker) Check(ctx context.Context, r mcpdir.Remote) Result {
+	c.once.Do(func() { c.transport = c.Guard.Transport() })
+	timeout := cmp.Or(c.Timeout, DefaultTimeout)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	rt := &bounded{next: c.transport, limit: cmp.Or(c.MaxBytes, DefaultMaxBytes)}
+	rt.left.Store(rt.limit)
+	hc := &http.Client{Transport: rt, CheckRedirect: func(req *http.Request, via []*http.Request) error {
+		err := netguard.CheckRedirect(req, via)
+		if err != nil {
+			rt.redirects.Store(true)
+		}
+		return err
+	}}
+	var t sdk.Transport
+	switch r.Transport {
+	case mcpdir.TransportSSE:
+		t = &sdk.SSEClientTransport{Endpoint: r.URL, HTTPClient: hc, MaxEventSize: maxEventSize}
+	default:
+		t = &sdk.StreamableClientTransport{Endpoint: r.URL, HTTPClient: hc, MaxRetries: -1,
+			DisableStandaloneSSE: true, MaxEventSize: maxEventSize}
+	}
+	start := time.Now()
+	res := Result{LiveCheck: mcpdir.LiveCheck{URL: r.URL, CheckedAt: start.UTC()}}
+	tools, proto, err := session(ctx, t, c.Version)
+	res.Latency = time.Since(start)
+	switch {
+	case err == nil:
+		res.Status, res.ProtocolVersion, res.Tools = mcpdir.LiveUp, mcpdir.CleanProtocolVersion(proto), mcpdir.CleanLiveTools(tools)
+	case rt.refused.Load() || errors.Is(err, netguard.ErrRefused):
+		res.Status, res.Reason = mcpdir.LiveDown, "refused: the address is not public (loopback, private, link-local or reserved)"
+	case rt.authStatus.Load() != 0:
+		res.Status, res.Reason = mcpdir.LiveAuthRequired, fmt.Sprintf("HTTP %d: the server needs sign-in", rt.authStatus.Load())
+	case rt.redirects.Load():
+		res.Status, res.Reason = mcpdir.LiveDown, fmt.Sprintf("more than %d redirects, or a redirect to another scheme", netguard.MaxRedirects)
+	case rt.tooLarge.Load():
+		res.Status, res.Reason = mcpdir.LiveDown, fmt.Sprintf("answers larger than %d bytes", rt.limit)
+	case ctx.Err() != nil:
+		res.Status, res.Reason = mcpdir.LiveDown, fmt.Sprintf("no answer within %s", timeout)
+	case rt.serverError.Load() != 0:
+		res.Status, res.Reason = mcpdir.LiveDown, fmt.Sprintf("HTTP %d", rt.serverError.Load())
+	default:
+		res.Status, res.Reason = mcpdir.LiveDown, reason(err)
+	}
+	if c.Observe != nil {
+		c.Observe(res.Status, res.Latency)
+	}
+	return res
+}
+
+// session connects, initializes and lists the tools (every page, within
+// bounds), then ends the session without waiting past ctx.
+func session(ctx context.Context, t sdk.Transport, version string) ([]mcpdir.Tool, string, error) {
+	client := sdk.NewClient(&sdk.Implementation{Name: "mcpdir-check", Version: version}, nil)
+	cs, err := client.Connect(ctx, t, nil)
+	if err != nil {
+		return nil, "", fmt.Errorf("initialize: %w", err)
+	}
+	closed := make(chan struct{})
+	defer func() {
+		go func() { cs.Close(); close(closed) }()
+		select {
+		case <-closed:
+		case <-ctx.Done():
+		}
+	}()
+	init := cs.InitializeResult()
+	var tools []mcpdir.Tool
+	if init.Capabilities == nil || init.Capabilities.Tools == nil {
+		return tools, init.ProtocolVersion, nil // a server without tools answers no tools/list
+	}
+	cursor := ""
+	for range maxToolPages {
+		page, err := cs.ListTools(ctx, &sdk.ListToolsParams{Cursor: cursor})
+		if err != nil {
+			return nil, "", fmt.Errorf("tools/list: %w", err)
+		}
+		for _, tool := range page.Tools {
+			if tool != nil {
+				tools = append(tools, mcpdir.Tool{Name: tool.Name, Description: tool.Description})
+			}
+		}
+		if cursor = page.NextCursor; cursor == "" || len(tools) >= mcpdir.MaxLiveTools {
+			break
+		}
+	}
+	return tools, init.ProtocolVersion, nil
+}
+
+// reason is an error's message, short and on one line.
+func reason(err error) string {
+	s := strings.Join(strings.Fields(err.Error()), " ")
+	if len(s) > 200 {
+		s = strings.ToValidUTF8(s[:200], "") + "…"
+	}
+	return s
+}
+
+// bounded is the transport of one check: it counts the bytes of every
+// answer against one budget and notes the statuses that decide a result.
+type bounded struct {
+	next        http.RoundTripper
+	limit       int64
+	left        atomic.Int64
+	authStatus  atomic.Int32 // 401 or 403, once seen
+	serverError atomic.Int32 // a 5xx, once seen
+	// What the SDK may report in words of its own.
+	refused, redirects, tooLarge atomic.Bool
+}
+
+var errTooLarge = errors.New("answers larger than the bound")
+
+func (b *bounded) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := b.next.RoundTrip(req)
+	if err != nil {
+		if errors.Is(err, netguard.ErrRefused) {
+			b.refused.Store(true)
+		}
+		return nil, err
+	}
+	switch {
+	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
+		b.authStatus.CompareAndSwap(0, int32(resp.StatusCode))
+	case resp.StatusCode >= 500:
+		b.serverError.CompareAndSwap(0, int32(resp.StatusCode))
+	}
+	resp.Body = &boundedBody{ReadCloser: resp.Body, b: b}
+	return resp, nil
+}
+
+type boundedBody struct {
+	io.ReadCloser
+	b *bounded
+}
+
+func (r *boundedBody) Read(p []byte) (int, error) {
+	left := r.b.left.Load()
+	if left <= 0 {
+		r.b.tooLarge.Store(true)
+		return 0, errTooLarge
+	}
+	n, err := r.ReadCloser.Read(p[:min(int64(len(p)), left)])
+	r.b.left.Add(-int64(n))
+	return n, err
+}
+
+// Target is an entry to check.
+type Target struct {
+	ID, Name string
+	Remote   mcpdir.Remote
+}
+
+// Targets reads the entries with a remote endpoint whose latest check is
+// older than olderThan (0: every one), oldest check first, never checked
+// before all.
+func Targets(ctx context.Context, store mcpdir.EntryStore, olderThan time.Duration, now time.Time) ([]Target, error) {
+	type due struct {
+		Target
+		checked time.Time
+	}
+	var all []due
+	err := store.AllEntries(ctx, func(e *mcpdir.Entry) error {
+		r, ok := e.LiveRemote()
+		if !ok {
+			return nil
+		}
+		var checked time.Time
+		if live := e.CheckedLive(); live != nil {
+			if olderThan > 0 && now.Sub(live.CheckedAt) < olderThan {
+				return nil
+			}
+			checked = live.CheckedAt
+		}
+		all = append(all, due{Target{ID: e.ID, Name: e.Name, Remote: r}, checked})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(all, func(a, b due) int { return a.checked.Compare(b.checked) })
+	out := make([]Target, len(all))
+	for i, d := range all {
+		out[i] = d.Target
+	}
+	return out, nil
+}
+
+// Summary counts a run's results by status.
+type Summary map[string]int
+
+// Run checks targets, at most Concurrency at once, records each result in
+// store and hands it to report (from one goroutine at a time), until done
+// or ctx ends. A result that cannot be recorded is logged and counted all
+// the same.
+func (c *Checker) Run(ctx context.Context, store mcpdir.LiveStore, targets []Target, logger *slog.Logger, report func(Target, Result)) Summary {
+	sum := Summary{}
+	var mu sync.Mutex
+	work := make(chan Target)
+	var wg sync.WaitGroup
+	for range min(cmp.Or(c.Concurrency, DefaultConcurrency), max(len(targets), 1)) {
+		wg.Go(func() {
+			for t := range work {
+				res := c.Check(ctx, t.Remote)
+				if ctx.Err() != nil {
+					return // cut short: not a finding about the server
+				}
+				if err := store.RecordLiveCheck(ctx, t.ID, &res.LiveCheck); err != nil && !errors.Is(err, mcpdir.ErrNotFound) {
+					logger.Warn("live check: cannot record the result", "entry", t.ID, "err", err)
+				}
+				mu.Lock()
+				sum[res.Status]++
+				if report != nil {
+					report(t, res)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+feed:
+	for _, t := range targets {
+		select {
+		case work <- t:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(work)
+	wg.Wait()
+	return sum
+}
