@@ -118,6 +118,17 @@ type LiveSummary struct {
 	ToolsCount int       `json:"tools_count"`
 }
 
+// Words is the status as people read it: "Up", "Needs sign-in", "Down".
+func (s LiveSummary) Words() string {
+	switch s.Status {
+	case LiveUp:
+		return "Up"
+	case LiveAuthRequired:
+		return "Needs sign-in"
+	}
+	return "Down"
+}
+
 // LiveDetail is what get_mcp_detail carries: the summary, the protocol
 // version and the tools the server listed.
 type LiveDetail struct {

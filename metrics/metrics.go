@@ -1,7 +1,7 @@
 // Package metrics exposes the service's Prometheus metrics, with
 // prometheus/client_golang: HTTP requests, search latency, the index, rate
-// limiting, MCP traffic and streams, the change feed, and the Go runtime
-// and process.
+// limiting, MCP traffic and streams, the change feed, registry syncs, live
+// checks, and the Go runtime and process.
 package metrics
 
 import (
@@ -29,6 +29,8 @@ type Metrics struct {
 	streams      prometheus.Gauge
 	feedCaughtUp prometheus.Gauge
 	syncs        *prometheus.CounterVec
+	liveChecks   *prometheus.CounterVec
+	liveDuration prometheus.Histogram
 }
 
 // New registers the collectors. entries reports the index's size.
@@ -58,11 +60,21 @@ func New(entries func() int) *Metrics {
 		syncs: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "mcpdir_registry_syncs_total", Help: "Registry syncs run by this replica, by result (ok, failed).",
 		}, []string{"result"}),
+		liveChecks: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "mcpdir_live_checks_total", Help: "Live checks of remote MCP endpoints run by this replica, by status (up, auth_required, down).",
+		}, []string{"status"}),
+		liveDuration: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "mcpdir_live_check_duration_seconds", Help: "Time a live check of a remote MCP endpoint took, connection to the end of tools/list.",
+			Buckets: []float64{.05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+		}),
 		feedCaughtUp: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "mcpdir_changefeed_caught_up_timestamp_seconds", Help: "When this replica last read the change feed to its end (Unix time): now minus this is how far behind it may be.",
 		}),
 	}
-	m.registry.MustRegister(m.syncs, m.requests, m.durations, m.searches, m.rateLimited, m.mcpMessages, m.streams, m.feedCaughtUp,
+	for _, s := range mcpdir.LiveStatuses {
+		m.liveChecks.WithLabelValues(s)
+	}
+	m.registry.MustRegister(m.syncs, m.liveChecks, m.liveDuration, m.requests, m.durations, m.searches, m.rateLimited, m.mcpMessages, m.streams, m.feedCaughtUp,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "mcpdir_index_entries", Help: "Entries in the search index."},
 			func() float64 { return float64(entries()) }),
 		collectors.NewGoCollector(),
@@ -101,6 +113,12 @@ func (m *Metrics) SyncRan(ok bool) {
 		result = "failed"
 	}
 	m.syncs.WithLabelValues(result).Inc()
+}
+
+// LiveChecked counts a live check and its duration.
+func (m *Metrics) LiveChecked(status string, d time.Duration) {
+	m.liveChecks.WithLabelValues(status).Inc()
+	m.liveDuration.Observe(d.Seconds())
 }
 
 // CaughtUp records that the change feed was read to its end.

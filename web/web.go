@@ -133,6 +133,7 @@ func (p *Pages) Search() http.Handler {
 type serverPage struct {
 	Base
 	Entry    *mcpdir.Entry
+	Live     *mcpdir.LiveDetail // nil: never checked
 	Snippets []snippet
 }
 
@@ -146,7 +147,7 @@ func (p *Pages) Server() http.Handler {
 			p.NotFound(w, r, "No MCP server has this id. It may have been removed from the directory.")
 			return
 		}
-		p.render(w, r, http.StatusOK, "server", &serverPage{Base: Base{Title: e.Name}, Entry: e, Snippets: snippets(e)})
+		p.render(w, r, http.StatusOK, "server", &serverPage{Base: Base{Title: e.Name}, Entry: e, Live: mcpdir.NewDetail(e).Live, Snippets: snippets(e)})
 	})
 }
 

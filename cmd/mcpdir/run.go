@@ -26,6 +26,7 @@ Usage:
   mcpdir import  FILE...          (NDJSON, one entry a line; "-" reads standard input)
   mcpdir search  KEYWORDS...
   mcpdir sync    --from URL       (the official MCP Registry's list API, or one like it)
+  mcpdir check   [--concurrency 8] [--timeout 10s] [--allow-private]   (live checks of remote endpoints)
   mcpdir version
 
 Every command takes --data-dir (env MCPDIR_DATA_DIR, default ./mcpdir-data) for
@@ -68,6 +69,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return searchCmd(ctx, rest, env, stdout, stderr)
 	case "sync":
 		return syncCmd(ctx, rest, env, stdout, stderr)
+	case "check":
+		return checkCmd(ctx, rest, env, stdout, stderr)
 	case "accounts":
 		return accountsCmd(ctx, rest, env, stdout, stderr)
 	case "version", "--version":

@@ -18,6 +18,7 @@ import (
 	"github.com/mcpdir/mcpdir/auth"
 	"github.com/mcpdir/mcpdir/changefeed"
 	mcpdirhttp "github.com/mcpdir/mcpdir/http"
+	"github.com/mcpdir/mcpdir/livecheck"
 	"github.com/mcpdir/mcpdir/mcp"
 	"github.com/mcpdir/mcpdir/memory"
 	"github.com/mcpdir/mcpdir/metrics"
@@ -47,6 +48,8 @@ type serveConfig struct {
 	metricsAddr    string
 	syncFrom       string
 	syncEvery      time.Duration
+	checkEvery     time.Duration
+	checkPrivate   bool
 	pagesPerMinute int
 	trustedProxies mcpdirhttp.TrustedProxies
 	signup         string
@@ -75,6 +78,14 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 	fs.StringVar(&cfg.metricsAddr, "metrics-addr", env("MCPDIR_METRICS_ADDR"), "serve /metrics on a listener of its own (e.g. 127.0.0.1:9090); unset: on the main listener, to this machine and admin keys (env MCPDIR_METRICS_ADDR)")
 	fs.StringVar(&cfg.syncFrom, "sync-from", env("MCPDIR_SYNC_FROM"), "follow this registry's list API (e.g. https://registry.modelcontextprotocol.io): sync at start and every --sync-every (env MCPDIR_SYNC_FROM)")
 	fs.DurationVar(&cfg.syncEvery, "sync-every", time.Hour, "how often to sync with --sync-from")
+	checkEvery := seconds(0)
+	if v := env("MCPDIR_CHECK_EVERY"); v != "" {
+		if err := checkEvery.Set(v); err != nil {
+			return usageError{"MCPDIR_CHECK_EVERY: " + err.Error()}
+		}
+	}
+	fs.Var(&checkEvery, "check-every", "live-check the remote endpoints of entries at start and then this often: a Go duration (6h) or seconds; at least 1m (env MCPDIR_CHECK_EVERY; unset: no checks)")
+	fs.BoolVar(&cfg.checkPrivate, "check-allow-private", env("MCPDIR_CHECK_ALLOW_PRIVATE") == "1" || env("MCPDIR_CHECK_ALLOW_PRIVATE") == "true", "let live checks reach loopback, private and other non-public addresses, for tests (env MCPDIR_CHECK_ALLOW_PRIVATE=1)")
 	fs.StringVar(&cfg.signup, "signup", env.or("MCPDIR_SIGNUP", "open"), "open: anyone may sign up for an account and keys; closed: only the operator makes keys (env MCPDIR_SIGNUP)")
 	fs.StringVar(&cfg.publicURL, "public-url", env("MCPDIR_PUBLIC_URL"), "the server's public base URL, for the client configurations the pages show (env MCPDIR_PUBLIC_URL; default http://ADDR)")
 	fs.IntVar(&cfg.pagesPerMinute, "page-rate-limit", 120, "pages a client address may ask for a minute (0: no limit)")
@@ -90,6 +101,9 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 		return usageError{"--max-results must be between 1 and 1000"}
 	}
 	cfg.store = storeAt
+	if cfg.checkEvery = time.Duration(checkEvery); cfg.checkEvery != 0 && cfg.checkEvery < time.Minute {
+		return usageError{"--check-every must be at least 1m"}
+	}
 	if cfg.signup != "open" && cfg.signup != "closed" {
 		return usageError{"--signup must be open or closed"}
 	}
@@ -237,6 +251,11 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	wg.Go(func() { sweepLimiter(bg, pageLimiter) })
 	if cfg.syncFrom != "" {
 		wg.Go(func() { runSync(bg, store, cfg.syncFrom, max(cfg.syncEvery, time.Minute), logger, m.SyncRan) })
+	}
+	if cfg.checkEvery > 0 {
+		c := newChecker(cfg.checkPrivate, livecheck.DefaultTimeout, livecheck.DefaultConcurrency)
+		c.Observe = m.LiveChecked
+		wg.Go(func() { runChecks(bg, store, c, cfg.checkEvery, logger) })
 	}
 
 	serveErr := make(chan error, 2)

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/livecheck"
+	"github.com/mcpdir/mcpdir/netguard"
+)
+
+// checkCmd connects to every entry with a remote endpoint as an MCP client
+// and records what it finds.
+func checkCmd(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
+	fs, storeAt := newFlags("check", env, stderr)
+	concurrency := fs.Int("concurrency", livecheck.DefaultConcurrency, "servers checked at once, 1..64")
+	timeout := seconds(livecheck.DefaultTimeout)
+	fs.Var(&timeout, "timeout", "time a server has for the whole check: a Go duration (10s, 1m) or seconds")
+	allowPrivate := fs.Bool("allow-private", false, "let checks reach loopback, private and other non-public addresses (for tests)")
+	args, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(args) > 0 {
+		return usageError{fmt.Sprintf("check takes no arguments (got %q)", args[0])}
+	}
+	if *concurrency < 1 || *concurrency > 64 {
+		return usageError{"--concurrency must be between 1 and 64"}
+	}
+	if timeout < seconds(100*time.Millisecond) || timeout > seconds(10*time.Minute) {
+		return usageError{"--timeout must be between 100ms and 10m"}
+	}
+	store, err := storeAt.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	targets, err := livecheck.Targets(ctx, store, 0, time.Now())
+	if err != nil {
+		return fmt.Errorf("check: %w", err)
+	}
+	c := newChecker(*allowPrivate, time.Duration(timeout), *concurrency)
+	start := time.Now()
+	terminal := isTerminal(stdout)
+	done := 0
+	sum := c.Run(ctx, store, targets, slog.New(slog.NewTextHandler(stderr, nil)), func(t livecheck.Target, r livecheck.Result) {
+		done++
+		line := checkLine(t, r)
+		if terminal {
+			line = fmt.Sprintf("[%d/%d] %s", done, len(targets), line)
+		}
+		fmt.Fprintln(stdout, line)
+	})
+	fmt.Fprintln(stdout, checkSummary(sum, done, time.Since(start)))
+	return ctx.Err()
+}
+
+func newChecker(allowPrivate bool, timeout time.Duration, concurrency int) *livecheck.Checker {
+	return &livecheck.Checker{Guard: netguard.New(netguard.Options{AllowPrivate: allowPrivate, DialTimeout: timeout}),
+		Timeout: timeout, Concurrency: concurrency, Version: version}
+}
+
+// checkLine is one entry's result: status, latency, name, endpoint, and
+// the tools or the reason. Everything from the server or the directory is
+// escaped for the terminal.
+func checkLine(t livecheck.Target, r livecheck.Result) string {
+	detail := r.Reason
+	if r.Status == mcpdir.LiveUp {
+		detail = fmt.Sprintf("%d tools, protocol %s", len(r.Tools), r.ProtocolVersion)
+	}
+	return fmt.Sprintf("%-13s %6dms  %s  %s  %s", r.Status, r.Latency.Milliseconds(),
+		terminalSafe(t.Name), terminalSafe(t.Remote.URL), terminalSafe(detail))
+}
+
+func checkSummary(sum livecheck.Summary, n int, took time.Duration) string {
+	return fmt.Sprintf("checked %d servers in %s: %d up, %d auth_required, %d down",
+		n, took.Round(time.Millisecond), sum[mcpdir.LiveUp], sum[mcpdir.LiveAuthRequired], sum[mcpdir.LiveDown])
+}
+
+// checkLock is the PostgreSQL advisory lock that lets one replica at a
+// time run the background checks.
+const checkLock = 0x6d63706469720004
+
+// runChecks checks, at start and then every interval until ctx ends, the
+// entries whose latest check is older than the interval; on a shared
+// store, one replica at a time (the others find nothing due afterwards).
+func runChecks(ctx context.Context, store mcpdir.Store, c *livecheck.Checker, every time.Duration, logger *slog.Logger) {
+	onOneReplica(ctx, store, checkLock, every, logger, "live checks", func() { checkDue(ctx, store, c, every, logger) })
+}
+
+func checkDue(ctx context.Context, store mcpdir.Store, c *livecheck.Checker, every time.Duration, logger *slog.Logger) {
+	start := time.Now()
+	// A tenth of slack: replicas' clocks differ, and a round takes time.
+	targets, err := livecheck.Targets(ctx, store, every-every/10, start)
+	if err != nil {
+		logger.Warn("live checks: cannot read the entries; trying again later", "err", err)
+		return
+	}
+	if len(targets) == 0 {
+		return
+	}
+	sum := c.Run(ctx, store, targets, logger, func(t livecheck.Target, r livecheck.Result) {
+		logger.Debug("live check", "entry", t.ID, "url", t.Remote.URL, "status", r.Status, "ms", r.Latency.Milliseconds(), "reason", r.Reason)
+	})
+	logger.Info("live checks", "checked", sum[mcpdir.LiveUp]+sum[mcpdir.LiveAuthRequired]+sum[mcpdir.LiveDown],
+		"up", sum[mcpdir.LiveUp], "auth_required", sum[mcpdir.LiveAuthRequired], "down", sum[mcpdir.LiveDown],
+		"took", time.Since(start).Round(time.Millisecond))
+}
+
+// seconds is a duration flag that takes a Go duration ("10s", "1h30m") or
+// a plain number of seconds ("10", "2.5").
+type seconds time.Duration
+
+func (s *seconds) String() string { return time.Duration(*s).String() }
+
+func (s *seconds) Set(v string) error {
+	d, err := parseSeconds(v)
+	if err != nil {
+		return err
+	}
+	*s = seconds(d)
+	return nil
+}
+
+func parseSeconds(v string) (time.Duration, error) {
+	v = strings.TrimSpace(v)
+	if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0 && f < 1e9 {
+		return time.Duration(f * float64(time.Second)), nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("%q is neither a duration (10s, 5m, 1h) nor a number of seconds", v)
+	}
+	return d, nil
+}
