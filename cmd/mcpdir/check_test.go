@@ -146,7 +146,7 @@ func TestCheckCommand(t *testing.T) {
 			Live struct {
 				Status   string `json:"status"`
 				Protocol string `json:"protocol_version"`
-				Tools                   []struct{ Name, Description string }
+				Tools    []struct{ Name, Description string }
 			} `json:"live"`
 		} `json:"data"`
 	}
