@@ -7,9 +7,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/sqlite"
 )
 
 // The OpenAPI document cannot drift from the code: real answers of the
@@ -22,6 +24,7 @@ func TestOpenAPIDescribesTheServer(t *testing.T) {
 	admin := newKey(t, s.DataDir, "--scope", "admin")
 	record := `{"name": "openapi-test", "brief": "A test entry", "website_url": "https://example.com/openapi-test"}`
 	id := mcpdirEntryID("https://example.com/openapi-test")
+	checkedEntry(t, s)
 	resp := get(t, s.URL+"/api/openapi.json", "")
 	raw, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
@@ -82,6 +85,7 @@ func TestOpenAPIDescribesTheServer(t *testing.T) {
 		status                    int
 	}{
 		{"GET", "/api/open/v1/search", "?keywords=github&transport=stdio", "", []string{"Authorization", "Bearer " + key}, 200},
+		{"GET", "/api/open/v1/search", "?keywords=github&live=up", "", []string{"Authorization", "Bearer " + key}, 200},
 		{"GET", "/api/open/v1/search", "", "", []string{"Authorization", "Bearer " + key}, 400},
 		{"GET", "/api/open/v1/search", "?keywords=github&official=maybe", "", []string{"Authorization", "Bearer " + key}, 400},
 		{"GET", "/api/open/v1/search", "?keywords=github", "", nil, 401},
@@ -170,6 +174,30 @@ func TestOpenAPIDescribesTheServer(t *testing.T) {
 			}
 		}
 	}
+}
+
+// checkedEntry adds a hosted entry with a live check, so that the
+// document's live object is held to a real answer.
+func checkedEntry(t *testing.T, s *testServer) {
+	t.Helper()
+	website := "https://example.com/github-hosted"
+	cli(t, s.DataDir, "import", writeLines(t, `{"name": "github-hosted", "brief": "GitHub issues, hosted", "website_url": "`+website+`", "remotes": [{"url": "https://example.com/mcp", "type": "streamable-http"}]}`))
+	store, err := sqlite.Open(t.Context(), s.DataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	c := &mcpdir.LiveCheck{URL: "https://example.com/mcp", Status: mcpdir.LiveUp, CheckedAt: time.Now(), Latency: 12 * time.Millisecond,
+		ProtocolVersion: "2025-06-18", Tools: []mcpdir.Tool{{Name: "list_issues"}}}
+	if err := store.RecordLiveCheck(t.Context(), mcpdirEntryID(website), c); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 5*time.Second, "the checked entry", func() bool { // on its page, so as not to spend the key's budget
+		resp := get(t, s.URL+"/servers/"+mcpdirEntryID(website), "")
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		return strings.Contains(string(body), ">Up</span>")
+	})
 }
 
 func mustJSON(t *testing.T, v any) []byte {
