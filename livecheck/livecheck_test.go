@@ -284,3 +284,29 @@ func TestRunRecordsAndCounts(t *testing.T) {
 		t.Fatalf("recorded %+v", store.checks)
 	}
 }
+
+// BenchmarkCheck measures one whole check of a real server on loopback
+// (connection, initialize, tools/list, the end of the session), by
+// transport: the cost of a check to the checker, network aside.
+func BenchmarkCheck(b *testing.B) {
+	s := mcpServer()
+	for _, c := range []struct {
+		transport string
+		handler   http.Handler
+	}{
+		{mcpdir.TransportStreamableHTTP, sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil)},
+		{mcpdir.TransportSSE, sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return s }, nil)},
+	} {
+		b.Run(c.transport, func(b *testing.B) {
+			srv := httptest.NewServer(c.handler)
+			defer srv.Close()
+			ch := checker(true)
+			b.ReportAllocs()
+			for b.Loop() {
+				if res := ch.Check(b.Context(), mcpdir.Remote{URL: srv.URL, Transport: c.transport}); res.Status != mcpdir.LiveUp {
+					b.Fatalf("%s: %s", res.Status, res.Reason)
+				}
+			}
+		})
+	}
+}
