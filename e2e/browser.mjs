@@ -48,6 +48,16 @@ try {
   check("the server page has install snippets", await page.getByRole("heading", { name: "Claude Desktop" }).count() === 1);
   await axe("a server page");
   await shot("server-page");
+  // Live checks: the status in words on results and server pages.
+  await page.goto(base + "/?q=hosted+tide");
+  const chips = await page.locator("ol.results").textContent();
+  check("results say a hosted server's status in words", chips.includes("Needs sign-in") && chips.includes("Down"), chips);
+  await axe("results with live statuses");
+  await page.locator("ol.results a.name", { hasText: "hosted-tide-charts" }).click();
+  await page.waitForURL(/\/servers\//);
+  const when = await page.locator("p.live time").getAttribute("datetime");
+  check("a checked server's page says Down, with a <time>", (await page.locator("p.live").textContent()).includes("Down") && !isNaN(Date.parse(when)), when);
+  await axe("a checked server's page");
   const resp = await page.goto(base + "/servers/00000000-0000-0000-0000-000000000000");
   check("an unknown server is a 404 page", resp.status() === 404 && await page.getByRole("heading", { name: "Not found" }).count() === 1);
 

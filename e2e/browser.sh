@@ -30,5 +30,13 @@ PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 "$WORK/mcpdir" serve --data-dir "$WORK/data" --addr "127.0.0.1:$PORT" --log-level warn &
 PID=$!
 for _ in $(seq 100); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null && break; sleep 0.1; done
+# Two hosted entries, live-checked: the server's own MCP endpoint (it wants a
+# key: "Needs sign-in") and a closed port ("Down").
+CLOSED=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+printf '%s\n' \
+  "{\"name\": \"hosted-tide-tables\", \"brief\": \"Tide tables, hosted\", \"website_url\": \"https://example.com/tides\", \"remotes\": [{\"url\": \"http://127.0.0.1:$PORT/api/open/mcp\", \"type\": \"streamable-http\"}]}" \
+  "{\"name\": \"hosted-tide-charts\", \"brief\": \"Tide charts, hosted\", \"website_url\": \"https://example.com/charts\", \"remotes\": [{\"url\": \"http://127.0.0.1:$CLOSED/mcp\", \"type\": \"streamable-http\"}]}" \
+  | "$WORK/mcpdir" import --data-dir "$WORK/data" - >/dev/null
+"$WORK/mcpdir" check --data-dir "$WORK/data" --allow-private --timeout 5 >/dev/null
 cp "$ROOT/e2e/browser.mjs" "$DIR/browser.mjs"
 CHROMIUM="$CHROMIUM" node "$DIR/browser.mjs" "http://127.0.0.1:$PORT" "${SHOTS:-}"
