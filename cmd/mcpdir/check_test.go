@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -209,9 +210,11 @@ func TestCheckFlags(t *testing.T) {
 		}
 	}
 	var stderr bytes.Buffer
-	err := run(t.Context(), []string{"mcpdir", "serve", "--check-every", "10s", "--data-dir", t.TempDir()}, noEnv, nil, io.Discard, &stderr)
-	if exitCode(err) != 2 || !strings.Contains(err.Error(), "at least 1m") {
-		t.Errorf("serve --check-every 10s: %v", err)
+	for _, v := range []string{"500ms", "0.5", "-1", "often"} {
+		err := run(t.Context(), []string{"mcpdir", "serve", "--check-every", v, "--data-dir", t.TempDir()}, noEnv, nil, io.Discard, &stderr)
+		if exitCode(err) != 2 {
+			t.Errorf("serve --check-every %s: %v, want a usage error", v, err)
+		}
 	}
 }
 
@@ -243,5 +246,38 @@ func TestServeChecksInTheBackground(t *testing.T) {
 	}
 	if !strings.Contains(checker.stderr.String(), `"msg":"live checks","checked":4,"up":2,"auth_required":1,"down":1`) {
 		t.Errorf("no summary in the log:\n%s", checker.stderr)
+	}
+}
+
+// serve --check-every checks again: a server that goes from needing sign-in
+// to failing is seen down at a later round, and back up at another.
+func TestServeChecksAgain(t *testing.T) {
+	var state atomic.Int32 // 0: 401, 1: 503, 2: a real MCP server
+	mcpServer := sdk.NewServer(&sdk.Implementation{Name: "tides", Version: "1"}, nil)
+	real := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return mcpServer }, nil)
+	remote := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch state.Load() {
+		case 0:
+			w.WriteHeader(http.StatusUnauthorized)
+		case 1:
+			w.WriteHeader(http.StatusServiceUnavailable)
+		default:
+			real.ServeHTTP(w, r)
+		}
+	}))
+	t.Cleanup(remote.Close)
+	dir := t.TempDir()
+	cli(t, dir, "import", writeLines(t, `{"name": "tides", "brief": "Tide tables and marine weather", "website_url": "https://example.com/tides", "remotes": [{"url": "`+remote.URL+`", "type": "streamable-http"}]}`))
+	key := newKey(t, dir, "--rate-limit", "unlimited")
+	s := startServer(t, dir, "--no-starter", "--check-every", "1", "--check-allow-private")
+	status := func() string {
+		if l := liveSearch(t, s, key, "")["tides"].Live; l != nil {
+			return l.Status
+		}
+		return ""
+	}
+	for i, want := range []string{"auth_required", "down", "up"} {
+		state.Store(int32(i))
+		waitFor(t, 10*time.Second, "status "+want, func() bool { return status() == want })
 	}
 }

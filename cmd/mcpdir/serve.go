@@ -84,7 +84,7 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 			return usageError{"MCPDIR_CHECK_EVERY: " + err.Error()}
 		}
 	}
-	fs.Var(&checkEvery, "check-every", "live-check the remote endpoints of entries at start and then this often: a Go duration (6h) or seconds; at least 1m (env MCPDIR_CHECK_EVERY; unset: no checks)")
+	fs.Var(&checkEvery, "check-every", "live-check the remote endpoints of entries at start and then this often: a Go duration (6h) or seconds, at least 1s (env MCPDIR_CHECK_EVERY; unset: no checks)")
 	fs.BoolVar(&cfg.checkPrivate, "check-allow-private", env("MCPDIR_CHECK_ALLOW_PRIVATE") == "1" || env("MCPDIR_CHECK_ALLOW_PRIVATE") == "true", "let live checks reach loopback, private and other non-public addresses, for tests (env MCPDIR_CHECK_ALLOW_PRIVATE=1)")
 	fs.StringVar(&cfg.signup, "signup", env.or("MCPDIR_SIGNUP", "open"), "open: anyone may sign up for an account and keys; closed: only the operator makes keys (env MCPDIR_SIGNUP)")
 	fs.StringVar(&cfg.publicURL, "public-url", env("MCPDIR_PUBLIC_URL"), "the server's public base URL, for the client configurations the pages show (env MCPDIR_PUBLIC_URL; default http://ADDR)")
@@ -101,8 +101,8 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 		return usageError{"--max-results must be between 1 and 1000"}
 	}
 	cfg.store = storeAt
-	if cfg.checkEvery = time.Duration(checkEvery); cfg.checkEvery != 0 && cfg.checkEvery < time.Minute {
-		return usageError{"--check-every must be at least 1m"}
+	if cfg.checkEvery = time.Duration(checkEvery); cfg.checkEvery != 0 && cfg.checkEvery < time.Second {
+		return usageError{"--check-every must be at least 1s (hours suit a directory; seconds, tests)"}
 	}
 	if cfg.signup != "open" && cfg.signup != "closed" {
 		return usageError{"--signup must be open or closed"}
