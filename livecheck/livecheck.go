@@ -68,7 +68,7 @@ func (c *Checker) Check(ctx context.Context, r mcpdir.Remote) Result {
 	timeout := cmp.Or(c.Timeout, DefaultTimeout)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	rt := &bounded{next: c.transport, limit: cmp.Or(c.MaxBytes, DefaultMaxBytes)}
+	rt := &bounded{next: c.transport, check: ctx, limit: cmp.Or(c.MaxBytes, DefaultMaxBytes), userAgent: "mcpdir-check/" + c.Version}
 	rt.left.Store(rt.limit)
 	hc := &http.Client{Transport: rt, CheckRedirect: func(req *http.Request, via []*http.Request) error {
 		err := netguard.CheckRedirect(req, via)
@@ -161,10 +161,14 @@ func reason(err error) string {
 	return s
 }
 
-// bounded is the transport of one check: it counts the bytes of every
-// answer against one budget and notes the statuses that decide a result.
+// bounded is the transport of one check: it ends every request with the
+// check, names the checker in User-Agent (the server's operator sees who
+// asks), counts the bytes of every answer against one budget and notes
+// what decides a result.
 type bounded struct {
 	next        http.RoundTripper
+	check       context.Context // every request ends with it
+	userAgent   string
 	limit       int64
 	left        atomic.Int64
 	authStatus  atomic.Int32 // 401 or 403, once seen
@@ -176,6 +180,14 @@ type bounded struct {
 var errTooLarge = errors.New("answers larger than the bound")
 
 func (b *bounded) RoundTrip(req *http.Request) (*http.Response, error) {
+	// The SDK sends some requests on contexts of its own (a cancellation
+	// notice after a timeout, the end of a session): they end with the
+	// check all the same, so that a server that never answers holds
+	// nothing past the timeout.
+	ctx, cancel := context.WithCancel(req.Context())
+	context.AfterFunc(b.check, cancel)
+	req = req.Clone(ctx) // a round tripper must not change the request it is given
+	req.Header.Set("User-Agent", b.userAgent)
 	resp, err := b.next.RoundTrip(req)
 	if err != nil {
 		if errors.Is(err, netguard.ErrRefused) {

@@ -85,7 +85,20 @@ func wantUp(t *testing.T, res livecheck.Result) {
 }
 
 func TestStreamableHTTPServerIsUp(t *testing.T) {
-	res := check(t, checker(true), streamable(t), mcpdir.TransportStreamableHTTP)
+	s := mcpServer()
+	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil)
+	var agents sync.Map
+	url := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		agents.Store(r.UserAgent(), true)
+		h.ServeHTTP(w, r)
+	}))
+	res := check(t, checker(true), url, mcpdir.TransportStreamableHTTP)
+	agents.Range(func(k, _ any) bool {
+		if k != "mcpdir-check/test" {
+			t.Errorf("User-Agent %q", k)
+		}
+		return true
+	})
 	wantUp(t, res)
 	if res.ProtocolVersion < "2025-03-26" {
 		t.Errorf("protocol version %s: the newest revision both speak is not the one used", res.ProtocolVersion)

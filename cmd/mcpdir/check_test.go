@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -218,15 +220,19 @@ func TestCheckFlags(t *testing.T) {
 	}
 }
 
-// serve --check-every on PostgreSQL: one replica checks (at start), and the
-// results reach the other replica within 5 s; the checking replica counts
-// them in its metrics.
+// serve --check-every on PostgreSQL: two replicas check, yet every server
+// is checked once (the lock, then nothing is due); the results reach a
+// third replica within 5 s; the checks are counted in the metrics and
+// summed up in the log.
 func TestServeChecksInTheBackground(t *testing.T) {
 	db := storetest.PostgresURL(t)
 	cli(t, t.TempDir(), "import", "--database-url", db, writeLines(t, remoteServers(t)...))
 	other := startServer(t, "", "--database-url", db, "--no-starter")
 	key := newKey(t, t.TempDir(), "--database-url", db, "--rate-limit", "unlimited")
-	checker := startServer(t, "", "--database-url", db, "--no-starter", "--check-every", "1h", "--check-allow-private")
+	var checkers []*testServer
+	for range 2 {
+		checkers = append(checkers, startServer(t, "", "--database-url", db, "--no-starter", "--check-every", "1h", "--check-allow-private"))
+	}
 	waitFor(t, 15*time.Second, "background checks seen by the other replica", func() bool {
 		got := liveSearch(t, other, key, "&live=up")
 		return len(got) == 2
@@ -235,17 +241,24 @@ func TestServeChecksInTheBackground(t *testing.T) {
 		got := liveSearch(t, other, key, "")
 		return got["weather-signin"].Live != nil && got["weather-down"].Live != nil
 	})
-	resp := get(t, checker.URL+"/metrics", "")
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	for _, want := range []string{`mcpdir_live_checks_total{status="up"} 2`, `mcpdir_live_checks_total{status="auth_required"} 1`,
-		`mcpdir_live_checks_total{status="down"} 1`, `mcpdir_live_check_duration_seconds_count 4`} {
-		if !strings.Contains(string(body), want) {
-			t.Errorf("metrics lack %s", want)
+	counted := map[string]int{}
+	count := regexp.MustCompile(`(?m)^mcpdir_live_checks_total\{status="(\w+)"\} (\d+)$|^mcpdir_live_check_duration_seconds_(count) (\d+)$`)
+	logs := ""
+	for _, c := range checkers {
+		resp := get(t, c.URL+"/metrics", "")
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		for _, m := range count.FindAllStringSubmatch(string(body), -1) {
+			n, _ := strconv.Atoi(m[2] + m[4])
+			counted[m[1]+m[3]] += n
 		}
+		logs += c.stderr.String()
 	}
-	if !strings.Contains(checker.stderr.String(), `"msg":"live checks","checked":4,"up":2,"auth_required":1,"down":1`) {
-		t.Errorf("no summary in the log:\n%s", checker.stderr)
+	if want := map[string]int{"up": 2, "auth_required": 1, "down": 1, "count": 4}; !maps.Equal(counted, want) {
+		t.Errorf("checks counted by the two replicas: %v, want %v", counted, want)
+	}
+	if strings.Count(logs, `"msg":"live checks"`) != 1 || !strings.Contains(logs, `"msg":"live checks","checked":4,"up":2,"auth_required":1,"down":1`) {
+		t.Errorf("not one summary of 4 checks in the logs:\n%s", logs)
 	}
 }
 
