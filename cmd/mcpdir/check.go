@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,8 +15,9 @@ import (
 	"github.com/mcpdir/mcpdir/netguard"
 )
 
-// checkCmd connects to every entry with a remote endpoint as an MCP client
-// and records what it finds.
+// checkCmd connects to every entry with a remote endpoint (or to the
+// entries whose ids it is given) as an MCP client and records what it
+// finds.
 func checkCmd(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
 	fs, storeAt := newFlags("check", env, stderr)
 	concurrency := fs.Int("concurrency", livecheck.DefaultConcurrency, "servers checked at once, 1..64")
@@ -26,8 +28,12 @@ func checkCmd(ctx context.Context, args []string, env envLookup, stdout, stderr 
 	if err != nil {
 		return err
 	}
-	if len(args) > 0 {
-		return usageError{fmt.Sprintf("check takes no arguments (got %q)", args[0])}
+	only := map[string]bool{}
+	for _, id := range args {
+		if id = strings.ToLower(id); !mcpdir.IsUUID(id) {
+			return usageError{fmt.Sprintf("check takes entry ids (UUIDs), got %q", terminalSafe(id))}
+		}
+		only[id] = true
 	}
 	if *concurrency < 1 || *concurrency > 64 {
 		return usageError{"--concurrency must be between 1 and 64"}
@@ -43,6 +49,12 @@ func checkCmd(ctx context.Context, args []string, env envLookup, stdout, stderr 
 	targets, err := livecheck.Targets(ctx, store, 0, time.Now())
 	if err != nil {
 		return fmt.Errorf("check: %w", err)
+	}
+	if len(only) > 0 {
+		targets = slices.DeleteFunc(targets, func(t livecheck.Target) bool { return !only[t.ID] })
+		if len(targets) < len(only) {
+			return usageError{fmt.Sprintf("%d of the %d ids given are not entries with a remote endpoint", len(only)-len(targets), len(only))}
+		}
 	}
 	c := newChecker(*allowPrivate, time.Duration(timeout), *concurrency)
 	start := time.Now()

@@ -196,10 +196,15 @@ func TestCheckRefusesPrivateAddresses(t *testing.T) {
 		strings.Count(out, "refused: the address is not public") != 4 {
 		t.Fatalf("output:\n%s", out)
 	}
+	// Entries named by id: only those.
+	out = cli(t, dir, "check", "--allow-private", mcpdirEntryID("https://example.com/weather-sse"), strings.ToUpper(mcpdirEntryID("https://example.com/weather-signin")))
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 3 || !strings.HasSuffix(lines[2], "1 up, 1 auth_required, 0 down") {
+		t.Fatalf("two entries by id:\n%s", out)
+	}
 }
 
 func TestCheckFlags(t *testing.T) {
-	for _, args := range [][]string{{"--timeout", "soon"}, {"--timeout", "0"}, {"--concurrency", "0"}, {"extra"}} {
+	for _, args := range [][]string{{"--timeout", "soon"}, {"--timeout", "0"}, {"--concurrency", "0"}, {"extra"}, {mcpdirEntryID("https://example.com/none")}} {
 		var stderr bytes.Buffer
 		err := run(t.Context(), append([]string{"mcpdir", "check", "--data-dir", t.TempDir()}, args...), noEnv, nil, io.Discard, &stderr)
 		if exitCode(err) != 2 {

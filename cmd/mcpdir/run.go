@@ -26,7 +26,7 @@ Usage:
   mcpdir import  FILE...          (NDJSON, one entry a line; "-" reads standard input)
   mcpdir search  KEYWORDS...
   mcpdir sync    --from URL       (the official MCP Registry's list API, or one like it)
-  mcpdir check   [--concurrency 8] [--timeout 10s] [--allow-private]   (live checks of remote endpoints)
+  mcpdir check   [ID...] [--concurrency 8] [--timeout 10s] [--allow-private]   (live checks of remote endpoints)
   mcpdir version
 
 Every command takes --data-dir (env MCPDIR_DATA_DIR, default ./mcpdir-data) for
