@@ -84,6 +84,9 @@ func checkLine(t livecheck.Target, r livecheck.Result) string {
 	detail := r.Reason
 	if r.Status == mcpdir.LiveUp {
 		detail = fmt.Sprintf("%d tools, protocol %s", len(r.Tools), r.ProtocolVersion)
+		if len(r.Tools) == 1 {
+			detail = "1 tool, protocol " + r.ProtocolVersion
+		}
 	}
 	return fmt.Sprintf("%-13s %6dms  %s  %s  %s", r.Status, r.Latency.Milliseconds(),
 		terminalSafe(t.Name), terminalSafe(t.Remote.URL), terminalSafe(detail))

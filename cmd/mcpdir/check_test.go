@@ -95,7 +95,7 @@ func TestCheckCommand(t *testing.T) {
 	if len(lines) != 5 || !regexp.MustCompile(`^checked 4 servers in \S+: 2 up, 1 auth_required, 1 down$`).MatchString(lines[4]) {
 		t.Fatalf("output:\n%s", out)
 	}
-	for _, want := range []string{`^up +\d+ms  weather-streamable  http://127\.0\.0\.1:\d+  1 tools, protocol 20`, `^up .*weather-sse`,
+	for _, want := range []string{`^up +\d+ms  weather-streamable  http://127\.0\.0\.1:\d+  1 tool, protocol 20`, `^up .*weather-sse`,
 		`^auth_required .*weather-signin .*HTTP 401`, `^down .*weather-down .*HTTP 503`} {
 		if !regexp.MustCompile(`(?m)` + want).MatchString(out) {
 			t.Errorf("no line matches %s in\n%s", want, out)
