@@ -64,7 +64,7 @@ const (
 // Change is one write that other processes must see: which record changed.
 type Change struct {
 	Seq  int64
-	Kind string // ChangeEntry or ChangeKey
+	Kind string // ChangeEntry, ChangeKey or ChangeGrant
 	Ref  string // entry id or key prefix
 }
 
@@ -122,6 +122,7 @@ type Store interface {
 	EntryStore
 	KeyStore
 	AccountStore
+	OAuthStore
 	ChangeFeed
 	StateStore
 	LiveStore

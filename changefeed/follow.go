@@ -87,12 +87,18 @@ type KeyRefresher interface {
 	Refresh(ctx context.Context, prefixes []string) error
 }
 
+// GrantForgetter drops OAuth grants revoked elsewhere (oauth.Server).
+type GrantForgetter interface {
+	Forget(ctx context.Context, grantIDs []string) error
+}
+
 // Applier returns the Apply that brings a server's index and key cache up
 // to date with writes made elsewhere: changed entries are re-read and
-// re-indexed (or dropped when gone), changed keys re-read.
-func Applier(store mcpdir.EntryStore, index mcpdir.SearchIndex, keys KeyRefresher) Apply {
+// re-indexed (or dropped when gone), changed keys re-read, revoked grants
+// forgotten (grants may be nil).
+func Applier(store mcpdir.EntryStore, index mcpdir.SearchIndex, keys KeyRefresher, grants GrantForgetter) Apply {
 	return func(ctx context.Context, changes []mcpdir.Change) error {
-		var entryIDs, keyPrefixes []string
+		var entryIDs, keyPrefixes, grantIDs []string
 		seen := map[mcpdir.Change]bool{}
 		for _, c := range changes {
 			c.Seq = 0
@@ -105,6 +111,8 @@ func Applier(store mcpdir.EntryStore, index mcpdir.SearchIndex, keys KeyRefreshe
 				entryIDs = append(entryIDs, c.Ref)
 			case mcpdir.ChangeKey:
 				keyPrefixes = append(keyPrefixes, c.Ref)
+			case mcpdir.ChangeGrant:
+				grantIDs = append(grantIDs, c.Ref)
 			}
 		}
 		if len(entryIDs) > 0 {
@@ -124,6 +132,11 @@ func Applier(store mcpdir.EntryStore, index mcpdir.SearchIndex, keys KeyRefreshe
 				}
 			}
 			index.Remove(gone...)
+		}
+		if grants != nil {
+			if err := grants.Forget(ctx, grantIDs); err != nil {
+				return err
+			}
 		}
 		return keys.Refresh(ctx, keyPrefixes)
 	}

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The public pages in a real browser: Debian's Chromium driven by
 # playwright-core, with axe-core (both from npm, into
-# ${MCPDIR_CACHE:-~/.cache/mcpdir-e2e}; never a browser download).
+# ${MCPDIR_CACHE:-~/.cache/mcpdir-e2e}; never a browser download); then
+# OAuth: the official TypeScript SDK's OAuth client, with Chromium logging
+# in and allowing (e2e/oauth-client.mjs).
 # Skipped without Chromium or npm, except in CI (CI=true), where .ci/run
 # installs Chromium. SHOTS=DIR keeps screenshots (docs/screenshots).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${MCPDIR_CACHE:-$HOME/.cache/mcpdir-e2e}
-SPEC="playwright-core@1.65.1 axe-core@4.14.1"
+SPEC="playwright-core@1.65.1 axe-core@4.14.1 @modelcontextprotocol/sdk@1.32.2"
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 if [ ! -x "$CHROMIUM" ] || ! command -v npm >/dev/null; then
   if [ "${CI:-}" = true ]; then echo "e2e/browser.sh: Chromium or npm missing in CI" >&2; exit 1; fi
@@ -41,5 +43,6 @@ printf '%s\n' \
 ids=$(python3 -c 'import uuid,sys; ns=uuid.UUID("5b0a1f2e-8c3d-4e6f-9a7b-2c1d0e9f8a7b"); print(*(uuid.uuid5(ns, "url:https://example.com/"+n) for n in sys.argv[1:]))' tides charts)
 # shellcheck disable=SC2086
 "$WORK/mcpdir" check --data-dir "$WORK/data" --allow-private --timeout 5 $ids >/dev/null
-cp "$ROOT/e2e/browser.mjs" "$DIR/browser.mjs"
+cp "$ROOT/e2e/browser.mjs" "$ROOT/e2e/oauth-client.mjs" "$DIR/"
 CHROMIUM="$CHROMIUM" node "$DIR/browser.mjs" "http://127.0.0.1:$PORT" "${SHOTS:-}"
+CHROMIUM="$CHROMIUM" node "$DIR/oauth-client.mjs" "http://127.0.0.1:$PORT"

@@ -43,6 +43,9 @@ func addRoutes(mux *http.ServeMux, cfg Config) {
 		mux.Handle("GET /servers/{id}", limit(cfg.Pages.Server()))
 		mux.Handle("GET /static/", web.Static())
 		cfg.Pages.Routes(mux, limit)
+		if cfg.OAuth != nil {
+			cfg.OAuth.Routes(mux, limit)
+		}
 	}
 	mux.Handle("/", notFound(cfg.Pages))
 }

@@ -37,6 +37,11 @@ type Config struct {
 	TrustedProxies TrustedProxies
 	// MCP serves /api/open/mcp; nil leaves it unmounted.
 	MCP http.Handler
+	// OAuth, if set with Pages, maps the OAuth authorization server's
+	// routes (package oauth), its pages behind the page limit.
+	OAuth interface {
+		Routes(mux *http.ServeMux, limit func(http.Handler) http.Handler)
+	}
 	// Ready reports whether the replica is ready to serve, and the state
 	// of what it depends on.
 	Ready func(ctx context.Context) Readiness

@@ -71,6 +71,11 @@ type Config struct {
 
 	// Observer, if set, counts messages and open streams (metrics).
 	Observer Observer
+
+	// ResourceMetadata, if set, is the URL of the endpoint's OAuth
+	// protected-resource metadata (RFC 9728), named in the Bearer
+	// challenge of a 401 so that clients can find where to sign in.
+	ResourceMetadata string
 }
 
 // Defaults of Config's limits.
@@ -320,12 +325,16 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // a key problem, without detail for anything else.
 func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, err error) {
 	code, msg := mcpdir.ErrorCode(err), mcpdir.ErrorMessage(err)
+	challenge := `Bearer realm="mcpdir"`
+	if h.cfg.ResourceMetadata != "" {
+		challenge += fmt.Sprintf(`, resource_metadata=%q`, h.cfg.ResourceMetadata)
+	}
 	switch code {
 	case mcpdir.ECodeMissingKey:
-		w.Header().Set("WWW-Authenticate", `Bearer realm="mcpdir"`)
+		w.Header().Set("WWW-Authenticate", challenge)
 		writeRPCError(w, http.StatusUnauthorized, nil, rpcError{Code: codeUnauthorized, Message: msg, Data: rpcData{Code: code}})
 	case mcpdir.ECodeInvalidKey, mcpdir.ECodeExpiredKey, mcpdir.ECodeRevokedKey:
-		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer realm="mcpdir", error="invalid_token", error_description=%q`, msg))
+		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`%s, error="invalid_token", error_description=%q`, challenge, msg))
 		writeRPCError(w, http.StatusUnauthorized, nil, rpcError{Code: codeUnauthorized, Message: msg, Data: rpcData{Code: code}})
 	case mcpdir.ECodeForbidden:
 		writeRPCError(w, http.StatusForbidden, nil, rpcError{Code: codeForbidden, Message: msg, Data: rpcData{Code: code}})

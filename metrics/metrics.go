@@ -31,6 +31,11 @@ type Metrics struct {
 	syncs        *prometheus.CounterVec
 	liveChecks   *prometheus.CounterVec
 	liveDuration prometheus.Histogram
+
+	oauthRegistrations  prometheus.Counter
+	oauthAuthorizations *prometheus.CounterVec
+	oauthTokens         *prometheus.CounterVec
+	oauthRefusals       *prometheus.CounterVec
 }
 
 // New registers the collectors. entries reports the index's size.
@@ -70,11 +75,23 @@ func New(entries func() int) *Metrics {
 		feedCaughtUp: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "mcpdir_changefeed_caught_up_timestamp_seconds", Help: "When this replica last read the change feed to its end (Unix time): now minus this is how far behind it may be.",
 		}),
+		oauthRegistrations: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "mcpdir_oauth_registrations_total", Help: "OAuth clients registered (dynamic client registration).",
+		}),
+		oauthAuthorizations: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "mcpdir_oauth_authorizations_total", Help: "Answers on the OAuth consent page, by decision (allowed, denied).",
+		}, []string{"decision"}),
+		oauthTokens: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "mcpdir_oauth_token_grants_total", Help: "OAuth tokens issued, by grant type (authorization_code, refresh_token).",
+		}, []string{"grant_type"}),
+		oauthRefusals: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "mcpdir_oauth_refusals_total", Help: "OAuth requests refused, by reason (the OAuth error code).",
+		}, []string{"reason"}),
 	}
 	for _, s := range mcpdir.LiveStatuses {
 		m.liveChecks.WithLabelValues(s)
 	}
-	m.registry.MustRegister(m.syncs, m.liveChecks, m.liveDuration, m.requests, m.durations, m.searches, m.rateLimited, m.mcpMessages, m.streams, m.feedCaughtUp,
+	m.registry.MustRegister(m.oauthRegistrations, m.oauthAuthorizations, m.oauthTokens, m.oauthRefusals, m.syncs, m.liveChecks, m.liveDuration, m.requests, m.durations, m.searches, m.rateLimited, m.mcpMessages, m.streams, m.feedCaughtUp,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "mcpdir_index_entries", Help: "Entries in the search index."},
 			func() float64 { return float64(entries()) }),
 		collectors.NewGoCollector(),
@@ -82,6 +99,25 @@ func New(entries func() int) *Metrics {
 	)
 	return m
 }
+
+// OAuthRegistered counts a client registration.
+func (m *Metrics) OAuthRegistered() { m.oauthRegistrations.Inc() }
+
+// OAuthAuthorized counts an answer on the consent page.
+func (m *Metrics) OAuthAuthorized(allowed bool) {
+	decision := "denied"
+	if allowed {
+		decision = "allowed"
+	}
+	m.oauthAuthorizations.WithLabelValues(decision).Inc()
+}
+
+// OAuthGranted counts tokens issued by grant type.
+func (m *Metrics) OAuthGranted(grantType string) { m.oauthTokens.WithLabelValues(grantType).Inc() }
+
+// OAuthRefused counts a refused OAuth request by its error code (a fixed
+// set: the server's own codes, never the client's input).
+func (m *Metrics) OAuthRefused(reason string) { m.oauthRefusals.WithLabelValues(reason).Inc() }
 
 // Handler serves the metrics in the Prometheus text format.
 func (m *Metrics) Handler() http.Handler {

@@ -82,8 +82,10 @@ func (db *DB) DisableAccount(ctx context.Context, email string, at time.Time) er
 		if _, err := tx.Exec(ctx, `UPDATE accounts SET disabled_at = $1 WHERE id = $2 AND disabled_at = 0`, at.UnixNano(), id); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, `DELETE FROM web_sessions WHERE account_id = $1`, id)
-		return err
+		if _, err := tx.Exec(ctx, `DELETE FROM web_sessions WHERE account_id = $1`, id); err != nil {
+			return err
+		}
+		return revokeGrants(ctx, tx, `account_id = $2`, id, at)
 	})
 	if errors.Is(err, mcpdir.ErrNotFound) {
 		return err

@@ -93,17 +93,24 @@ func (db *DB) RevokeKey(ctx context.Context, prefix string, at time.Time) error 
 // TouchKeys implements mcpdir.KeyStore. Last-used times only move forward,
 // and are not in the change feed: no other process needs them promptly.
 func (db *DB) TouchKeys(ctx context.Context, lastUsed map[string]time.Time) error {
-	if len(lastUsed) == 0 {
-		return nil
-	}
-	prefixes := make([]string, 0, len(lastUsed))
-	times := make([]int64, 0, len(lastUsed))
-	for p, t := range lastUsed {
-		prefixes, times = append(prefixes, p), append(times, t.UnixNano())
-	}
-	if _, err := db.pool.Exec(ctx, `UPDATE api_keys k SET last_used_at = GREATEST(k.last_used_at, u.at)
-		FROM unnest($1::text[], $2::bigint[]) AS u(prefix, at) WHERE k.prefix = u.prefix`, prefixes, times); err != nil {
+	if err := db.touch(ctx, "api_keys", "prefix", lastUsed); err != nil {
 		return fmt.Errorf("touch keys: %w", err)
 	}
 	return nil
+}
+
+// touch moves the last_used_at of the rows of table whose idColumn is a
+// key of lastUsed forward, in one statement.
+func (db *DB) touch(ctx context.Context, table, idColumn string, lastUsed map[string]time.Time) error {
+	if len(lastUsed) == 0 {
+		return nil
+	}
+	ids := make([]string, 0, len(lastUsed))
+	times := make([]int64, 0, len(lastUsed))
+	for id, t := range lastUsed {
+		ids, times = append(ids, id), append(times, t.UnixNano())
+	}
+	_, err := db.pool.Exec(ctx, `UPDATE `+table+` t SET last_used_at = GREATEST(t.last_used_at, u.at)
+		FROM unnest($1::text[], $2::bigint[]) AS u(id, at) WHERE t.`+idColumn+` = u.id`, ids, times)
+	return err
 }

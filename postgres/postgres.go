@@ -118,6 +118,39 @@ var migrations = []string{
 		protocol_version TEXT NOT NULL,
 		tools            BYTEA NOT NULL
 	);`,
+	`CREATE TABLE oauth_clients (
+		id            TEXT PRIMARY KEY,
+		name          TEXT NOT NULL,
+		redirect_uris TEXT[] NOT NULL,
+		created_at    BIGINT NOT NULL
+	);
+	CREATE TABLE oauth_codes (
+		hash         BYTEA PRIMARY KEY,
+		client_id    TEXT NOT NULL,
+		client_name  TEXT NOT NULL,
+		account_id   TEXT NOT NULL,
+		redirect_uri TEXT NOT NULL,
+		challenge    TEXT NOT NULL,
+		expires_at   BIGINT NOT NULL,
+		grant_id     TEXT NOT NULL DEFAULT ''
+	);
+	CREATE TABLE oauth_grants (
+		id           TEXT PRIMARY KEY,
+		client_id    TEXT NOT NULL,
+		client_name  TEXT NOT NULL,
+		account_id   TEXT NOT NULL,
+		created_at   BIGINT NOT NULL,
+		last_used_at BIGINT NOT NULL DEFAULT 0,
+		revoked_at   BIGINT NOT NULL DEFAULT 0
+	);
+	CREATE INDEX oauth_grants_account ON oauth_grants (account_id);
+	CREATE TABLE oauth_tokens (
+		hash       BYTEA PRIMARY KEY,
+		grant_id   TEXT NOT NULL,
+		refresh    BOOLEAN NOT NULL,
+		expires_at BIGINT NOT NULL
+	);
+	CREATE INDEX oauth_tokens_grant ON oauth_tokens (grant_id);`,
 }
 
 // migrate applies what migrations the database lacks, under an advisory

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"time"
@@ -109,21 +110,21 @@ func (s *DB) RevokeKey(ctx context.Context, prefix string, at time.Time) error {
 // TouchKeys implements mcpdir.KeyStore. Last-used times only move forward,
 // and are not in the change feed: no other process needs them promptly.
 func (s *DB) TouchKeys(ctx context.Context, lastUsed map[string]time.Time) error {
+	return s.touch(ctx, "touch keys", "api_keys", "prefix", lastUsed)
+}
+
+// touch moves the last_used_at of the rows of table whose idColumn is a
+// key of lastUsed forward, in one transaction.
+func (s *DB) touch(ctx context.Context, what, table, idColumn string, lastUsed map[string]time.Time) error {
 	if len(lastUsed) == 0 {
 		return nil
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("touch keys: %w", err)
-	}
-	defer tx.Rollback()
-	for prefix, t := range lastUsed {
-		if _, err := tx.ExecContext(ctx, `UPDATE api_keys SET last_used_at = MAX(last_used_at, ?) WHERE prefix = ?`, t.UnixNano(), prefix); err != nil {
-			return fmt.Errorf("touch keys: %w", err)
+	return s.inTx(ctx, what, func(tx *sql.Tx) error {
+		for id, t := range lastUsed {
+			if _, err := tx.ExecContext(ctx, `UPDATE `+table+` SET last_used_at = MAX(last_used_at, ?) WHERE `+idColumn+` = ?`, t.UnixNano(), id); err != nil {
+				return err
+			}
 		}
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("touch keys: %w", err)
-	}
-	return nil
+		return nil
+	})
 }

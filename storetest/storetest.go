@@ -33,6 +33,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("delete", func(t *testing.T) { deleteEntries(t, open) })
 	t.Run("accounts and sessions", func(t *testing.T) { accounts(t, open) })
 	t.Run("live checks", func(t *testing.T) { liveChecks(t, open) })
+	t.Run("oauth", func(t *testing.T) { oauth(t, open) })
 	t.Run("state", func(t *testing.T) {
 		ctx := context.Background()
 		db, another := open(t)

@@ -1,10 +1,12 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -25,8 +27,19 @@ type Keys interface {
 	Revoke(ctx context.Context, prefix string) error
 }
 
+// Apps is what the API Keys page needs of the clients people allowed
+// through OAuth (oauth.Server).
+type Apps interface {
+	Apps(ctx context.Context, accountID string) ([]App, error)
+	// RevokeApp revokes an account's grant; another account's is
+	// mcpdir.ErrNotFound.
+	RevokeApp(ctx context.Context, accountID, id string) error
+}
+
 // AccountConfig turns on sign-up, log-in and the API Keys page.
 type AccountConfig struct {
+	Apps Apps // nil: no "Connected apps"
+
 	Accounts  *accounts.Service
 	Store     mcpdir.KeyStore
 	Keys      Keys
@@ -56,10 +69,13 @@ func (p *Pages) Routes(mux *http.ServeMux, limit func(http.Handler) http.Handler
 	get("/keys", p.keysPage)
 	post("/keys", p.createKey)
 	post("/keys/{prefix}/revoke", p.revokeKey)
+	if p.accounts.Apps != nil {
+		post("/keys/apps/{id}/revoke", p.revokeApp)
+	}
 }
 
-// signedIn is the account of the request's session cookie, or nil.
-func (p *Pages) signedIn(r *http.Request) *mcpdir.Account {
+// SignedIn is the account of the request's session cookie, or nil.
+func (p *Pages) SignedIn(r *http.Request) *mcpdir.Account {
 	if p.accounts == nil {
 		return nil
 	}
@@ -83,6 +99,25 @@ type formPage struct {
 	Base
 	Login        bool
 	Email, Error string
+	// Next is where to go once signed in (a path of this site: the
+	// authorization page an MCP client sent the person to).
+	Next string
+}
+
+// nextPath is the next parameter of a request when it is a path of this
+// site, else "".
+func nextPath(r *http.Request) string {
+	next := r.FormValue("next")
+	u, err := url.Parse(next)
+	if err != nil || len(next) > 4096 || !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.Contains(next, "\\") || u.Host != "" || u.Scheme != "" {
+		return ""
+	}
+	return next
+}
+
+// afterSignIn sends a person who just signed in where they were going.
+func afterSignIn(w http.ResponseWriter, r *http.Request) {
+	http.Redirect(w, r, cmp.Or(nextPath(r), "/keys"), http.StatusSeeOther)
 }
 
 func (p *Pages) signupForm(w http.ResponseWriter, r *http.Request) {
@@ -90,7 +125,7 @@ func (p *Pages) signupForm(w http.ResponseWriter, r *http.Request) {
 		p.Message(w, r, http.StatusForbidden, "Sign-up is closed", "This directory does not take new accounts: ask its operator for a key.")
 		return
 	}
-	p.render(w, r, http.StatusOK, "signup", &formPage{Base: Base{Title: "Sign up"}})
+	p.render(w, r, http.StatusOK, "signup", &formPage{Base: Base{Title: "Sign up"}, Next: nextPath(r)})
 }
 
 func (p *Pages) signup(w http.ResponseWriter, r *http.Request) {
@@ -108,15 +143,15 @@ func (p *Pages) signup(w http.ResponseWriter, r *http.Request) {
 			p.logger.ErrorContext(r.Context(), "web: sign up", "err", err)
 			status = http.StatusServiceUnavailable
 		}
-		p.render(w, r, status, "signup", &formPage{Base: Base{Title: "Sign up"}, Email: email, Error: mcpdir.ErrorMessage(err)})
+		p.render(w, r, status, "signup", &formPage{Base: Base{Title: "Sign up"}, Email: email, Error: mcpdir.ErrorMessage(err), Next: nextPath(r)})
 		return
 	}
 	p.setSession(w, r, token)
-	http.Redirect(w, r, "/keys", http.StatusSeeOther)
+	afterSignIn(w, r)
 }
 
 func (p *Pages) loginForm(w http.ResponseWriter, r *http.Request) {
-	p.render(w, r, http.StatusOK, "signup", &formPage{Base: Base{Title: "Log in"}, Login: true})
+	p.render(w, r, http.StatusOK, "signup", &formPage{Base: Base{Title: "Log in"}, Login: true, Next: nextPath(r)})
 }
 
 func (p *Pages) login(w http.ResponseWriter, r *http.Request) {
@@ -133,11 +168,11 @@ func (p *Pages) login(w http.ResponseWriter, r *http.Request) {
 			p.logger.ErrorContext(r.Context(), "web: log in", "err", err)
 			status, msg = http.StatusServiceUnavailable, "Logging in is not possible right now: try again shortly."
 		}
-		p.render(w, r, status, "signup", &formPage{Base: Base{Title: "Log in"}, Login: true, Email: email, Error: msg})
+		p.render(w, r, status, "signup", &formPage{Base: Base{Title: "Log in"}, Login: true, Email: email, Error: msg, Next: nextPath(r)})
 		return
 	}
 	p.setSession(w, r, token)
-	http.Redirect(w, r, "/keys", http.StatusSeeOther)
+	afterSignIn(w, r)
 }
 
 func (p *Pages) logout(w http.ResponseWriter, r *http.Request) {
@@ -157,9 +192,14 @@ type newKey struct {
 	Configs      []snippet
 }
 
+type appRow struct {
+	ID, Name, Allowed, LastUsed, Usage string
+}
+
 type keysPage struct {
 	Base
 	Keys  []keyRow
+	Apps  []appRow
 	New   *newKey
 	Error string
 }
@@ -167,7 +207,7 @@ type keysPage struct {
 // keysPage lists the signed-in account's keys; logged out, it sends to
 // the log-in page.
 func (p *Pages) keysPage(w http.ResponseWriter, r *http.Request) {
-	a := p.signedIn(r)
+	a := p.SignedIn(r)
 	if a == nil {
 		http.Redirect(w, r, "/login", http.StatusSeeOther)
 		return
@@ -200,6 +240,17 @@ func (p *Pages) renderKeys(w http.ResponseWriter, r *http.Request, a *mcpdir.Acc
 		}
 		data.Keys = append(data.Keys, row)
 	}
+	if p.accounts.Apps != nil {
+		apps, err := p.accounts.Apps.Apps(r.Context(), a.ID)
+		if err != nil {
+			p.logger.ErrorContext(r.Context(), "web: connected apps", "err", err)
+			data.Error = cmp.Or(data.Error, "Your connected apps cannot be listed right now: try again shortly.")
+		}
+		for _, app := range apps {
+			data.Apps = append(data.Apps, appRow{ID: app.ID, Name: app.Name, Allowed: day(app.Allowed, "-"), LastUsed: day(app.LastUsed, "never"),
+				Usage: fmt.Sprintf("%d of %d", app.Used, app.Limit)})
+		}
+	}
 	p.render(w, r, status, "keys", data)
 }
 
@@ -207,7 +258,7 @@ func (p *Pages) renderKeys(w http.ResponseWriter, r *http.Request, a *mcpdir.Acc
 const maxKeysPerAccount = 20
 
 func (p *Pages) createKey(w http.ResponseWriter, r *http.Request) {
-	a := p.signedIn(r)
+	a := p.SignedIn(r)
 	if a == nil {
 		http.Redirect(w, r, "/login", http.StatusSeeOther)
 		return
@@ -240,7 +291,7 @@ func (p *Pages) createKey(w http.ResponseWriter, r *http.Request) {
 }
 
 func (p *Pages) revokeKey(w http.ResponseWriter, r *http.Request) {
-	a := p.signedIn(r)
+	a := p.SignedIn(r)
 	if a == nil {
 		http.Redirect(w, r, "/login", http.StatusSeeOther)
 		return
@@ -260,6 +311,24 @@ func (p *Pages) revokeKey(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.Redirect(w, r, "/keys", http.StatusSeeOther)
+}
+
+func (p *Pages) revokeApp(w http.ResponseWriter, r *http.Request) {
+	a := p.SignedIn(r)
+	if a == nil {
+		http.Redirect(w, r, "/login", http.StatusSeeOther)
+		return
+	}
+	err := p.accounts.Apps.RevokeApp(r.Context(), a.ID, r.PathValue("id"))
+	switch {
+	case errors.Is(err, mcpdir.ErrNotFound):
+		p.NotFound(w, r, "You have no such connected app.")
+	case err != nil:
+		p.logger.ErrorContext(r.Context(), "web: revoke app", "err", err)
+		p.renderKeys(w, r, a, http.StatusServiceUnavailable, nil, "The app could not be revoked right now: try again shortly.")
+	default:
+		http.Redirect(w, r, "/keys", http.StatusSeeOther)
+	}
 }
 
 // clientConfigs are ready configurations of the directory's MCP endpoint

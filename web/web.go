@@ -56,6 +56,9 @@ type Base struct {
 	Title    string
 	User     *mcpdir.Account
 	Accounts bool // sign-up and log-in exist
+	// formAction, when set, is a source the page's forms may also send
+	// the browser to (the consent page's redirect URI).
+	formAction string
 }
 
 func (b *Base) base() *Base { return b }
@@ -65,7 +68,7 @@ type page interface{ base() *Base }
 // New parses the templates.
 func New(index Index, logger *slog.Logger) (*Pages, error) {
 	p := &Pages{index: index, logger: logger, pages: map[string]*template.Template{}}
-	for _, name := range []string{"search", "server", "notfound", "signup", "keys"} {
+	for _, name := range []string{"search", "server", "notfound", "signup", "keys", "consent"} {
 		t, err := template.New(name).ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html")
 		if err != nil {
 			return nil, fmt.Errorf("web: %w", err)
@@ -87,8 +90,16 @@ func Static() http.Handler {
 
 // SecurityHeaders are every page's: no inline script or style, no framing,
 // no sniffing, no referrer beyond the origin.
-func SecurityHeaders(h http.Header) {
-	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+func SecurityHeaders(h http.Header) { securityHeaders(h, "") }
+
+// securityHeaders lets the page's forms lead to formAction as well as to
+// the page's own origin (Chromium applies form-action to the redirects
+// that follow a form's submission too).
+func securityHeaders(h http.Header, formAction string) {
+	if formAction != "" {
+		formAction = " " + formAction
+	}
+	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'"+formAction+"; frame-ancestors 'none'; base-uri 'none'")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 	h.Set("X-Frame-Options", "DENY")
@@ -170,7 +181,7 @@ func (p *Pages) render(w http.ResponseWriter, r *http.Request, status int, name 
 	if b := data.base(); p.accounts != nil {
 		b.Accounts = true
 		if b.User == nil {
-			b.User = p.signedIn(r)
+			b.User = p.SignedIn(r)
 		}
 	}
 	var buf bytes.Buffer
@@ -180,7 +191,7 @@ func (p *Pages) render(w http.ResponseWriter, r *http.Request, status int, name 
 		return
 	}
 	h := w.Header()
-	SecurityHeaders(h)
+	securityHeaders(h, data.base().formAction)
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	if h.Get("Cache-Control") == "" {
 		h.Set("Cache-Control", "no-cache")

@@ -380,3 +380,71 @@ func TestRevocationAndDeleteAcrossReplicas(t *testing.T) {
 		}
 	}
 }
+
+// OAuth on replicas sharing PostgreSQL and Redis: a token issued by one
+// works on the other, its grant's budget is one across both, a revocation
+// on one is refused by the other within 2 s; failed logins and page loads
+// are counted across replicas too.
+func TestOAuthAcrossReplicas(t *testing.T) {
+	db, rdb := storetest.PostgresURL(t), storetest.RedisURL(t)
+	flushRedis(t, rdb)
+	flags := []string{"--database-url", db, "--redis-url", rdb, "--public-url", "http://mcpdir.test", "--page-rate-limit", "30"}
+	a := startServer(t, "", flags...)
+	b := startServer(t, "", flags...)
+	clientID, redirect := register(t, a.URL, "Replica Agent")
+	ada := signUp(t, a, "ada@example.com")
+	verifier, challenge := pkce()
+	got := ada.authorize("http://mcpdir.test", clientID, redirect, challenge, "s", "allow")
+	code, tok := postForm(t, b.URL+"/oauth/token", url.Values{"grant_type": {"authorization_code"}, "code": {got.Get("code")}, "redirect_uri": {redirect},
+		"client_id": {clientID}, "code_verifier": {verifier}})
+	if code != 200 {
+		t.Fatalf("the code of replica a exchanged on b: %d %v", code, tok)
+	}
+	access, refresh := tok["access_token"].(string), tok["refresh_token"].(string)
+	for i := range 20 {
+		s := []*testServer{a, b}[i%2]
+		resp := get(t, s.URL+"/api/open/v1/search?keywords=postgres", "Bearer "+access)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || resp.Header.Get("RateLimit-Remaining") != strconv.Itoa(19-i) {
+			t.Fatalf("search %d: %d, remaining %s", i, resp.StatusCode, resp.Header.Get("RateLimit-Remaining"))
+		}
+	}
+	if resp := get(t, b.URL+"/api/open/v1/search?keywords=postgres", "Bearer "+access); resp.StatusCode != 401 {
+		t.Fatalf("the 21st search across replicas: %d", resp.StatusCode)
+	}
+	if code, _ := postForm(t, a.URL+"/oauth/revoke", url.Values{"token": {refresh}}); code != 200 {
+		t.Fatalf("revoke: %d", code)
+	}
+	start := time.Now()
+	waitFor(t, 2*time.Second, "the revocation on the other replica", func() bool {
+		resp := get(t, b.URL+"/api/open/mcp", "Bearer "+access)
+		resp.Body.Close()
+		return resp.StatusCode == 401
+	})
+	t.Logf("revoked on the other replica after %v", time.Since(start).Round(time.Millisecond))
+
+	// Failed logins: 10 on a, then b throttles the account.
+	for i := range 10 {
+		s := []*testServer{a, b}[i%2]
+		if code, _ := newBrowser(t, s.URL).do("POST", "/login", url.Values{"email": {"ada@example.com"}, "password": {"wrong password!"}}); code != 401 {
+			t.Fatalf("failed login %d: %d", i, code)
+		}
+	}
+	if code, _ := newBrowser(t, b.URL).do("POST", "/login", url.Values{"email": {"ada@example.com"}, "password": {"a long enough password"}}); code != 429 {
+		t.Fatalf("the 11th login, on the other replica: %d", code)
+	}
+	// Pages: the limit of 30 a minute is one across replicas (the pages
+	// and logins above counted too, about 15): 30 more, 15 on each, would
+	// all pass if each replica counted alone.
+	refused := 0
+	for i := range 30 {
+		resp := get(t, []*testServer{a, b}[i%2].URL+"/", "")
+		resp.Body.Close()
+		if resp.StatusCode == 429 {
+			refused++
+		}
+	}
+	if refused == 0 {
+		t.Fatal("45 pages across two replicas with a limit of 30 a minute: none refused")
+	}
+}

@@ -22,6 +22,8 @@ import (
 	"github.com/mcpdir/mcpdir/mcp"
 	"github.com/mcpdir/mcpdir/memory"
 	"github.com/mcpdir/mcpdir/metrics"
+	"github.com/mcpdir/mcpdir/netguard"
+	"github.com/mcpdir/mcpdir/oauth"
 	"github.com/mcpdir/mcpdir/redis"
 	"github.com/mcpdir/mcpdir/search"
 	"github.com/mcpdir/mcpdir/starter"
@@ -87,7 +89,7 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 	fs.Var(&checkEvery, "check-every", "live-check the remote endpoints of entries at start and then this often: a Go duration (6h) or seconds, at least 1s (env MCPDIR_CHECK_EVERY; unset: no checks)")
 	fs.BoolVar(&cfg.checkPrivate, "check-allow-private", env("MCPDIR_CHECK_ALLOW_PRIVATE") == "1" || env("MCPDIR_CHECK_ALLOW_PRIVATE") == "true", "let live checks reach loopback, private and other non-public addresses, for tests (env MCPDIR_CHECK_ALLOW_PRIVATE=1)")
 	fs.StringVar(&cfg.signup, "signup", env.or("MCPDIR_SIGNUP", "open"), "open: anyone may sign up for an account and keys; closed: only the operator makes keys (env MCPDIR_SIGNUP)")
-	fs.StringVar(&cfg.publicURL, "public-url", env("MCPDIR_PUBLIC_URL"), "the server's public base URL, for the client configurations the pages show (env MCPDIR_PUBLIC_URL; default http://ADDR)")
+	fs.StringVar(&cfg.publicURL, "public-url", env("MCPDIR_PUBLIC_URL"), "the server's public base URL: the client configurations the pages show, and the OAuth issuer (env MCPDIR_PUBLIC_URL; default http:// + the address listened on)")
 	fs.IntVar(&cfg.pagesPerMinute, "page-rate-limit", 120, "pages a client address may ask for a minute (0: no limit)")
 	proxies := fs.String("trusted-proxies", env("MCPDIR_TRUSTED_PROXIES"), "comma-separated addresses or networks of the proxies in front, whose X-Forwarded-For names the client (env MCPDIR_TRUSTED_PROXIES)")
 	fs.StringVar(&cfg.logLevel, "log-level", env.or("MCPDIR_LOG_LEVEL", "info"), "debug, info, warn or error (env MCPDIR_LOG_LEVEL)")
@@ -106,9 +108,6 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 	}
 	if cfg.signup != "open" && cfg.signup != "closed" {
 		return usageError{"--signup must be open or closed"}
-	}
-	if cfg.publicURL == "" {
-		cfg.publicURL = "http://" + cfg.addr
 	}
 	if cfg.trustedProxies, err = mcpdirhttp.ParseTrustedProxies(*proxies); err != nil {
 		return usageError{fmt.Sprintf("--trusted-proxies: %v", err)}
@@ -167,16 +166,49 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	if err := guard.Load(ctx); err != nil {
 		return err
 	}
+	// Failed logins and pages per address are counted where budgets are:
+	// in Redis, shared by every replica, when there is one.
+	pageLimiter, loginFailures := memory.NewLimiter(nil), memory.NewLimiter(nil)
+	perAddress, failures := mcpdir.RateLimiter(pageLimiter), mcpdir.RateLimiter(loginFailures)
+	if shared != nil {
+		perAddress, failures = shared, shared
+	}
+
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
+	}
+	defer ln.Close()
+	if cfg.publicURL == "" {
+		cfg.publicURL = "http://" + ln.Addr().String()
+	}
 
 	m := metrics.New(index.Len)
-	searcher, counted := m.Index(index), m.Guard(guard)
+	searcher := m.Index(index)
+	pages, err := web.New(searcher, logger)
+	if err != nil {
+		return err
+	}
+	authServer := oauth.New(oauth.Config{
+		Store:     store,
+		Limiter:   limiter,
+		Budgets:   guard,
+		Pages:     pages,
+		ClientIP:  cfg.trustedProxies.ClientIP,
+		PublicURL: cfg.publicURL,
+		Documents: oauth.NewDocuments(netguard.New(netguard.Options{}).Client(0)),
+		Logger:    logger,
+		Observer:  m,
+	})
+	counted := m.Guard(authServer.Guard(guard))
 	mcpCfg := mcp.Config{
-		Index:          searcher,
-		Guard:          counted,
-		Observer:       m,
-		Logger:         logger,
-		AllowedOrigins: cfg.allowedOrigins,
-		ServerVersion:  version,
+		ResourceMetadata: authServer.ResourceMetadataURL(),
+		Index:            searcher,
+		Guard:            counted,
+		Observer:         m,
+		Logger:           logger,
+		AllowedOrigins:   cfg.allowedOrigins,
+		ServerVersion:    version,
 	}
 	if cfg.redisURL != "" {
 		sessions, err := redis.NewSessions(cfg.redisURL)
@@ -192,13 +224,9 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	}
 	defer mcpHandler.Close()
 
-	pageLimiter := memory.NewLimiter(nil)
-	pages, err := web.New(searcher, logger)
-	if err != nil {
-		return err
-	}
 	pages.WithAccounts(&web.AccountConfig{
-		Accounts:  accounts.New(store, memory.NewLimiter(nil)),
+		Apps:      authServer,
+		Accounts:  accounts.New(store, failures),
 		Store:     store,
 		Keys:      guard,
 		SignupOff: cfg.signup == "closed",
@@ -222,19 +250,15 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 		MCP:            mcpHandler,
 		Pages:          pages,
 		PagesPerMinute: cfg.pagesPerMinute,
-		PageLimiter:    pageLimiter,
+		PageLimiter:    perAddress,
+		OAuth:          authServer,
 		TrustedProxies: cfg.trustedProxies,
 		Ready:          readiness(&ready, storeUp, shared),
 	})
 
-	ln, err := net.Listen("tcp", cfg.addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
-	}
 	var metricsLn net.Listener
 	if cfg.metricsAddr != "" {
 		if metricsLn, err = net.Listen("tcp", cfg.metricsAddr); err != nil {
-			ln.Close()
 			return fmt.Errorf("listen on %s: %w", cfg.metricsAddr, err)
 		}
 	}
@@ -244,11 +268,13 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		changefeed.Follow(bg, store, seq, cfg.feedInterval, changefeed.Applier(store, index, guard), logger, m.CaughtUp)
+		changefeed.Follow(bg, store, seq, cfg.feedInterval, changefeed.Applier(store, index, guard, authServer), logger, m.CaughtUp)
 	})
 	wg.Go(func() { guard.RunFlusher(bg, 5*time.Second) })
 	wg.Go(func() { sweepLimiter(bg, local) })
 	wg.Go(func() { sweepLimiter(bg, pageLimiter) })
+	wg.Go(func() { sweepLimiter(bg, loginFailures) })
+	wg.Go(func() { authServer.Run(bg) })
 	if cfg.syncFrom != "" {
 		wg.Go(func() { runSync(bg, store, cfg.syncFrom, max(cfg.syncEvery, time.Minute), logger, m.SyncRan) })
 	}

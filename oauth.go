@@ -1,0 +1,94 @@
+package mcpdir
+
+import (
+	"context"
+	"time"
+)
+
+// ChangeGrant in the change feed: an OAuth grant was revoked (its tokens
+// stop working on every replica that follows the feed).
+const ChangeGrant = "grant"
+
+// OAuthClient is a client registered by Dynamic Client Registration
+// (RFC 7591). Clients that identify themselves by a Client ID Metadata
+// Document are not stored: their document is.
+type OAuthClient struct {
+	ID           string
+	Name         string
+	RedirectURIs []string
+	CreatedAt    time.Time
+}
+
+// OAuthCode is an authorization code: only its hash is stored. GrantID is
+// set once the code has been exchanged, so that a second exchange can
+// revoke what the first one made.
+type OAuthCode struct {
+	Hash        []byte
+	ClientID    string
+	ClientName  string
+	AccountID   string
+	RedirectURI string
+	Challenge   string // the S256 code challenge
+	ExpiresAt   time.Time
+	GrantID     string
+}
+
+// OAuthGrant is what a person allowed a client: the tokens issued from one
+// authorization code and their refreshes. Its budget is its own, kept
+// across refreshes.
+type OAuthGrant struct {
+	ID         string
+	ClientID   string
+	ClientName string
+	AccountID  string
+	CreatedAt  time.Time // when the person allowed it
+	LastUsedAt time.Time // zero: never
+	RevokedAt  time.Time // zero: not revoked
+}
+
+// Revoked reports whether the grant has been revoked.
+func (g *OAuthGrant) Revoked() bool { return !g.RevokedAt.IsZero() }
+
+// OAuthToken is an access or refresh token of a grant: only its hash is
+// stored.
+type OAuthToken struct {
+	Hash      []byte
+	GrantID   string
+	Refresh   bool
+	ExpiresAt time.Time
+}
+
+// OAuthStore keeps OAuth clients, codes, grants and tokens.
+type OAuthStore interface {
+	CreateClient(ctx context.Context, c *OAuthClient) error
+	// Client returns a registered client, or ErrNotFound.
+	Client(ctx context.Context, id string) (*OAuthClient, error)
+	CountClients(ctx context.Context) (int, error)
+
+	CreateCode(ctx context.Context, c *OAuthCode) error
+	// Code returns a code by its hash, or ErrNotFound.
+	Code(ctx context.Context, hash []byte) (*OAuthCode, error)
+	// RedeemCode marks the code exchanged for the new grant and stores the
+	// grant and its first tokens, in one transaction. A code exchanged
+	// already is ErrNotFound, and nothing is stored.
+	RedeemCode(ctx context.Context, hash []byte, g *OAuthGrant, tokens ...*OAuthToken) error
+
+	// Token returns a token and its grant, or ErrNotFound.
+	Token(ctx context.Context, hash []byte) (*OAuthToken, *OAuthGrant, error)
+	// RotateRefresh replaces a refresh token by new tokens of the same
+	// grant, once: a refresh token used already is ErrNotFound.
+	RotateRefresh(ctx context.Context, hash []byte, tokens ...*OAuthToken) error
+	// Grant returns a grant, or ErrNotFound.
+	Grant(ctx context.Context, id string) (*OAuthGrant, error)
+	// Grants returns an account's grants that are not revoked, newest first.
+	Grants(ctx context.Context, accountID string) ([]*OAuthGrant, error)
+	// RevokeGrant revokes a grant, deletes its tokens and records the
+	// change in the feed; revoking it again changes nothing.
+	RevokeGrant(ctx context.Context, id string, at time.Time) error
+	// TouchGrants records last-used times in one write.
+	TouchGrants(ctx context.Context, lastUsed map[string]time.Time) error
+	// SweepOAuth deletes what has expired at now: tokens, codes a day past
+	// their expiry, revoked grants, and clients registered before
+	// unusedBefore that no grant or code uses.
+	SweepOAuth(ctx context.Context, now, unusedBefore time.Time) error
+}

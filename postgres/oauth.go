@@ -1,0 +1,219 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// CreateClient implements mcpdir.OAuthStore.
+func (db *DB) CreateClient(ctx context.Context, c *mcpdir.OAuthClient) error {
+	if _, err := db.pool.Exec(ctx, `INSERT INTO oauth_clients (id, name, redirect_uris, created_at) VALUES ($1, $2, $3, $4)`,
+		c.ID, c.Name, c.RedirectURIs, unixNano(c.CreatedAt)); err != nil {
+		return fmt.Errorf("create client: %w", err)
+	}
+	return nil
+}
+
+// Client implements mcpdir.OAuthStore.
+func (db *DB) Client(ctx context.Context, id string) (*mcpdir.OAuthClient, error) {
+	c := mcpdir.OAuthClient{ID: id}
+	var created int64
+	err := db.pool.QueryRow(ctx, `SELECT name, redirect_uris, created_at FROM oauth_clients WHERE id = $1`, id).Scan(&c.Name, &c.RedirectURIs, &created)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, mcpdir.ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read client: %w", err)
+	}
+	c.CreatedAt = fromUnixNano(created)
+	return &c, nil
+}
+
+// CountClients implements mcpdir.OAuthStore.
+func (db *DB) CountClients(ctx context.Context) (int, error) {
+	var n int
+	if err := db.pool.QueryRow(ctx, `SELECT COUNT(*) FROM oauth_clients`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count clients: %w", err)
+	}
+	return n, nil
+}
+
+// CreateCode implements mcpdir.OAuthStore.
+func (db *DB) CreateCode(ctx context.Context, c *mcpdir.OAuthCode) error {
+	if _, err := db.pool.Exec(ctx, `INSERT INTO oauth_codes (hash, client_id, client_name, account_id, redirect_uri, challenge, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+		c.Hash, c.ClientID, c.ClientName, c.AccountID, c.RedirectURI, c.Challenge, unixNano(c.ExpiresAt)); err != nil {
+		return fmt.Errorf("create code: %w", err)
+	}
+	return nil
+}
+
+// Code implements mcpdir.OAuthStore.
+func (db *DB) Code(ctx context.Context, hash []byte) (*mcpdir.OAuthCode, error) {
+	c := mcpdir.OAuthCode{Hash: hash}
+	var expires int64
+	err := db.pool.QueryRow(ctx, `SELECT client_id, client_name, account_id, redirect_uri, challenge, expires_at, grant_id FROM oauth_codes WHERE hash = $1`, hash).
+		Scan(&c.ClientID, &c.ClientName, &c.AccountID, &c.RedirectURI, &c.Challenge, &expires, &c.GrantID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, mcpdir.ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read code: %w", err)
+	}
+	c.ExpiresAt = fromUnixNano(expires)
+	return &c, nil
+}
+
+// inTx runs fn in a transaction; an *mcpdir.Error from fn is returned as
+// it is, anything else wrapped with what.
+func (db *DB) inTx(ctx context.Context, what string, fn func(tx pgx.Tx) error) error {
+	err := pgx.BeginFunc(ctx, db.pool, fn)
+	if _, ok := err.(*mcpdir.Error); ok || err == nil {
+		return err
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+// RedeemCode implements mcpdir.OAuthStore.
+func (db *DB) RedeemCode(ctx context.Context, hash []byte, g *mcpdir.OAuthGrant, tokens ...*mcpdir.OAuthToken) error {
+	return db.inTx(ctx, "redeem code", func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE oauth_codes SET grant_id = $1 WHERE hash = $2 AND grant_id = ''`, g.ID, hash)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return mcpdir.ErrNotFound
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO oauth_grants (id, client_id, client_name, account_id, created_at) VALUES ($1, $2, $3, $4, $5)`,
+			g.ID, g.ClientID, g.ClientName, g.AccountID, unixNano(g.CreatedAt)); err != nil {
+			return err
+		}
+		return insertTokens(ctx, tx, tokens)
+	})
+}
+
+func insertTokens(ctx context.Context, tx pgx.Tx, tokens []*mcpdir.OAuthToken) error {
+	for _, t := range tokens {
+		if _, err := tx.Exec(ctx, `INSERT INTO oauth_tokens (hash, grant_id, refresh, expires_at) VALUES ($1, $2, $3, $4)`,
+			t.Hash, t.GrantID, t.Refresh, unixNano(t.ExpiresAt)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+const grantColumns = `id, client_id, client_name, account_id, created_at, last_used_at, revoked_at`
+
+func scanGrant(row pgx.Row, extra ...any) (*mcpdir.OAuthGrant, error) {
+	var g mcpdir.OAuthGrant
+	var created, used, revoked int64
+	if err := row.Scan(append([]any{&g.ID, &g.ClientID, &g.ClientName, &g.AccountID, &created, &used, &revoked}, extra...)...); err != nil {
+		return nil, err
+	}
+	g.CreatedAt, g.LastUsedAt, g.RevokedAt = fromUnixNano(created), fromUnixNano(used), fromUnixNano(revoked)
+	return &g, nil
+}
+
+// Token implements mcpdir.OAuthStore.
+func (db *DB) Token(ctx context.Context, hash []byte) (*mcpdir.OAuthToken, *mcpdir.OAuthGrant, error) {
+	t := mcpdir.OAuthToken{Hash: hash}
+	var expires int64
+	g, err := scanGrant(db.pool.QueryRow(ctx, `SELECT g.id, g.client_id, g.client_name, g.account_id, g.created_at, g.last_used_at, g.revoked_at, t.refresh, t.expires_at
+		FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id WHERE t.hash = $1`, hash), &t.Refresh, &expires)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil, mcpdir.ErrNotFound
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("read token: %w", err)
+	}
+	t.GrantID, t.ExpiresAt = g.ID, fromUnixNano(expires)
+	return &t, g, nil
+}
+
+// RotateRefresh implements mcpdir.OAuthStore.
+func (db *DB) RotateRefresh(ctx context.Context, hash []byte, tokens ...*mcpdir.OAuthToken) error {
+	return db.inTx(ctx, "rotate refresh token", func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `DELETE FROM oauth_tokens WHERE hash = $1 AND refresh`, hash)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return mcpdir.ErrNotFound
+		}
+		return insertTokens(ctx, tx, tokens)
+	})
+}
+
+// Grant implements mcpdir.OAuthStore.
+func (db *DB) Grant(ctx context.Context, id string) (*mcpdir.OAuthGrant, error) {
+	g, err := scanGrant(db.pool.QueryRow(ctx, `SELECT `+grantColumns+` FROM oauth_grants WHERE id = $1`, id))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, mcpdir.ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read grant: %w", err)
+	}
+	return g, nil
+}
+
+// Grants implements mcpdir.OAuthStore.
+func (db *DB) Grants(ctx context.Context, accountID string) ([]*mcpdir.OAuthGrant, error) {
+	rows, err := db.pool.Query(ctx, `SELECT `+grantColumns+` FROM oauth_grants WHERE account_id = $1 AND revoked_at = 0 ORDER BY created_at DESC, id`, accountID)
+	if err != nil {
+		return nil, fmt.Errorf("list grants: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (*mcpdir.OAuthGrant, error) { return scanGrant(r) })
+	if err != nil {
+		return nil, fmt.Errorf("list grants: %w", err)
+	}
+	return out, nil
+}
+
+// RevokeGrant implements mcpdir.OAuthStore.
+func (db *DB) RevokeGrant(ctx context.Context, id string, at time.Time) error {
+	return db.inTx(ctx, "revoke grant", func(tx pgx.Tx) error { return revokeGrants(ctx, tx, `id = $2`, id, at) })
+}
+
+// revokeGrants revokes the grants where cond holds (on $2), deletes their
+// tokens and records the changes.
+func revokeGrants(ctx context.Context, tx pgx.Tx, cond string, arg any, at time.Time) error {
+	rows, err := tx.Query(ctx, `UPDATE oauth_grants SET revoked_at = $1 WHERE revoked_at = 0 AND `+cond+` RETURNING id`, at.UnixNano(), arg)
+	if err != nil {
+		return err
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM oauth_tokens WHERE grant_id = ANY($1)`, ids); err != nil {
+		return err
+	}
+	return recordChanges(ctx, tx, mcpdir.ChangeGrant, ids, at)
+}
+
+// TouchGrants implements mcpdir.OAuthStore.
+func (db *DB) TouchGrants(ctx context.Context, lastUsed map[string]time.Time) error {
+	if err := db.touch(ctx, "oauth_grants", "id", lastUsed); err != nil {
+		return fmt.Errorf("touch grants: %w", err)
+	}
+	return nil
+}
+
+// SweepOAuth implements mcpdir.OAuthStore.
+func (db *DB) SweepOAuth(ctx context.Context, now, unusedBefore time.Time) error {
+	return db.inTx(ctx, "sweep oauth", func(tx pgx.Tx) error {
+		day := now.Add(-24 * time.Hour).UnixNano()
+		batch := &pgx.Batch{}
+		batch.Queue(`DELETE FROM oauth_tokens WHERE expires_at < $1`, now.UnixNano())
+		batch.Queue(`DELETE FROM oauth_codes WHERE expires_at < $1`, day)
+		batch.Queue(`DELETE FROM oauth_grants WHERE revoked_at != 0 AND revoked_at < $1`, day)
+		batch.Queue(`DELETE FROM oauth_clients c WHERE created_at < $1 AND NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.client_id = c.id)
+			AND NOT EXISTS (SELECT 1 FROM oauth_codes k WHERE k.client_id = c.id)`, unusedBefore.UnixNano())
+		return tx.SendBatch(ctx, batch).Close()
+	})
+}

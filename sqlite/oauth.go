@@ -1,0 +1,258 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// CreateClient implements mcpdir.OAuthStore.
+func (s *DB) CreateClient(ctx context.Context, c *mcpdir.OAuthClient) error {
+	uris, err := json.Marshal(c.RedirectURIs)
+	if err != nil {
+		return fmt.Errorf("create client: %w", err)
+	}
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO oauth_clients (id, name, redirect_uris, created_at) VALUES (?, ?, ?, ?)`,
+		c.ID, c.Name, string(uris), unixNano(c.CreatedAt)); err != nil {
+		return fmt.Errorf("create client: %w", err)
+	}
+	return nil
+}
+
+// Client implements mcpdir.OAuthStore.
+func (s *DB) Client(ctx context.Context, id string) (*mcpdir.OAuthClient, error) {
+	c := mcpdir.OAuthClient{ID: id}
+	var uris string
+	var created int64
+	err := s.db.QueryRowContext(ctx, `SELECT name, redirect_uris, created_at FROM oauth_clients WHERE id = ?`, id).Scan(&c.Name, &uris, &created)
+	if isNoRows(err) {
+		return nil, mcpdir.ErrNotFound
+	}
+	if err == nil {
+		err = json.Unmarshal([]byte(uris), &c.RedirectURIs)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read client: %w", err)
+	}
+	c.CreatedAt = fromUnixNano(created)
+	return &c, nil
+}
+
+// CountClients implements mcpdir.OAuthStore.
+func (s *DB) CountClients(ctx context.Context) (int, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM oauth_clients`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count clients: %w", err)
+	}
+	return n, nil
+}
+
+// CreateCode implements mcpdir.OAuthStore.
+func (s *DB) CreateCode(ctx context.Context, c *mcpdir.OAuthCode) error {
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO oauth_codes (hash, client_id, client_name, account_id, redirect_uri, challenge, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		c.Hash, c.ClientID, c.ClientName, c.AccountID, c.RedirectURI, c.Challenge, unixNano(c.ExpiresAt)); err != nil {
+		return fmt.Errorf("create code: %w", err)
+	}
+	return nil
+}
+
+// Code implements mcpdir.OAuthStore.
+func (s *DB) Code(ctx context.Context, hash []byte) (*mcpdir.OAuthCode, error) {
+	c := mcpdir.OAuthCode{Hash: hash}
+	var expires int64
+	err := s.db.QueryRowContext(ctx, `SELECT client_id, client_name, account_id, redirect_uri, challenge, expires_at, grant_id FROM oauth_codes WHERE hash = ?`, hash).
+		Scan(&c.ClientID, &c.ClientName, &c.AccountID, &c.RedirectURI, &c.Challenge, &expires, &c.GrantID)
+	if isNoRows(err) {
+		return nil, mcpdir.ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read code: %w", err)
+	}
+	c.ExpiresAt = fromUnixNano(expires)
+	return &c, nil
+}
+
+// RedeemCode implements mcpdir.OAuthStore.
+func (s *DB) RedeemCode(ctx context.Context, hash []byte, g *mcpdir.OAuthGrant, tokens ...*mcpdir.OAuthToken) error {
+	return s.inTx(ctx, "redeem code", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE oauth_codes SET grant_id = ? WHERE hash = ? AND grant_id = ''`, g.ID, hash)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return mcpdir.ErrNotFound
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO oauth_grants (id, client_id, client_name, account_id, created_at) VALUES (?, ?, ?, ?, ?)`,
+			g.ID, g.ClientID, g.ClientName, g.AccountID, unixNano(g.CreatedAt)); err != nil {
+			return err
+		}
+		return insertTokens(ctx, tx, tokens)
+	})
+}
+
+func insertTokens(ctx context.Context, tx *sql.Tx, tokens []*mcpdir.OAuthToken) error {
+	for _, t := range tokens {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO oauth_tokens (hash, grant_id, refresh, expires_at) VALUES (?, ?, ?, ?)`,
+			t.Hash, t.GrantID, t.Refresh, unixNano(t.ExpiresAt)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// inTx runs fn in a transaction; an *mcpdir.Error from fn is returned as
+// it is, anything else wrapped with what.
+func (s *DB) inTx(ctx context.Context, what string, fn func(tx *sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		if _, ok := err.(*mcpdir.Error); ok {
+			return err
+		}
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	return nil
+}
+
+const grantColumns = `id, client_id, client_name, account_id, created_at, last_used_at, revoked_at`
+
+func scanGrant(row scanner, extra ...any) (*mcpdir.OAuthGrant, error) {
+	var g mcpdir.OAuthGrant
+	var created, used, revoked int64
+	if err := row.Scan(append([]any{&g.ID, &g.ClientID, &g.ClientName, &g.AccountID, &created, &used, &revoked}, extra...)...); err != nil {
+		return nil, err
+	}
+	g.CreatedAt, g.LastUsedAt, g.RevokedAt = fromUnixNano(created), fromUnixNano(used), fromUnixNano(revoked)
+	return &g, nil
+}
+
+// Token implements mcpdir.OAuthStore.
+func (s *DB) Token(ctx context.Context, hash []byte) (*mcpdir.OAuthToken, *mcpdir.OAuthGrant, error) {
+	t := mcpdir.OAuthToken{Hash: hash}
+	var expires int64
+	g, err := scanGrant(s.db.QueryRowContext(ctx, `SELECT g.id, g.client_id, g.client_name, g.account_id, g.created_at, g.last_used_at, g.revoked_at, t.refresh, t.expires_at
+		FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id WHERE t.hash = ?`, hash), &t.Refresh, &expires)
+	if isNoRows(err) {
+		return nil, nil, mcpdir.ErrNotFound
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("read token: %w", err)
+	}
+	t.GrantID, t.ExpiresAt = g.ID, fromUnixNano(expires)
+	return &t, g, nil
+}
+
+// RotateRefresh implements mcpdir.OAuthStore.
+func (s *DB) RotateRefresh(ctx context.Context, hash []byte, tokens ...*mcpdir.OAuthToken) error {
+	return s.inTx(ctx, "rotate refresh token", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM oauth_tokens WHERE hash = ? AND refresh`, hash)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return mcpdir.ErrNotFound
+		}
+		return insertTokens(ctx, tx, tokens)
+	})
+}
+
+// Grant implements mcpdir.OAuthStore.
+func (s *DB) Grant(ctx context.Context, id string) (*mcpdir.OAuthGrant, error) {
+	g, err := scanGrant(s.db.QueryRowContext(ctx, `SELECT `+grantColumns+` FROM oauth_grants WHERE id = ?`, id))
+	if isNoRows(err) {
+		return nil, mcpdir.ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read grant: %w", err)
+	}
+	return g, nil
+}
+
+// Grants implements mcpdir.OAuthStore.
+func (s *DB) Grants(ctx context.Context, accountID string) ([]*mcpdir.OAuthGrant, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+grantColumns+` FROM oauth_grants WHERE account_id = ? AND revoked_at = 0 ORDER BY created_at DESC, id`, accountID)
+	if err != nil {
+		return nil, fmt.Errorf("list grants: %w", err)
+	}
+	defer rows.Close()
+	var out []*mcpdir.OAuthGrant
+	for rows.Next() {
+		g, err := scanGrant(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list grants: %w", err)
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+// RevokeGrant implements mcpdir.OAuthStore.
+func (s *DB) RevokeGrant(ctx context.Context, id string, at time.Time) error {
+	return s.inTx(ctx, "revoke grant", func(tx *sql.Tx) error { return revokeGrants(ctx, tx, `id = ?`, id, at) })
+}
+
+// revokeGrants revokes the grants where cond holds (on arg), deletes their
+// tokens and records the changes.
+func revokeGrants(ctx context.Context, tx *sql.Tx, cond string, arg any, at time.Time) error {
+	rows, err := tx.QueryContext(ctx, `UPDATE oauth_grants SET revoked_at = ? WHERE revoked_at = 0 AND `+cond+` RETURNING id`, at.UnixNano(), arg)
+	if err != nil {
+		return err
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM oauth_tokens WHERE grant_id = ?`, id); err != nil {
+			return err
+		}
+		if err := recordChange(ctx, tx, mcpdir.ChangeGrant, id, at); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TouchGrants implements mcpdir.OAuthStore.
+func (s *DB) TouchGrants(ctx context.Context, lastUsed map[string]time.Time) error {
+	return s.touch(ctx, "touch grants", "oauth_grants", "id", lastUsed)
+}
+
+// SweepOAuth implements mcpdir.OAuthStore.
+func (s *DB) SweepOAuth(ctx context.Context, now, unusedBefore time.Time) error {
+	return s.inTx(ctx, "sweep oauth", func(tx *sql.Tx) error {
+		for _, q := range []struct {
+			sql  string
+			args []any
+		}{
+			{`DELETE FROM oauth_tokens WHERE expires_at < ?`, []any{now.UnixNano()}},
+			{`DELETE FROM oauth_codes WHERE expires_at < ?`, []any{now.Add(-24 * time.Hour).UnixNano()}},
+			{`DELETE FROM oauth_grants WHERE revoked_at != 0 AND revoked_at < ?`, []any{now.Add(-24 * time.Hour).UnixNano()}},
+			{`DELETE FROM oauth_clients WHERE created_at < ? AND id NOT IN (SELECT client_id FROM oauth_grants) AND id NOT IN (SELECT client_id FROM oauth_codes)`, []any{unusedBefore.UnixNano()}},
+		} {
+			if _, err := tx.ExecContext(ctx, q.sql, q.args...); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

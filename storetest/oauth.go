@@ -1,0 +1,133 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// oauth: clients, a code redeemed once, tokens found by hash, a refresh
+// rotated once, revocation that ends every token of a grant and reaches
+// the change feed, and the sweep.
+func oauth(t *testing.T, open Opener) {
+	ctx := context.Background()
+	db, another := open(t)
+	now := time.Now().Round(0).UTC()
+	c := &mcpdir.OAuthClient{ID: "mcpdc_one", Name: "Inspector", RedirectURIs: []string{"http://127.0.0.1/cb", "https://app.example/cb"}, CreatedAt: now}
+	if err := db.CreateClient(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := another().Client(ctx, c.ID); err != nil || got.Name != c.Name || !slices.Equal(got.RedirectURIs, c.RedirectURIs) || !got.CreatedAt.Equal(now) {
+		t.Fatalf("client: %+v %v", got, err)
+	}
+	if _, err := db.Client(ctx, "nope"); !errors.Is(err, mcpdir.ErrNotFound) {
+		t.Fatalf("unknown client: %v", err)
+	}
+	if n, err := db.CountClients(ctx); err != nil || n != 1 {
+		t.Fatalf("count: %d %v", n, err)
+	}
+
+	code := &mcpdir.OAuthCode{Hash: []byte("code-hash"), ClientID: c.ID, ClientName: c.Name, AccountID: "acct", RedirectURI: "http://127.0.0.1:5/cb", Challenge: "ch", ExpiresAt: now.Add(time.Minute)}
+	if err := db.CreateCode(ctx, code); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := db.Code(ctx, code.Hash); err != nil || got.Challenge != "ch" || got.RedirectURI != code.RedirectURI || got.GrantID != "" || !got.ExpiresAt.Equal(code.ExpiresAt) {
+		t.Fatalf("code: %+v %v", got, err)
+	}
+	g := &mcpdir.OAuthGrant{ID: "grant-1", ClientID: c.ID, ClientName: c.Name, AccountID: "acct", CreatedAt: now}
+	access := &mcpdir.OAuthToken{Hash: []byte("access-1"), GrantID: g.ID, ExpiresAt: now.Add(time.Hour)}
+	refresh := &mcpdir.OAuthToken{Hash: []byte("refresh-1"), GrantID: g.ID, Refresh: true, ExpiresAt: now.Add(24 * time.Hour)}
+	if err := db.RedeemCode(ctx, code.Hash, g, access, refresh); err != nil {
+		t.Fatal(err)
+	}
+	g2 := *g
+	g2.ID = "grant-2"
+	if err := another().RedeemCode(ctx, code.Hash, &g2); !errors.Is(err, mcpdir.ErrNotFound) {
+		t.Fatalf("a code redeemed twice: %v", err)
+	}
+	if _, err := db.Grant(ctx, g2.ID); !errors.Is(err, mcpdir.ErrNotFound) {
+		t.Fatalf("the second redemption stored a grant: %v", err)
+	}
+	if got, _ := db.Code(ctx, code.Hash); got.GrantID != g.ID {
+		t.Fatalf("the code's grant: %q", got.GrantID)
+	}
+	tok, grant, err := another().Token(ctx, refresh.Hash)
+	if err != nil || !tok.Refresh || tok.GrantID != g.ID || grant.ClientName != c.Name || grant.AccountID != "acct" || grant.Revoked() {
+		t.Fatalf("token: %+v %+v %v", tok, grant, err)
+	}
+	access2 := &mcpdir.OAuthToken{Hash: []byte("access-2"), GrantID: g.ID, ExpiresAt: now.Add(time.Hour)}
+	refresh2 := &mcpdir.OAuthToken{Hash: []byte("refresh-2"), GrantID: g.ID, Refresh: true, ExpiresAt: now.Add(24 * time.Hour)}
+	if err := db.RotateRefresh(ctx, refresh.Hash, access2, refresh2); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.RotateRefresh(ctx, refresh.Hash, &mcpdir.OAuthToken{Hash: []byte("x"), GrantID: g.ID}); !errors.Is(err, mcpdir.ErrNotFound) {
+		t.Fatalf("a refresh token rotated twice: %v", err)
+	}
+	if err := db.RotateRefresh(ctx, access.Hash); !errors.Is(err, mcpdir.ErrNotFound) {
+		t.Fatalf("an access token rotated as a refresh token: %v", err)
+	}
+	if _, _, err := db.Token(ctx, refresh.Hash); !errors.Is(err, mcpdir.ErrNotFound) {
+		t.Fatalf("the old refresh token lives on: %v", err)
+	}
+	used := now.Add(time.Minute)
+	if err := db.TouchGrants(ctx, map[string]time.Time{g.ID: used}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.TouchGrants(ctx, map[string]time.Time{g.ID: now}); err != nil {
+		t.Fatal(err)
+	}
+	if list, err := db.Grants(ctx, "acct"); err != nil || len(list) != 1 || !list[0].LastUsedAt.Equal(used) {
+		t.Fatalf("grants: %+v %v", list, err)
+	}
+	seq, _ := db.LatestChange(ctx)
+	if err := db.RevokeGrant(ctx, g.ID, used); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range [][]byte{access.Hash, access2.Hash, refresh2.Hash} {
+		if _, _, err := db.Token(ctx, h); !errors.Is(err, mcpdir.ErrNotFound) {
+			t.Fatalf("a token of a revoked grant lives on: %v", err)
+		}
+	}
+	if changes, _ := another().ChangesSince(ctx, seq, 10); len(changes) != 1 || changes[0].Kind != mcpdir.ChangeGrant || changes[0].Ref != g.ID {
+		t.Fatalf("the revocation in the feed: %+v", changes)
+	}
+	if got, _ := db.Grant(ctx, g.ID); !got.Revoked() {
+		t.Fatal("not revoked")
+	}
+	if list, _ := db.Grants(ctx, "acct"); len(list) != 0 {
+		t.Fatalf("a revoked grant listed: %+v", list)
+	}
+
+	// Disabling an account revokes its grants.
+	a := &mcpdir.Account{ID: "acct-oauth", Email: "o@example.com", PasswordHash: "h", CreatedAt: now}
+	if err := db.CreateAccount(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	db.CreateCode(ctx, &mcpdir.OAuthCode{Hash: []byte("code-2"), ClientID: c.ID, AccountID: a.ID, ExpiresAt: now.Add(time.Minute)})
+	g3 := &mcpdir.OAuthGrant{ID: "grant-3", ClientID: c.ID, ClientName: c.Name, AccountID: a.ID, CreatedAt: now}
+	if err := db.RedeemCode(ctx, []byte("code-2"), g3, &mcpdir.OAuthToken{Hash: []byte("access-3"), GrantID: g3.ID, ExpiresAt: now.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.DisableAccount(ctx, a.Email, now); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := db.Token(ctx, []byte("access-3")); !errors.Is(err, mcpdir.ErrNotFound) {
+		t.Fatalf("a disabled account's token lives on: %v", err)
+	}
+
+	// The sweep: unused clients go, used ones stay.
+	idle := &mcpdir.OAuthClient{ID: "mcpdc_idle", Name: "idle", RedirectURIs: []string{"https://x.example/cb"}, CreatedAt: now.Add(-48 * time.Hour)}
+	if err := db.CreateClient(ctx, idle); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SweepOAuth(ctx, now.Add(48*time.Hour), now.Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Client(ctx, idle.ID); !errors.Is(err, mcpdir.ErrNotFound) {
+		t.Fatalf("an unused registration outlived the sweep: %v", err)
+	}
+}
