@@ -155,6 +155,13 @@ func TestAuthentication(t *testing.T) {
 	expiring := newKey(t, s.DataDir, "--expires", "1s")
 	revoked := newKey(t, s.DataDir)
 	cli(t, s.DataDir, "keys", "revoke", revoked[:13])
+	// A revocation by another process arrives through the change feed,
+	// which may have brought the key before it.
+	waitFor(t, 2*time.Second, "the revocation on the server", func() bool {
+		resp := get(t, s.URL+"/api/open/v1/search?keywords=git", "Bearer "+revoked)
+		resp.Body.Close()
+		return resp.StatusCode == 401
+	})
 	forged := good[:len(good)-8] + "AAAAAAAA"
 
 	for _, tc := range []struct {
