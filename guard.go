@@ -26,7 +26,7 @@ type Guard interface {
 }
 
 // MaxKeywordsBytes bounds the keywords of a search, on every interface.
-const MaxKeywordsBytes = 256
+const MaxKeywordsBytes = 1024
 
 // ValidateKeywords checks free-text keywords from any interface (REST, MCP,
 // the command line): valid UTF-8, no control characters, at most

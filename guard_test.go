@@ -23,8 +23,8 @@ func TestValidateKeywords(t *testing.T) {
 		{"a\u0085b", "", ECodeInvalidKeywords},
 		{"\xc3", "", ECodeInvalidKeywords},
 		{"café ünïcode", "café ünïcode", ""},
-		{strings.Repeat("a", 256), strings.Repeat("a", 256), ""},
-		{strings.Repeat("a", 257), "", ECodeInvalidKeywords},
+		{strings.Repeat("a", 1024), strings.Repeat("a", 1024), ""},
+		{strings.Repeat("a", 1025), "", ECodeInvalidKeywords},
 	} {
 		got, err := ValidateKeywords(c.in)
 		if c.code == "" && (err != nil || got != c.want) || c.code != "" && ErrorCode(err) != c.code {

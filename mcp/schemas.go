@@ -10,7 +10,7 @@ const searchInputSchema = `{
     "keywords": {
       "type": "string",
       "minLength": 1,
-      "description": "Search terms, e.g. \"postgres\", \"github issues\" or \"browser automation\". Matched against the names, descriptions, tags and tools of MCP servers; short, specific words work best."
+      "description": "What you are looking for: keywords such as \"postgres\", \"github issues\" or \"browser automation\", or a whole sentence describing the task (\"summarise my unread emails every morning\"), in English or another language. Matched by meaning against the names, descriptions, tags and tools of MCP servers. At most 1024 bytes."
     },
     "limit": {
       "type": "number",

@@ -15,7 +15,10 @@ import (
 // or a word glued to "mcp" ("todoistmcp") — is emitted whole and then as its
 // parts (part=true), so that both "github" and "postgres" are found in the
 // names people give packages. Scripts without spaces between words (Han,
-// kana, …) are cut off from the Latin words they touch.
+// kana) are cut off from the Latin words they touch and emitted as
+// overlapping character pairs ("股票价格" → 股票, 票价, 价格), the usual way
+// to search Chinese and Japanese without a dictionary: a query's pairs meet
+// the text's pairs wherever they share a two-character word.
 func tokenize(s string, emit func(w string, part bool)) {
 	start := -1
 	startIdeo := false
@@ -23,7 +26,7 @@ func tokenize(s string, emit func(w string, part bool)) {
 		word := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
 		ideo := word && isIdeographic(r)
 		if start >= 0 && (!word || ideo != startIdeo) {
-			splitChunk(s[start:i], emit)
+			emitChunk(s[start:i], startIdeo, emit)
 			start = -1
 		}
 		if word && start < 0 {
@@ -31,8 +34,41 @@ func tokenize(s string, emit func(w string, part bool)) {
 		}
 	}
 	if start >= 0 {
-		splitChunk(s[start:], emit)
+		emitChunk(s[start:], startIdeo, emit)
 	}
+}
+
+func emitChunk(chunk string, ideo bool, emit func(string, bool)) {
+	if ideo {
+		bigrams(chunk, emit)
+	} else {
+		splitChunk(chunk, emit)
+	}
+}
+
+// bigrams emits the overlapping character pairs of a run of Han or kana
+// (Hangul, written with spaces, stays whole), or the run itself when it is
+// one character.
+func bigrams(run string, emit func(string, bool)) {
+	first, n := utf8.DecodeRuneInString(run)
+	if n == len(run) || unicode.Is(unicode.Hangul, first) {
+		emit(fold(run), false)
+		return
+	}
+	for i, r := range run {
+		j := i + utf8.RuneLen(r)
+		if j == len(run) {
+			return
+		}
+		_, m := utf8.DecodeRuneInString(run[j:])
+		emit(fold(run[i:j+m]), false)
+	}
+}
+
+// isBigram reports whether a word is a pair of Han or kana characters.
+func isBigram(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return r >= 0x2E80 && isIdeographic(r) && !unicode.Is(unicode.Hangul, r)
 }
 
 func isIdeographic(r rune) bool {
@@ -152,7 +188,8 @@ func (ps *parts) splitMCP(w string) {
 func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' }
 func isDigit(c byte) bool       { return c >= '0' && c <= '9' }
 
-// fold lower-cases s and strips its accents ("Café" → "cafe").
+// fold lower-cases s and strips its accents ("Café" → "cafe"), but not
+// the voicing marks of kana.
 func fold(s string) string {
 	ascii := true
 	lower := true
@@ -173,12 +210,16 @@ func fold(s string) string {
 		return strings.ToLower(s)
 	}
 	var b strings.Builder
+	kana := false
 	for _, r := range norm.NFD.String(s) {
 		if !unicode.Is(unicode.Mn, r) {
+			kana = r >= 0x3040 && r <= 0x30FF
 			b.WriteRune(unicode.ToLower(r))
+		} else if kana {
+			b.WriteRune(r) // a voicing mark makes another kana: べ is not へ
 		}
 	}
-	return b.String()
+	return norm.NFC.String(b.String()) // Hangul and voiced kana composed again
 }
 
 // stem is the English stem of a folded word; words with digits or other
@@ -210,6 +251,16 @@ var stopWords = setOf(`a about above after all also am an and any are as at be b
 var weakWords = setOf(`mcp mcps server servers tool tools find need needs want wants let lets agent agents
 	looking look please help something anything able allow allows model context protocol like way ways
 	thing things use using`)
+
+// fillerWords are the small talk of a sentence ("can you tell me what the
+// weather is like today", "let claude read my mail"): dropped from a query
+// written as a sentence that has other words, kept in a keyword query.
+var fillerWords = setOf(`today tonight tomorrow yesterday now currently right soon quickly easily automatically
+	simply really actually maybe possible possibly kindly hi hello hey thanks thank know tell show give
+	get gets got make makes made go going wish try trying start see someone somebody everything stuff
+	kind sort bit lot lots good great nice cool assistant assistants chatbot claude chatgpt copilot
+	ask asking question questions answer app apps program software service services solution
+	integration integrate connect connects connected access`)
 
 // stopIdioms are set phrases that praise rather than describe ("up-to-date
 // library documentation"): their words would otherwise be searched for on

@@ -44,7 +44,8 @@ func TestTokenizeCompounds(t *testing.T) {
 		{in: "k8s s3 mp3 web3", whole: []string{"k8s", "s3", "mp3", "web3"}, not: []string{"k", "s", "mp", "web"}},
 		{in: "Café Zürich", whole: []string{"cafe", "zurich"}},
 		{in: "Text-to-Speech, v2.0!", whole: []string{"text", "to", "speech", "v2", "0"}},
-		{in: "将Mermaid图表转换", whole: []string{"将", "mermaid", "图表转换"}},
+		{in: "将Mermaid图表转换", whole: []string{"将", "mermaid", "图表", "表转", "转换"}},
+		{in: "株価を調べる 한국어 검색", whole: []string{"株価", "価を", "を調", "調べ", "べる", "한국어", "검색"}},
 	}
 	for _, tt := range tests {
 		whole, all := words(tt.in)

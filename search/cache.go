@@ -32,12 +32,14 @@ type analyzedClause struct {
 	known  bool
 }
 
-// clauseKey is the cache key of word w found in the phrases shorts.
-func clauseKey(w string, shorts []string) string {
-	if len(shorts) == 0 {
+// clauseKey is the cache key of word w of query word qw: its analysis
+// depends on the phrases, concepts and gloss qw was found in.
+func clauseKey(w string, qw *qword) string {
+	if len(qw.shorts)+len(qw.concepts)+len(qw.gloss) == 0 {
 		return w
 	}
-	return w + "\x00" + strings.Join(shorts, "\x00")
+	return w + "\x00" + strings.Join(qw.shorts, "\x00") + "\x01" + strings.Join(qw.concepts, "\x00") +
+		"\x01" + strings.Join(qw.gloss, "\x00")
 }
 
 // get returns the cached analysis of key for index generation gen.

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -274,7 +275,7 @@ func (x *Index) termID(text string) uint32 {
 	} else {
 		x.stemHeads[s] = id
 	}
-	if !isPair(text) {
+	if !isPair(text) && !isConcept(text) {
 		x.dict.pending = append(x.dict.pending, id)
 	}
 	return id
@@ -443,7 +444,27 @@ func (ft *fieldTerm) named() bool { return ft.tf[fieldName] > 0 || ft.tf[fieldTi
 
 // analyzer turns entries into words; it reuses its buffers.
 type analyzer struct {
-	pos map[string]int // word → index in terms
+	pos      map[string]int    // word → index in terms
+	stems    map[string]string // stems of words seen, a cache
+	seq      []string          // the stems of the field being read
+	concepts []string          // the entry's concepts
+	lang     *language         // the entry's language, nil for English
+}
+
+// maxStemCache bounds the analyzer's stem cache.
+const maxStemCache = 1 << 16
+
+// stem is the stem of w, cached.
+func (a *analyzer) stem(w string) string {
+	if s, ok := a.stems[w]; ok {
+		return s
+	}
+	if len(a.stems) >= maxStemCache {
+		clear(a.stems)
+	}
+	s := stem(w)
+	a.stems[w] = s
+	return s
 }
 
 func (a *analyzer) analyzeAll(out []analyzed, entries []*mcpdir.Entry) []analyzed {
@@ -471,8 +492,19 @@ const (
 func (a *analyzer) analyze(out *analyzed, e *mcpdir.Entry) {
 	if a.pos == nil {
 		a.pos = make(map[string]int)
+		a.stems = make(map[string]string)
 	}
 	clear(a.pos)
+	a.concepts = a.concepts[:0]
+	a.lang = detectLanguage(func(yield func(string) bool) {
+		for _, text := range [2]string{e.Title, e.Brief} {
+			tokenize(text, func(w string, part bool) {
+				if !part {
+					yield(w)
+				}
+			})
+		}
+	})
 	out.entry = e
 	out.terms = out.terms[:0]
 	out.doc = doc{entry: e, popularity: e.Popularity, nameKey: head(e.Name)}
@@ -499,6 +531,9 @@ func (a *analyzer) analyze(out *analyzed, e *mcpdir.Entry) {
 	}
 	a.field(out, fieldBrief, e.Brief)
 	a.field(out, fieldDescription, e.Description)
+	for _, c := range a.concepts {
+		a.addTerm(out, fieldTags, c)
+	}
 
 	prior := 1 + popularityWeight*math.Log1p(float64(max(e.Popularity, 0)))
 	if !informative(e.Brief) && !informative(e.Description) {
@@ -532,31 +567,60 @@ func (a *analyzer) field(out *analyzed, f int, text string) {
 	}
 	var pw phraseWindow
 	n := out.words[f]
-	add := func(w string) {
-		i, ok := a.pos[w]
-		if !ok {
-			i = len(out.terms)
-			a.pos[w] = i
-			out.terms = append(out.terms, fieldTerm{text: w})
-		}
-		if tf := &out.terms[i].tf[f]; *tf < maxTF {
-			*tf++
-		}
-	}
+	add := func(w string) { a.addTerm(out, f, w) }
+	cues := f != fieldDescription && f != fieldTool && f != fieldPackage
+	a.seq = a.seq[:0]
 	tokenize(text, func(w string, part bool) {
-		if stopWords[w] {
+		if stopWords[w] || a.lang != nil && a.lang.stop[w] {
 			if !part {
 				pw.stop(w)
 			}
 			return
 		}
 		add(w)
+		if cues {
+			a.seq = append(a.seq, a.stem(w))
+		}
 		if !part {
 			n++
 			pw.push(w, func(short string, _ int) { add(short) })
+			if a.lang != nil {
+				if s := a.lang.stemOf(w); s != "" {
+					add(s)
+				}
+			}
 		}
 	})
 	out.words[f] = n
+	if !cues {
+		return
+	}
+	// The field's concepts, and the English words of its foreign ones.
+	for i := range a.seq {
+		conceptCues.match(a.seq, i, true, func(c *cue, _ int) {
+			if !slices.Contains(a.concepts, c.to) {
+				a.concepts = append(a.concepts, c.to)
+			}
+		})
+		glossCues.match(a.seq, i, true, func(c *cue, _ int) {
+			for _, w := range c.words {
+				add(w)
+			}
+		})
+	}
+}
+
+// addTerm counts word w once more in field f.
+func (a *analyzer) addTerm(out *analyzed, f int, w string) {
+	i, ok := a.pos[w]
+	if !ok {
+		i = len(out.terms)
+		a.pos[w] = i
+		out.terms = append(out.terms, fieldTerm{text: w})
+	}
+	if tf := &out.terms[i].tf[f]; *tf < maxTF {
+		*tf++
+	}
 }
 
 // splitNamespace splits an official-registry name ("io.github.owner/server",

@@ -2,16 +2,18 @@ package search
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
 )
 
 // Query bounds: longer queries are cut, not refused (the HTTP layer
-// validates; the index only protects itself).
+// validates; the index only protects itself). A pasted task of 40 words
+// fits.
 const (
-	maxQueryBytes = 256
-	maxQueryWords = 16
+	maxQueryBytes = 1024
+	maxQueryWords = 48
 )
 
 // How much a document word counts for a query word, by how it was found.
@@ -65,10 +67,12 @@ type expansion struct {
 
 // qword is one word of a query as typed.
 type qword struct {
-	text   string
-	parts  []string // its compound parts, if any
-	shorts []string // short forms of phrases it belongs to
-	stop   bool
+	text     string
+	parts    []string // its compound parts, if any
+	shorts   []string // short forms of phrases it belongs to
+	concepts []string // pseudo-words of the concepts it names
+	gloss    []string // its English words, if it is a foreign word
+	stop     bool
 }
 
 // parse turns a query into clauses; it reports false when the query has
@@ -87,6 +91,7 @@ func (s *searcher) parse(x *Index, q string) bool {
 			s.words = append(s.words, qword{text: w, stop: stopWords[w]})
 		}
 	})
+	s.foreign()
 	dropIdioms(s.words)
 	var pw phraseWindow
 	content := s.content[:0]
@@ -109,44 +114,110 @@ func (s *searcher) parse(x *Index, q string) bool {
 	}
 	s.content = content
 	s.joinCompounds(x)
+	s.findCues()
 	// Agent phrasing ("find an mcp server to …") is dropped when there is
-	// anything else to search for.
+	// anything else to search for, and so is the small talk of a sentence
+	// ("is there something that tells me the weather today").
+	sentence := len(s.words)-len(content) >= 2 || len(s.words) >= 6
+	weak := func(w string) bool { return weakWords[w] || sentence && fillerWords[w] }
 	strong := false
 	for _, i := range content {
-		strong = strong || !weakWords[s.words[i].text]
+		strong = strong || !weak(s.words[i].text)
 	}
 	s.clauses = s.clauses[:0]
 	for _, i := range content {
 		w := &s.words[i]
-		if strong && weakWords[w.text] {
+		if strong && weak(w.text) {
 			continue
 		}
 		if _, ok := x.termIDs[w.text]; !ok && len(w.parts) > 0 {
 			// A compound the index does not know ("PostgresMCP"): search
 			// for its parts.
 			for _, p := range w.parts {
-				if !stopWords[p] && !isPair(p) && !(strong && weakWords[p]) {
-					s.addClause(x, p, w.shorts)
+				if !stopWords[p] && !isPair(p) && !(strong && weak(p)) {
+					s.addClause(x, p, w)
 				}
 			}
 			continue
 		}
-		s.addClause(x, w.text, w.shorts)
+		s.addClause(x, w.text, w)
 	}
+	s.dropUnknown()
 	if len(s.clauses) == 0 {
 		return false
 	}
 	s.addPairClauses(x)
 	known := false
+	n = 0
 	s.totalIDF, s.totalWeight = 0, 0
 	for i := range s.clauses {
 		if c := &s.clauses[i]; !c.bonus {
 			known = known || c.known
 			s.totalIDF += c.idf
 			s.totalWeight += c.weight
+			n++
 		}
 	}
+	// A long query is answered by entries that match a few of its words:
+	// nobody writes a brief with every word of a pasted task.
+	s.matchShare = min(minMatch, matchClauses/float32(n))
+	s.answerShare = min(minAnswer, answerClauses/float32(n))
 	return known
+}
+
+// How many clauses' worth of a long query an entry must cover to match,
+// and the best entry to answer at all.
+const (
+	matchClauses  = 1
+	answerClauses = 2
+)
+
+// unknownShare is how much a word no entry has counts in a query's
+// coverage: it cannot tell entries apart, and an everyday word the entries
+// do not use ("baratos", "umbrella") must not empty the answer; it still
+// counts some, so that a query of mostly unknown words answers nothing.
+const unknownShare = 0.5
+
+// dropUnknown drops the character pairs of Chinese or Japanese text that no
+// entry has (most pairs straddle two words) and weighs other unknown words
+// down.
+func (s *searcher) dropUnknown() {
+	kept := s.clauses[:0]
+	for _, c := range s.clauses {
+		if !c.known {
+			if isBigram(c.word) {
+				continue
+			}
+			c.idf *= unknownShare
+			c.weight *= unknownShare
+		}
+		kept = append(kept, c)
+	}
+	// The dropped clauses' space is reused by later searches.
+	s.clauses = kept
+}
+
+// foreign finds a query's language: its stop words are dropped and its
+// words also look for their stems in that language.
+func (s *searcher) foreign() {
+	l := detectLanguage(func(yield func(string) bool) {
+		for _, w := range s.words {
+			if !yield(w.text) {
+				return
+			}
+		}
+	})
+	if l == nil {
+		return
+	}
+	for i := range s.words {
+		w := &s.words[i]
+		if w.stop = w.stop || l.stop[w.text]; !w.stop {
+			if st := l.stemOf(w.text); st != "" {
+				w.shorts = append(w.shorts, st)
+			}
+		}
+	}
 }
 
 // maxJoin is how many adjacent query words are tried joined.
@@ -204,10 +275,72 @@ func truncate(s string, n int) string {
 	return s[:n]
 }
 
-// addClause adds a clause for word w unless one with the same stem exists.
-// The analysis of a word is cached across searches.
-func (s *searcher) addClause(x *Index, w string, shorts []string) {
-	key := clauseKey(w, shorts)
+// findCues marks the words of the query that name concepts or are foreign
+// words with an English gloss. Concepts are looked for in the query as
+// written and with its foreign words glossed ("wetter morgen" reads as
+// "weather morgen"), so that a German query finds the weather concept.
+func (s *searcher) findCues() {
+	s.seq, s.seqWords = s.seq[:0], s.seqWords[:0]
+	for _, i := range s.content {
+		s.seq = append(s.seq, stem(s.words[i].text))
+		s.seqWords = append(s.seqWords, span{i, i + 1})
+	}
+	n := len(s.seq)
+	glossed := false
+	for p := 0; p < n; {
+		best := (*cue)(nil)
+		bestSpan := 0
+		glossCues.match(s.seq[:n], p, false, func(c *cue, sp int) {
+			if sp > bestSpan {
+				best, bestSpan = c, sp
+			}
+		})
+		if best == nil {
+			s.seq = append(s.seq, s.seq[p])
+			s.seqWords = append(s.seqWords, s.seqWords[p])
+			p++
+			continue
+		}
+		glossed = true
+		from := span{s.seqWords[p].from, s.seqWords[p+bestSpan-1].to}
+		for _, w := range best.words {
+			s.seq = append(s.seq, stem(w))
+			s.seqWords = append(s.seqWords, from)
+			for j := range s.words[from.from:from.to] {
+				if ww := &s.words[from.from+j]; !ww.stop && !slices.Contains(ww.gloss, w) {
+					ww.gloss = append(ww.gloss, w)
+				}
+			}
+		}
+		p += bestSpan
+	}
+	s.markConcepts(s.seq[:n], s.seqWords[:n])
+	if glossed {
+		s.markConcepts(s.seq[n:], s.seqWords[n:])
+	}
+}
+
+// span is a run of query words, s.words[from:to].
+type span struct{ from, to int }
+
+// markConcepts marks the words of every concept cue the stems spell.
+func (s *searcher) markConcepts(seq []string, words []span) {
+	for p := range seq {
+		conceptCues.match(seq, p, false, func(c *cue, sp int) {
+			for j := words[p].from; j < words[p+sp-1].to; j++ {
+				if w := &s.words[j]; !w.stop && !slices.Contains(w.concepts, c.to) {
+					w.concepts = append(w.concepts, c.to)
+				}
+			}
+		})
+	}
+}
+
+// addClause adds a clause for query word w (the word qw, or one of its
+// parts) unless one with the same stem exists. The analysis of a word is
+// cached across searches.
+func (s *searcher) addClause(x *Index, w string, qw *qword) {
+	key := clauseKey(w, qw)
 	if a := x.clauses.get(x.gen, key); a != nil {
 		if s.clauseOf(a.stem) != nil {
 			return
@@ -223,7 +356,7 @@ func (s *searcher) addClause(x *Index, w string, shorts []string) {
 	}
 	c := s.newClause(w)
 	c.stem = st
-	s.expand(x, c, w, st, shorts)
+	s.expand(x, c, w, st, qw)
 	x.clauses.put(x.gen, key, &analyzedClause{
 		stem: st, exps: append([]expansion(nil), c.exps...),
 		weight: c.weight, idf: c.idf, known: c.known,
@@ -275,7 +408,7 @@ func (s *searcher) addPairClauses(x *Index) {
 
 // expand finds the index words that stand for query word w, and the
 // clause's weight.
-func (s *searcher) expand(x *Index, c *clause, w, st string, shorts []string) {
+func (s *searcher) expand(x *Index, c *clause, w, st string, qw *qword) {
 	if id, ok := x.termIDs[w]; ok {
 		c.add(id, weightExact)
 	}
@@ -290,20 +423,37 @@ func (s *searcher) expand(x *Index, c *clause, w, st string, shorts []string) {
 			}
 		}
 	}
-	for _, short := range shorts {
+	for _, short := range qw.shorts {
 		if id, ok := x.termIDs[short]; ok {
 			c.add(id, weightExact)
 		}
+	}
+	for _, g := range qw.gloss {
+		if id, ok := x.termIDs[g]; ok {
+			c.add(id, weightGloss)
+		}
+		s.addStem(x, c, stem(g), weightGloss*weightStem)
 	}
 	core := len(c.exps)
 	if len(w) >= minPrefixLen {
 		s.addPrefixed(x, c, w)
 	}
-	if c.maxDF(x, len(c.exps)) <= uint32(x.live/typoRareness) {
+	// A word that names a concept is a word, not a typo.
+	if len(qw.concepts) == 0 && c.maxDF(x, len(c.exps)) <= uint32(x.live/typoRareness) {
 		s.addTypos(x, c, w, c.maxDF(x, len(c.exps)))
 	}
 	if c.maxDF(x, core) == 0 {
 		// Nothing but prefixes and typos: they stand for the word.
+		core = len(c.exps)
+	}
+	for _, k := range qw.concepts {
+		if id, ok := x.termIDs[k]; ok {
+			c.add(id, weightConcept)
+		}
+	}
+	if c.maxDF(x, core) == 0 {
+		// An everyday word entries do not use ("umbrella"): its concepts
+		// stand for it.
 		core = len(c.exps)
 	}
 	df := c.maxDF(x, core)

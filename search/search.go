@@ -98,13 +98,18 @@ func (x *Index) Find(q mcpdir.Query) mcpdir.SearchResult {
 type searcher struct {
 	words       []qword
 	content     []int
+	seq         []string // stems of the content words, then glossed
+	seqWords    []span   // the words each stem of seq stands for
 	pairs       []string
 	clauses     []clause
 	totalIDF    float32
 	totalWeight float32
-	cands       []cand
-	fuzzy       fuzzyWalk
-	cursors     []cursor
+	// The shares of totalIDF an entry must cover to match, and the best
+	// entry to answer at all (minMatch and minAnswer, less for long queries).
+	matchShare, answerShare float32
+	cands                   []cand
+	fuzzy                   fuzzyWalk
+	cursors                 []cursor
 	// per window: a clause's counts, and the running totals of entries
 	acc [window]accum
 	// inClause[:nIn] are the window offsets the current clause touched,
@@ -259,7 +264,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 	for i := range s.cursors {
 		s.fill(&s.cursors[i], 0, 0, x.liveBits) // decode the first posting
 	}
-	need := minMatch * s.totalIDF * (1 - 1e-6)
+	need := s.matchShare * s.totalIDF * (1 - 1e-6)
 	k := limit + collapseSlack
 	s.heap = s.heap[:0]
 	best := float32(0)
@@ -310,7 +315,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 		}
 		s.nTouched = 0
 	}
-	if best < minAnswer*s.totalIDF*(1-1e-6) {
+	if best < s.answerShare*s.totalIDF*(1-1e-6) {
 		return mcpdir.SearchResult{}
 	}
 	// Sort the top k best first; better is a total order, so the order is

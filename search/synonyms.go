@@ -92,7 +92,7 @@ type phraseWindow struct {
 
 // stop tells the window of a stop word between two words.
 func (pw *phraseWindow) stop(w string) {
-	if w == "to" {
+	if w == "to" || w == "into" {
 		pw.to = true
 	}
 }

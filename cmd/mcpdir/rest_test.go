@@ -103,7 +103,7 @@ func TestBadInput(t *testing.T) {
 		{"blank keywords", "?keywords=%20%20", 400, "missing_keywords"},
 		{"empty keywords", "?keywords=", 400, "missing_keywords"},
 		{"keywords twice", "?keywords=a&keywords=b", 400, "invalid_keywords"},
-		{"too long", "?keywords=" + strings.Repeat("a", 257), 400, "invalid_keywords"},
+		{"too long", "?keywords=" + strings.Repeat("a", 1025), 400, "invalid_keywords"},
 		{"invalid utf-8", "?keywords=%FF%FE", 400, "invalid_keywords"},
 		{"control character", "?keywords=post%00gres", 400, "invalid_keywords"},
 		{"newline", "?keywords=post%0Agres", 400, "invalid_keywords"},
@@ -117,8 +117,8 @@ func TestBadInput(t *testing.T) {
 			}
 		})
 	}
-	// 256 bytes exactly is accepted.
-	s.search(t, key, strings.Repeat("é", 128))
+	// 1024 bytes exactly is accepted.
+	s.search(t, key, strings.Repeat("é", 512))
 
 	t.Run("body too large", func(t *testing.T) {
 		req, _ := http.NewRequest("POST", s.URL+"/api/open/v1/search?keywords=x", strings.NewReader(strings.Repeat("x", 2<<20)))

@@ -168,6 +168,8 @@ type Kind struct {
 	Queries, Scored int
 	NDCG, Recall    float64
 	Missed          []string
+	// Empty counts the scored queries that answered nothing at all.
+	Empty int
 }
 
 // MeanNDCG is the kind's mean nDCG@10 (NaN if no query was scored).
@@ -192,8 +194,8 @@ func Evaluate(qs []Query, engine Engine, log func(string)) *Report {
 			continue
 		}
 		s := ScoreRanking(q, ranked)
-		k.add(q, s)
-		r.Kinds["overall"].add(q, s)
+		k.add(q, s, total == 0)
+		r.Kinds["overall"].add(q, s, total == 0)
 		if log != nil {
 			log(fmt.Sprintf("%-20s %-62q nDCG@10 %.3f  recall@50 %.3f  total %5d", q.QID, q.Query, s.NDCG, s.Recall, total))
 		}
@@ -202,8 +204,11 @@ func Evaluate(qs []Query, engine Engine, log func(string)) *Report {
 	return r
 }
 
-func (k *Kind) add(q Query, s Score) {
+func (k *Kind) add(q Query, s Score, empty bool) {
 	k.Scored++
+	if empty {
+		k.Empty++
+	}
 	k.NDCG += s.NDCG
 	k.Recall += s.Recall
 	if s.Miss {
@@ -226,14 +231,14 @@ func (r *Report) KindNames() []string {
 // Table renders the report.
 func (r *Report) Table() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-14s %7s %8s %10s %7s\n", "kind", "queries", "nDCG@10", "recall@50", "misses")
+	fmt.Fprintf(&b, "%-20s %7s %8s %10s %7s %6s\n", "kind", "queries", "nDCG@10", "recall@50", "misses", "empty")
 	for _, n := range r.KindNames() {
 		k := r.Kinds[n]
 		if k.Scored == 0 {
-			fmt.Fprintf(&b, "%-14s %7d %8s %10s %7s  (answered: %d, want 0)\n", n, k.Queries, "-", "-", "-", len(r.Answered))
+			fmt.Fprintf(&b, "%-20s %7d %8s %10s %7s %6s  (answered: %d, want 0)\n", n, k.Queries, "-", "-", "-", "-", len(r.Answered))
 			continue
 		}
-		fmt.Fprintf(&b, "%-14s %7d %8.3f %10.3f %7d\n", n, k.Queries, k.MeanNDCG(), k.Recall/float64(k.Scored), len(k.Missed))
+		fmt.Fprintf(&b, "%-20s %7d %8.3f %10.3f %7d %6d\n", n, k.Queries, k.MeanNDCG(), k.Recall/float64(k.Scored), len(k.Missed), k.Empty)
 	}
 	return b.String()
 }

@@ -1,0 +1,140 @@
+package search
+
+import (
+	_ "embed"
+	"strings"
+)
+
+// The concept layer: what MCP servers do, in the words entries use and in
+// the words people use when they ask for it (concepts.txt, written and
+// reviewed by hand). Entries are assigned to concepts at index time from
+// their name, title, tags and brief; a query's words that name a concept
+// also look for the concept's entries, a little below the words
+// themselves. This is what lets "is the air safe for a run outside today"
+// find air-quality servers, whose briefs never say "safe" or "run".
+//
+// A concept is indexed as a pseudo-word, conceptMark and its slug, which
+// no tokenized text can spell.
+
+//go:embed concepts.txt
+var conceptsText string
+
+//go:embed gloss.txt
+var glossText string
+
+// weightConcept is how much a concept's entries count for a word that
+// names the concept; weightGloss how much the English words of a foreign
+// word count for it.
+const (
+	weightConcept = 0.7
+	weightGloss   = 0.9
+)
+
+const conceptMark = "§"
+
+// isConcept reports whether an index word is a concept's pseudo-word.
+func isConcept(t string) bool { return strings.HasPrefix(t, conceptMark) }
+
+// cue is a word or phrase that names a concept (or, in the gloss, a
+// foreign word or phrase and its English words).
+type cue struct {
+	stems []string // the stems of its words, stop words left out
+	to    string   // the concept's pseudo-word
+	words []string // gloss: the English words
+	entry bool     // entries use it: it assigns entries to the concept
+}
+
+// cueTable finds cues by the stem of their first word.
+type cueTable map[string][]cue
+
+var (
+	conceptCues = parseConcepts(conceptsText)
+	glossCues   = parseGloss(glossText)
+)
+
+// parseConcepts reads concepts.txt:
+//
+//	= slug | Label
+//	entry: term, term, …
+//	ask: term, term, …
+func parseConcepts(text string) cueTable {
+	t := cueTable{}
+	mark := ""
+	for line := range strings.Lines(text) {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "" || strings.HasPrefix(line, "#"):
+		case strings.HasPrefix(line, "="):
+			slug, _, _ := strings.Cut(strings.TrimSpace(line[1:]), "|")
+			mark = conceptMark + strings.TrimSpace(slug)
+		case mark == "":
+		case strings.HasPrefix(line, "entry:"):
+			t.add(line[len("entry:"):], cue{to: mark, entry: true})
+		case strings.HasPrefix(line, "ask:"):
+			t.add(line[len("ask:"):], cue{to: mark})
+		}
+	}
+	return t
+}
+
+// parseGloss reads gloss.txt: "foreign word or phrase: english words".
+func parseGloss(text string) cueTable {
+	t := cueTable{}
+	for line := range strings.Lines(text) {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		from, to, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		var words []string
+		tokenize(to, func(w string, part bool) {
+			if !part && !stopWords[w] {
+				words = append(words, w)
+			}
+		})
+		if len(words) > 0 {
+			t.add(from, cue{words: words, entry: true})
+		}
+	}
+	return t
+}
+
+// add adds a cue for each comma-separated term of list.
+func (t cueTable) add(list string, c cue) {
+	for term := range strings.SplitSeq(list, ",") {
+		var stems []string
+		tokenize(term, func(w string, part bool) {
+			if !part && !stopWords[w] {
+				stems = append(stems, stem(w))
+			}
+		})
+		if len(stems) == 0 {
+			continue
+		}
+		c := c
+		c.stems = stems
+		t[stems[0]] = append(t[stems[0]], c)
+	}
+}
+
+// match calls found for every cue that the stems spell from position i on,
+// with the number of words it spans; entryOnly keeps to the cues entries
+// use.
+func (t cueTable) match(stems []string, i int, entryOnly bool, found func(c *cue, span int)) {
+	for k := range t[stems[i]] {
+		c := &t[stems[i]][k]
+		if entryOnly && !c.entry || len(c.stems) > len(stems)-i {
+			continue
+		}
+		ok := true
+		for j := 1; j < len(c.stems) && ok; j++ {
+			ok = stems[i+j] == c.stems[j]
+		}
+		if ok {
+			found(c, len(c.stems))
+		}
+	}
+}

@@ -1,0 +1,160 @@
+package search
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// meaningEntries is a small directory for the tests of search by meaning:
+// sentences, concepts, other languages.
+func meaningEntries() []*mcpdir.Entry {
+	return append(testEntries(),
+		entry("aqi-now", "Real-time AQI and PM2.5 readings for any city", 0),
+		entry("recipe-box-mcp", "Search recipes by ingredient and plan meals", 0),
+		entry("cookware-shop", "Sell cookware in your online shop", 0),
+		entry("a-stock-mcp", "A股实时行情与股票数据查询", 0),
+		entry("kabuka-mcp", "日本の株価を調べるMCPサーバー", 0),
+		entry("boersen-mcp", "Aktienkurse und Börsendaten für deutsche Unternehmen", 0),
+		entry("die-roller", "Roll a die for tabletop games", 0),
+		entry("garmin-connect-mcp", "Garmin Connect activities, heart rate and sleep data", 0),
+		entry("github-pr-digest", "Summarise GitHub pull requests and post digests", 0),
+	)
+}
+
+func newMeaningIndex(t *testing.T) *Index {
+	t.Helper()
+	x := New()
+	x.Upsert(meaningEntries()...)
+	return x
+}
+
+func TestSentencesFindWhatTheyMean(t *testing.T) {
+	x := newMeaningIndex(t)
+	for _, tc := range []struct{ query, first string }{
+		// No entry says "safe", "run" or "breathe": the concept does.
+		{"is the air safe for a run outside today", "aqi-now"},
+		{"what can I cook with what is left in my kitchen", "recipe-box-mcp"},
+		// A word the entries do not use does not empty the answer.
+		{"can you tell me the weather forecast for my picnic tomorrow", "weather-mcp"},
+		// Question and request phrasing carry no weight.
+		{"is there an MCP server that can post messages to slack?", "slack-mcp"},
+		{"help me find a tool that turns markdown into a pdf", "md-to-pdf-mcp"},
+		{"I need something to convert pdf into markdown", "pdf2md-mcp"},
+		// A pasted task of 30 words.
+		{"Every morning, look through the open pull requests in our GitHub repository, summarise what changed " +
+			"in each of them and post the digest to the engineering team channel so that reviewers know", "github-pr-digest"},
+	} {
+		res := x.Search(tc.query, 10)
+		if len(res.Hits) == 0 || res.Hits[0].Entry.Name != tc.first {
+			t.Errorf("%q: got %v, want %s first", tc.query, names(res), tc.first)
+		}
+	}
+}
+
+func TestNonsenseStillAnswersNothing(t *testing.T) {
+	x := newMeaningIndex(t)
+	for _, q := range []string{
+		"asdfgh qwerty zxcvb",
+		"zxqv plorbnik",
+		"what is the height of mount everest",
+		"asdfgh qwerty zxcvb uiopl hjkl vbnm postgres",
+	} {
+		if res := x.Search(q, 10); res.Total != 0 {
+			t.Errorf("%q matched %v", q, names(res))
+		}
+	}
+}
+
+func TestOtherLanguages(t *testing.T) {
+	x := newMeaningIndex(t)
+	for _, tc := range []struct{ query, first string }{
+		// Chinese: character pairs on both sides (股票 in 查询股票价格).
+		{"查询股票价格", "a-stock-mcp"},
+		{"股票", "a-stock-mcp"},
+		// Japanese: 株価 in 株価を調べる.
+		{"株価", "kabuka-mcp"},
+		// German, in its own language, through its stem.
+		{"Aktienkurs", "boersen-mcp"},
+		{"börsendaten", "boersen-mcp"},
+	} {
+		res := x.Search(tc.query, 10)
+		if len(res.Hits) == 0 || res.Hits[0].Entry.Name != tc.first {
+			t.Errorf("%q: got %v, want %s first", tc.query, names(res), tc.first)
+		}
+	}
+	// German stop words match nothing: not the dice roller through "die",
+	// not the German entry through "und".
+	res := x.Search("die Aktienkurse und die Wettervorhersage", 10)
+	if slices.Contains(names(res), "die-roller") {
+		t.Errorf("a German query matched through 'die': %v", names(res))
+	}
+	if res := x.Search("und die der", 10); res.Total != 0 {
+		t.Errorf("German stop words matched %v", names(res))
+	}
+	// An English query still finds the dice roller.
+	if res := x.Search("roll a die", 10); len(res.Hits) == 0 || res.Hits[0].Entry.Name != "die-roller" {
+		t.Errorf("roll a die: %v", names(res))
+	}
+}
+
+func TestDetectLanguage(t *testing.T) {
+	for text, want := range map[string]string{
+		"Aktienkurse und Börsendaten für deutsche Unternehmen": "german",
+		"Wettervorhersage für morgen in Berlin":                "german",
+		"buscar vuelos baratos para el fin de semana":          "spanish",
+		"rechercher des vols pas chers pour le week-end":       "french",
+		"Roll a die for tabletop games":                        "",
+		"MCP server for the GitHub API: issues, pull requests": "",
+	} {
+		l := detectLanguage(func(yield func(string) bool) {
+			tokenize(text, func(w string, part bool) {
+				if !part {
+					yield(w)
+				}
+			})
+		})
+		got := ""
+		if l != nil {
+			got = l.name
+		}
+		if got != want {
+			t.Errorf("%q: %q, want %q", text, got, want)
+		}
+	}
+}
+
+// TestConceptsParse checks that every concept and gloss line is read: a
+// concept names a slug and has entry terms; no cue is empty.
+func TestConceptsParse(t *testing.T) {
+	slugs := map[string]bool{}
+	entryTerms := map[string]int{}
+	for _, cs := range conceptCues {
+		for _, c := range cs {
+			if len(c.stems) == 0 || !isConcept(c.to) || len(c.to) <= len(conceptMark) {
+				t.Fatalf("bad cue %+v", c)
+			}
+			slugs[c.to] = true
+			if c.entry {
+				entryTerms[c.to]++
+			}
+		}
+	}
+	declared := strings.Count(conceptsText, "\n= ")
+	if strings.HasPrefix(conceptsText, "= ") {
+		declared++
+	}
+	if len(slugs) != declared {
+		t.Errorf("%d concepts with cues, %d declared", len(slugs), declared)
+	}
+	for s := range slugs {
+		if entryTerms[s] == 0 {
+			t.Errorf("concept %s has no entry terms: no entry can be assigned to it", s)
+		}
+	}
+	if len(glossCues) == 0 {
+		t.Error("no gloss read")
+	}
+}
