@@ -1,6 +1,7 @@
 package search
 
 import (
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -33,13 +34,29 @@ type analyzedClause struct {
 }
 
 // clauseKey is the cache key of word w of query word qw: its analysis
-// depends on the phrases, concepts and gloss qw was found in.
-func clauseKey(w string, qw *qword) string {
+// depends on the phrases, concepts and gloss qw was found in, and on
+// whether the query is a sentence.
+func clauseKey(w string, qw *qword, sentence bool) string {
+	if sentence {
+		w = "\x02" + w
+	}
 	if len(qw.shorts)+len(qw.concepts)+len(qw.gloss) == 0 {
 		return w
 	}
-	return w + "\x00" + strings.Join(qw.shorts, "\x00") + "\x01" + strings.Join(qw.concepts, "\x00") +
-		"\x01" + strings.Join(qw.gloss, "\x00")
+	var b strings.Builder
+	b.WriteString(w)
+	for _, s := range qw.shorts {
+		b.WriteString("\x00" + s)
+	}
+	b.WriteString("\x01")
+	for _, k := range qw.concepts {
+		b.WriteString("\x00" + k.concept + strconv.Itoa(k.words))
+		if k.asked {
+			b.WriteString("?")
+		}
+	}
+	b.WriteString("\x01" + strings.Join(qw.gloss, "\x00"))
+	return b.String()
 }
 
 // get returns the cached analysis of key for index generation gen.

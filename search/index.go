@@ -444,26 +444,29 @@ func (ft *fieldTerm) named() bool { return ft.tf[fieldName] > 0 || ft.tf[fieldTi
 
 // analyzer turns entries into words; it reuses its buffers.
 type analyzer struct {
-	pos      map[string]int    // word → index in terms
-	stems    map[string]string // stems of words seen, a cache
+	pos      map[string]int // word → index in terms
+	stems    stemCache
 	seq      []string          // the stems of the field being read
 	concepts []string          // the entry's concepts
 	lang     *language         // the entry's language, nil for English
 }
 
-// maxStemCache bounds the analyzer's stem cache.
-const maxStemCache = 1 << 16
+// maxStemCache bounds a stem cache.
+const maxStemCache = 1 << 14
 
-// stem is the stem of w, cached.
-func (a *analyzer) stem(w string) string {
-	if s, ok := a.stems[w]; ok {
+// stemCache keeps the stems of words seen: English stemming costs a
+// microsecond a word, and the words of entries and queries repeat.
+type stemCache map[string]string
+
+func (sc *stemCache) of(w string) string {
+	if s, ok := (*sc)[w]; ok {
 		return s
 	}
-	if len(a.stems) >= maxStemCache {
-		clear(a.stems)
+	if *sc == nil || len(*sc) >= maxStemCache {
+		*sc = make(stemCache)
 	}
 	s := stem(w)
-	a.stems[w] = s
+	(*sc)[w] = s
 	return s
 }
 
@@ -492,7 +495,6 @@ const (
 func (a *analyzer) analyze(out *analyzed, e *mcpdir.Entry) {
 	if a.pos == nil {
 		a.pos = make(map[string]int)
-		a.stems = make(map[string]string)
 	}
 	clear(a.pos)
 	a.concepts = a.concepts[:0]
@@ -579,7 +581,7 @@ func (a *analyzer) field(out *analyzed, f int, text string) {
 		}
 		add(w)
 		if cues {
-			a.seq = append(a.seq, a.stem(w))
+			a.seq = append(a.seq, a.stems.of(w))
 		}
 		if !part {
 			n++

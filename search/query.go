@@ -70,7 +70,7 @@ type qword struct {
 	text     string
 	parts    []string // its compound parts, if any
 	shorts   []string // short forms of phrases it belongs to
-	concepts []string // pseudo-words of the concepts it names
+	concepts []named  // the concepts it names
 	gloss    []string // its English words, if it is a foreign word
 	stop     bool
 }
@@ -118,8 +118,8 @@ func (s *searcher) parse(x *Index, q string) bool {
 	// Agent phrasing ("find an mcp server to …") is dropped when there is
 	// anything else to search for, and so is the small talk of a sentence
 	// ("is there something that tells me the weather today").
-	sentence := len(s.words)-len(content) >= 2 || len(s.words) >= 6
-	weak := func(w string) bool { return weakWords[w] || sentence && fillerWords[w] }
+	s.sentence = len(s.words)-len(content) >= 2 || len(s.words) >= 6
+	weak := func(w string) bool { return weakWords[w] || s.sentence && fillerWords[w] }
 	strong := false
 	for _, i := range content {
 		strong = strong || !weak(s.words[i].text)
@@ -282,7 +282,7 @@ func truncate(s string, n int) string {
 func (s *searcher) findCues() {
 	s.seq, s.seqWords = s.seq[:0], s.seqWords[:0]
 	for _, i := range s.content {
-		s.seq = append(s.seq, stem(s.words[i].text))
+		s.seq = append(s.seq, s.stems.of(s.words[i].text))
 		s.seqWords = append(s.seqWords, span{i, i + 1})
 	}
 	n := len(s.seq)
@@ -304,7 +304,7 @@ func (s *searcher) findCues() {
 		glossed = true
 		from := span{s.seqWords[p].from, s.seqWords[p+bestSpan-1].to}
 		for _, w := range best.words {
-			s.seq = append(s.seq, stem(w))
+			s.seq = append(s.seq, s.stems.of(w))
 			s.seqWords = append(s.seqWords, from)
 			for j := range s.words[from.from:from.to] {
 				if ww := &s.words[from.from+j]; !ww.stop && !slices.Contains(ww.gloss, w) {
@@ -318,6 +318,25 @@ func (s *searcher) findCues() {
 	if glossed {
 		s.markConcepts(s.seq[n:], s.seqWords[n:])
 	}
+	// A concept weighs as one word of the query, however many name it.
+	for i := range s.words {
+		for k := range s.words[i].concepts {
+			c := &s.words[i].concepts[k]
+			for j := range s.words {
+				if slices.ContainsFunc(s.words[j].concepts, func(n named) bool { return n.concept == c.concept }) {
+					c.words++
+				}
+			}
+		}
+	}
+}
+
+// named is a concept a query word names, in the words people ask with or
+// only in the words entries use.
+type named struct {
+	concept string // its pseudo-word
+	asked   bool
+	words   int // how many words of the query name it
 }
 
 // span is a run of query words, s.words[from:to].
@@ -328,8 +347,15 @@ func (s *searcher) markConcepts(seq []string, words []span) {
 	for p := range seq {
 		conceptCues.match(seq, p, false, func(c *cue, sp int) {
 			for j := words[p].from; j < words[p+sp-1].to; j++ {
-				if w := &s.words[j]; !w.stop && !slices.Contains(w.concepts, c.to) {
-					w.concepts = append(w.concepts, c.to)
+				w := &s.words[j]
+				if w.stop {
+					continue
+				}
+				i := slices.IndexFunc(w.concepts, func(n named) bool { return n.concept == c.to })
+				if i < 0 {
+					w.concepts = append(w.concepts, named{concept: c.to, asked: !c.entry})
+				} else {
+					w.concepts[i].asked = w.concepts[i].asked || !c.entry
 				}
 			}
 		})
@@ -340,7 +366,7 @@ func (s *searcher) markConcepts(seq []string, words []span) {
 // parts) unless one with the same stem exists. The analysis of a word is
 // cached across searches.
 func (s *searcher) addClause(x *Index, w string, qw *qword) {
-	key := clauseKey(w, qw)
+	key := clauseKey(w, qw, s.sentence)
 	if a := x.clauses.get(x.gen, key); a != nil {
 		if s.clauseOf(a.stem) != nil {
 			return
@@ -435,20 +461,34 @@ func (s *searcher) expand(x *Index, c *clause, w, st string, qw *qword) {
 		s.addStem(x, c, stem(g), weightGloss*weightStem)
 	}
 	core := len(c.exps)
-	if len(w) >= minPrefixLen {
+	// A word of a sentence that entries have is meant as written: "anna"
+	// is not "annotation", "unread" not "unreal".
+	literal := s.sentence && c.maxDF(x, core) > 0
+	if len(w) >= minPrefixLen && !literal {
 		s.addPrefixed(x, c, w)
 	}
 	// A word that names a concept is a word, not a typo.
-	if len(qw.concepts) == 0 && c.maxDF(x, len(c.exps)) <= uint32(x.live/typoRareness) {
+	if !literal && len(qw.concepts) == 0 && c.maxDF(x, len(c.exps)) <= uint32(x.live/typoRareness) {
 		s.addTypos(x, c, w, c.maxDF(x, len(c.exps)))
 	}
 	if c.maxDF(x, core) == 0 {
 		// Nothing but prefixes and typos: they stand for the word.
 		core = len(c.exps)
 	}
+	// A word people ask with stands for its concepts; a word entries use
+	// less so the more it names a product ("telegram" is not every chat
+	// app), more the more it describes ("payment processing").
+	named := float32(0)
+	if c.maxDF(x, core) > 0 {
+		named = float32(c.topicality(x, core))
+	}
 	for _, k := range qw.concepts {
-		if id, ok := x.termIDs[k]; ok {
-			c.add(id, weightConcept)
+		if id, ok := x.termIDs[k.concept]; ok {
+			weight := float32(weightConcept) / float32(k.words)
+			if !k.asked {
+				weight *= 1 - named
+			}
+			c.add(id, weight)
 		}
 	}
 	if c.maxDF(x, core) == 0 {

@@ -98,6 +98,8 @@ func (x *Index) Find(q mcpdir.Query) mcpdir.SearchResult {
 type searcher struct {
 	words       []qword
 	content     []int
+	sentence    bool     // the query is written as a sentence
+	stems       stemCache
 	seq         []string // stems of the content words, then glossed
 	seqWords    []span   // the words each stem of seq stands for
 	pairs       []string
