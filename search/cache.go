@@ -31,6 +31,7 @@ type analyzedClause struct {
 	weight float32
 	idf    float32
 	known  bool
+	asked  bool
 }
 
 // clauseKey is the cache key of word w of query word qw: its analysis
@@ -51,9 +52,6 @@ func clauseKey(w string, qw *qword, sentence bool) string {
 	b.WriteString("\x01")
 	for _, k := range qw.concepts {
 		b.WriteString("\x00" + k.concept + strconv.Itoa(k.words))
-		if k.asked {
-			b.WriteString("?")
-		}
 	}
 	b.WriteString("\x01" + strings.Join(qw.gloss, "\x00"))
 	return b.String()

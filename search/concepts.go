@@ -2,6 +2,7 @@ package search
 
 import (
 	_ "embed"
+	"slices"
 	"strings"
 )
 
@@ -120,21 +121,52 @@ func (t cueTable) add(list string, c cue) {
 	}
 }
 
-// match calls found for every cue that the stems spell from position i on,
-// with the number of words it spans; entryOnly keeps to the cues entries
-// use.
-func (t cueTable) match(stems []string, i int, entryOnly bool, found func(c *cue, span int)) {
+// Which cues match looks for.
+const (
+	anyCue = iota
+	entryCue
+	asked
+)
+
+// cueSlack is how many other words may stand among the words of a phrase
+// people ask with: "pod logs" in "show me the logs of the pods".
+const cueSlack = 2
+
+// maxCueWords bounds the words of a cue.
+const maxCueWords = 8
+
+// match calls found for every cue of a kind that starts at position i of
+// the stems, with the positions of its words. The words of entries' terms
+// and glosses must follow each other; those people ask with may come in
+// any order within a few words.
+func (t cueTable) match(stems []string, i int, kind int, found func(c *cue, at []int)) {
+	var at [maxCueWords]int
 	for k := range t[stems[i]] {
 		c := &t[stems[i]][k]
-		if entryOnly && !c.entry || len(c.stems) > len(stems)-i {
+		if kind == entryCue && !c.entry || kind == asked && c.entry || len(c.stems) > maxCueWords {
 			continue
 		}
-		ok := true
-		for j := 1; j < len(c.stems) && ok; j++ {
-			ok = stems[i+j] == c.stems[j]
+		end := i + len(c.stems)
+		if kind == asked {
+			end += cueSlack
 		}
-		if ok {
-			found(c, len(c.stems))
+		end = min(end, len(stems))
+		at[0] = i
+		n := 1
+		for _, st := range c.stems[1:] {
+			j := i + n // the next word, for a term that must follow
+			if kind == asked {
+				for j = i + 1; j < end && (stems[j] != st || slices.Contains(at[:n], j)); j++ {
+				}
+			}
+			if j >= end || stems[j] != st {
+				break
+			}
+			at[n] = j
+			n++
+		}
+		if n == len(c.stems) {
+			found(c, at[:n])
 		}
 	}
 }

@@ -446,9 +446,9 @@ func (ft *fieldTerm) named() bool { return ft.tf[fieldName] > 0 || ft.tf[fieldTi
 type analyzer struct {
 	pos      map[string]int // word → index in terms
 	stems    stemCache
-	seq      []string          // the stems of the field being read
-	concepts []string          // the entry's concepts
-	lang     *language         // the entry's language, nil for English
+	seq      []string  // the stems of the field being read
+	concepts []string  // the entry's concepts
+	lang     *language // the entry's language, nil for English
 }
 
 // maxStemCache bounds a stem cache.
@@ -599,12 +599,12 @@ func (a *analyzer) field(out *analyzed, f int, text string) {
 	}
 	// The field's concepts, and the English words of its foreign ones.
 	for i := range a.seq {
-		conceptCues.match(a.seq, i, true, func(c *cue, _ int) {
+		conceptCues.match(a.seq, i, entryCue, func(c *cue, _ []int) {
 			if !slices.Contains(a.concepts, c.to) {
 				a.concepts = append(a.concepts, c.to)
 			}
 		})
-		glossCues.match(a.seq, i, true, func(c *cue, _ int) {
+		glossCues.match(a.seq, i, anyCue, func(c *cue, _ []int) {
 			for _, w := range c.words {
 				add(w)
 			}

@@ -35,6 +35,9 @@ const (
 	maxTypoTerms   = 32
 )
 
+// minSentenceTypo is the shortest word of a sentence taken for a typo.
+const minSentenceTypo = 7
+
 // Typo matching steps in only for words that are rare in the index (found
 // in at most 1 of typoRareness entries, exact, stemmed or as a prefix), and
 // only takes near words typoDominance times as frequent: a rare word next
@@ -53,6 +56,9 @@ type clause struct {
 	weight float32 // weight of the word in scores
 	idf    float32 // weight of the word in the query's coverage
 	known  bool    // some index word stands for it
+	// asked marks a word people ask for a concept with ("umbrella" for
+	// weather): in a sentence it says what the query is about.
+	asked bool
 	// bonus marks the clause of a direction pair ("pdf to markdown"): it
 	// adds to the score of entries that match its words in that order,
 	// and is no part of the query's coverage.
@@ -91,7 +97,7 @@ func (s *searcher) parse(x *Index, q string) bool {
 			s.words = append(s.words, qword{text: w, stop: stopWords[w]})
 		}
 	})
-	s.foreign()
+	s.foreign(x)
 	dropIdioms(s.words)
 	var pw phraseWindow
 	content := s.content[:0]
@@ -147,29 +153,57 @@ func (s *searcher) parse(x *Index, q string) bool {
 		return false
 	}
 	s.addPairClauses(x)
+	topic := s.raiseTopics()
 	known := false
 	n = 0
 	s.totalIDF, s.totalWeight = 0, 0
+	maxIDF := float32(0)
 	for i := range s.clauses {
 		if c := &s.clauses[i]; !c.bonus {
 			known = known || c.known
 			s.totalIDF += c.idf
 			s.totalWeight += c.weight
+			maxIDF = max(maxIDF, c.idf)
 			n++
 		}
 	}
 	// A long query is answered by entries that match a few of its words:
-	// nobody writes a brief with every word of a pasted task.
+	// nobody writes a brief with every word of a pasted task. A sentence
+	// that asks for a concept is answered by the entries about it.
 	s.matchShare = min(minMatch, matchClauses/float32(n))
 	s.answerShare = min(minAnswer, answerClauses/float32(n))
+	if topic {
+		s.answerShare = min(s.answerShare, maxIDF/s.totalIDF)
+	}
 	return known
+}
+
+// raiseTopics makes the words of a sentence that ask for a concept weigh
+// as its heaviest word: in "do I need to bring an umbrella this afternoon"
+// the umbrella says what is asked, while "bring" and "afternoon", rarer in
+// the directory, say nothing about it. It reports whether there was one.
+func (s *searcher) raiseTopics() bool {
+	var idf, weight float32
+	topic := false
+	for _, c := range s.clauses {
+		if !c.bonus {
+			idf, weight = max(idf, c.idf), max(weight, c.weight)
+			topic = topic || c.asked
+		}
+	}
+	for i := range s.clauses {
+		if c := &s.clauses[i]; c.asked {
+			c.idf, c.weight = idf, weight
+		}
+	}
+	return topic
 }
 
 // How many clauses' worth of a long query an entry must cover to match,
 // and the best entry to answer at all.
 const (
 	matchClauses  = 1
-	answerClauses = 2
+	answerClauses = 2.5
 )
 
 // unknownShare is how much a word no entry has counts in a query's
@@ -197,9 +231,11 @@ func (s *searcher) dropUnknown() {
 	s.clauses = kept
 }
 
-// foreign finds a query's language: its stop words are dropped and its
-// words also look for their stems in that language.
-func (s *searcher) foreign() {
+// foreign finds a query's language: its stop words are dropped, its
+// compounds the index does not know are cut into words it does
+// ("zugverbindungen" → zug, verbindungen), and its words also look for
+// their stems in that language.
+func (s *searcher) foreign(x *Index) {
 	l := detectLanguage(func(yield func(string) bool) {
 		for _, w := range s.words {
 			if !yield(w.text) {
@@ -210,14 +246,68 @@ func (s *searcher) foreign() {
 	if l == nil {
 		return
 	}
+	words := s.spare[:0]
+	for _, w := range s.words {
+		if w.stop = w.stop || l.stop[w.text]; w.stop {
+			words = append(words, w)
+			continue
+		}
+		if a, b, ok := x.decompound(w.text); ok {
+			words = append(words, qword{text: a}, qword{text: b})
+		} else {
+			words = append(words, w)
+		}
+	}
+	s.words, s.spare = words, s.words
 	for i := range s.words {
-		w := &s.words[i]
-		if w.stop = w.stop || l.stop[w.text]; !w.stop {
+		if w := &s.words[i]; !w.stop {
 			if st := l.stemOf(w.text); st != "" {
 				w.shorts = append(w.shorts, st)
 			}
 		}
 	}
+}
+
+// minCompound is the shortest word cut into two, each of minPrefixLen.
+const minCompound = 8
+
+// decompound cuts a word the index does not know into two words it knows
+// or has a gloss for, the most even cut first; a linking "s" may end the
+// first ("verbindungsdaten").
+func (x *Index) decompound(w string) (string, string, bool) {
+	if len(w) < minCompound || x.knows(w) {
+		return "", "", false
+	}
+	for i := 0; i < len(w); i++ {
+		if !isASCIILetter(w[i]) {
+			return "", "", false
+		}
+	}
+	best, bestLeft, bestRight := 0, "", ""
+	for i := minPrefixLen; i <= len(w)-minPrefixLen; i++ {
+		left, right := w[:i], w[i:]
+		if !x.knows(right) {
+			continue
+		}
+		if !x.knows(left) {
+			if left = strings.TrimSuffix(left, "s"); len(left) < minPrefixLen || !x.knows(left) {
+				continue
+			}
+		}
+		if even := min(len(left), len(right)); even > best {
+			best, bestLeft, bestRight = even, left, right
+		}
+	}
+	return bestLeft, bestRight, best > 0
+}
+
+// knows reports whether some entry has word w, or the gloss has it.
+func (x *Index) knows(w string) bool {
+	if id, ok := x.termIDs[w]; ok && x.terms[id].df > 0 {
+		return true
+	}
+	_, ok := glossCues[stem(w)]
+	return ok
 }
 
 // maxJoin is how many adjacent query words are tried joined.
@@ -290,9 +380,9 @@ func (s *searcher) findCues() {
 	for p := 0; p < n; {
 		best := (*cue)(nil)
 		bestSpan := 0
-		glossCues.match(s.seq[:n], p, false, func(c *cue, sp int) {
-			if sp > bestSpan {
-				best, bestSpan = c, sp
+		glossCues.match(s.seq[:n], p, anyCue, func(c *cue, at []int) {
+			if len(at) > bestSpan {
+				best, bestSpan = c, len(at)
 			}
 		})
 		if best == nil {
@@ -331,12 +421,10 @@ func (s *searcher) findCues() {
 	}
 }
 
-// named is a concept a query word names, in the words people ask with or
-// only in the words entries use.
+// named is a concept a query word asks for.
 type named struct {
 	concept string // its pseudo-word
-	asked   bool
-	words   int // how many words of the query name it
+	words   int    // how many words of the query ask for it
 }
 
 // span is a run of query words, s.words[from:to].
@@ -345,17 +433,13 @@ type span struct{ from, to int }
 // markConcepts marks the words of every concept cue the stems spell.
 func (s *searcher) markConcepts(seq []string, words []span) {
 	for p := range seq {
-		conceptCues.match(seq, p, false, func(c *cue, sp int) {
-			for j := words[p].from; j < words[p+sp-1].to; j++ {
-				w := &s.words[j]
-				if w.stop {
-					continue
-				}
-				i := slices.IndexFunc(w.concepts, func(n named) bool { return n.concept == c.to })
-				if i < 0 {
-					w.concepts = append(w.concepts, named{concept: c.to, asked: !c.entry})
-				} else {
-					w.concepts[i].asked = w.concepts[i].asked || !c.entry
+		conceptCues.match(seq, p, asked, func(c *cue, at []int) {
+			for _, q := range at {
+				for j := words[q].from; j < words[q].to; j++ {
+					w := &s.words[j]
+					if !w.stop && !slices.ContainsFunc(w.concepts, func(n named) bool { return n.concept == c.to }) {
+						w.concepts = append(w.concepts, named{concept: c.to})
+					}
 				}
 			}
 		})
@@ -372,7 +456,7 @@ func (s *searcher) addClause(x *Index, w string, qw *qword) {
 			return
 		}
 		c := s.newClause(w)
-		c.stem, c.weight, c.idf, c.known = a.stem, a.weight, a.idf, a.known
+		c.stem, c.weight, c.idf, c.known, c.asked = a.stem, a.weight, a.idf, a.known, a.asked
 		c.exps = append(c.exps, a.exps...)
 		return
 	}
@@ -385,7 +469,7 @@ func (s *searcher) addClause(x *Index, w string, qw *qword) {
 	s.expand(x, c, w, st, qw)
 	x.clauses.put(x.gen, key, &analyzedClause{
 		stem: st, exps: append([]expansion(nil), c.exps...),
-		weight: c.weight, idf: c.idf, known: c.known,
+		weight: c.weight, idf: c.idf, known: c.known, asked: c.asked,
 	})
 }
 
@@ -406,7 +490,7 @@ func (s *searcher) newClause(w string) *clause {
 		s.clauses = append(s.clauses, clause{})
 	}
 	c := &s.clauses[len(s.clauses)-1]
-	c.word, c.stem, c.exps, c.bonus = w, "", c.exps[:0], false
+	c.word, c.stem, c.exps, c.bonus, c.asked = w, "", c.exps[:0], false, false
 	return c
 }
 
@@ -467,28 +551,25 @@ func (s *searcher) expand(x *Index, c *clause, w, st string, qw *qword) {
 	if len(w) >= minPrefixLen && !literal {
 		s.addPrefixed(x, c, w)
 	}
-	// A word that names a concept is a word, not a typo.
-	if !literal && len(qw.concepts) == 0 && c.maxDF(x, len(c.exps)) <= uint32(x.live/typoRareness) {
+	// A word that names a concept is a word, not a typo; nor is a short
+	// word of a sentence that entries do not have ("unread" is not
+	// "unreal").
+	typo := !literal && len(qw.concepts) == 0 && (!s.sentence || len(w) >= minSentenceTypo)
+	if typo && c.maxDF(x, len(c.exps)) <= uint32(x.live/typoRareness) {
 		s.addTypos(x, c, w, c.maxDF(x, len(c.exps)))
 	}
 	if c.maxDF(x, core) == 0 {
 		// Nothing but prefixes and typos: they stand for the word.
 		core = len(c.exps)
 	}
-	// A word people ask with stands for its concepts; a word entries use
-	// less so the more it names a product ("telegram" is not every chat
-	// app), more the more it describes ("payment processing").
-	named := float32(0)
-	if c.maxDF(x, core) > 0 {
-		named = float32(c.topicality(x, core))
-	}
+	// A word people ask for a concept with stands for the concept's
+	// entries. (The words entries use stand for nothing more than
+	// themselves: "telegram" is not every chat app, and measured on the
+	// dev sets such expansion did not pay.)
 	for _, k := range qw.concepts {
 		if id, ok := x.termIDs[k.concept]; ok {
-			weight := float32(weightConcept) / float32(k.words)
-			if !k.asked {
-				weight *= 1 - named
-			}
-			c.add(id, weight)
+			c.add(id, weightConcept/float32(k.words))
+			c.asked = true
 		}
 	}
 	if c.maxDF(x, core) == 0 {
@@ -513,8 +594,12 @@ func (c *clause) topicality(x *Index, core int) float64 {
 	named, all := 0.0, 0.0
 	for _, e := range c.exps[:core] {
 		t := &x.terms[e.term]
-		named += float64(e.weight) * float64(t.nameDF)
 		all += float64(e.weight) * float64(t.df)
+		if isConcept(t.text) {
+			named += float64(e.weight) * float64(t.df) // what entries are about
+		} else {
+			named += float64(e.weight) * float64(t.nameDF)
+		}
 	}
 	return (named + 1) / (all + 2)
 }

@@ -97,8 +97,9 @@ func (x *Index) Find(q mcpdir.Query) mcpdir.SearchResult {
 // once, in order, across the windows.
 type searcher struct {
 	words       []qword
+	spare       []qword // the other buffer of words, for rewriting them
 	content     []int
-	sentence    bool     // the query is written as a sentence
+	sentence    bool // the query is written as a sentence
 	stems       stemCache
 	seq         []string // stems of the content words, then glossed
 	seqWords    []span   // the words each stem of seq stands for
