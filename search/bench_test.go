@@ -28,6 +28,24 @@ import (
 //
 //	MCPDIR_BENCH_SCALE=100 go test ./search -run '^$' -bench BenchmarkSearch -benchtime 2000x -timeout 30m
 func BenchmarkSearch(b *testing.B) {
+	benchSearch(b, benchQueries(b))
+}
+
+// BenchmarkSearchSentences runs the natural-language dev queries (pasted
+// agent tasks of 15 to 40 words among them) and a task of 30 words:
+//
+//	go test ./search -run '^$' -bench BenchmarkSearchSentences -benchtime 20000x
+func BenchmarkSearchSentences(b *testing.B) {
+	qs := readQueries(b, filepath.Join("testdata", "nl-dev.jsonl"))
+	qs = append(qs, releval.Query{QID: "task-30", Kind: "task-30-words", Query: task30})
+	benchSearch(b, qs)
+}
+
+// task30 is an agent's task of 30 words.
+const task30 = "Every morning, look through the open pull requests in our GitHub repository, summarise what changed in " +
+	"each of them and post the digest to the engineering team's Slack channel before standup"
+
+func benchSearch(b *testing.B, qs []releval.Query) {
 	scale := 1
 	if s := os.Getenv("MCPDIR_BENCH_SCALE"); s != "" {
 		n, err := strconv.Atoi(s)
@@ -37,7 +55,6 @@ func BenchmarkSearch(b *testing.B) {
 		scale = n
 	}
 	entries, raw := loadCorpus(b)
-	qs := benchQueries(b)
 	x := scaledIndex(b, entries, raw, scale)
 	byKind := map[string][]time.Duration{}
 	byQuery := make([][]time.Duration, len(qs))

@@ -75,7 +75,26 @@ func parseConcepts(text string) cueTable {
 			t.add(line[len("ask:"):], cue{to: mark})
 		}
 	}
+	t.dropAskedEntryTerms()
 	return t
+}
+
+// dropAskedEntryTerms drops the cues people ask with that are, stop words
+// left out, terms entries use ("our confluence" is "confluence"): those do
+// not expand a query.
+func (t cueTable) dropAskedEntryTerms() {
+	entry := map[string]bool{}
+	key := func(c *cue) string { return c.to + "\x00" + strings.Join(c.stems, " ") }
+	for _, cs := range t {
+		for i := range cs {
+			if cs[i].entry {
+				entry[key(&cs[i])] = true
+			}
+		}
+	}
+	for first, cs := range t {
+		t[first] = slices.DeleteFunc(cs, func(c cue) bool { return !c.entry && entry[key(&c)] })
+	}
 }
 
 // parseGloss reads gloss.txt: "foreign word or phrase: english words".

@@ -447,9 +447,12 @@ type analyzer struct {
 	pos      map[string]int // word → index in terms
 	stems    stemCache
 	seq      []string  // the stems of the field being read
-	concepts []string  // the entry's concepts
+	concepts []string  // the entry's concepts, once for each cue found
 	lang     *language // the entry's language, nil for English
 }
+
+// maxConceptTF bounds how many of a concept's terms count for an entry.
+const maxConceptTF = 3
 
 // maxStemCache bounds a stem cache.
 const maxStemCache = 1 << 14
@@ -533,8 +536,14 @@ func (a *analyzer) analyze(out *analyzed, e *mcpdir.Entry) {
 	}
 	a.field(out, fieldBrief, e.Brief)
 	a.field(out, fieldDescription, e.Description)
-	for _, c := range a.concepts {
-		a.addTerm(out, fieldTags, c)
+	// An entry belongs to a concept the more, the more of its terms it
+	// has: a recipe server says recipe, ingredients and meal plan; a
+	// "kitchen sink" test server says kitchen once.
+	slices.Sort(a.concepts)
+	for i, c := range a.concepts {
+		if i < maxConceptTF || a.concepts[i-maxConceptTF] != c {
+			a.addTerm(out, fieldTags, c)
+		}
 	}
 
 	prior := 1 + popularityWeight*math.Log1p(float64(max(e.Popularity, 0)))
@@ -580,7 +589,9 @@ func (a *analyzer) field(out *analyzed, f int, text string) {
 			return
 		}
 		add(w)
-		if cues {
+		// Concepts and glosses are told by whole words: "SpriteCook" is
+		// not about cooking.
+		if cues && !part {
 			a.seq = append(a.seq, a.stems.of(w))
 		}
 		if !part {
@@ -600,9 +611,7 @@ func (a *analyzer) field(out *analyzed, f int, text string) {
 	// The field's concepts, and the English words of its foreign ones.
 	for i := range a.seq {
 		conceptCues.match(a.seq, i, entryCue, func(c *cue, _ []int) {
-			if !slices.Contains(a.concepts, c.to) {
-				a.concepts = append(a.concepts, c.to)
-			}
+			a.concepts = append(a.concepts, c.to)
 		})
 		glossCues.match(a.seq, i, anyCue, func(c *cue, _ []int) {
 			for _, w := range c.words {

@@ -35,6 +35,10 @@ const (
 	maxTypoTerms   = 32
 )
 
+// rareWord is how few entries have a keyword for its concepts to stand
+// for it.
+const rareWord = 5
+
 // minSentenceTypo is the shortest word of a sentence taken for a typo.
 const minSentenceTypo = 7
 
@@ -563,9 +567,14 @@ func (s *searcher) expand(x *Index, c *clause, w, st string, qw *qword) {
 		core = len(c.exps)
 	}
 	// A word people ask for a concept with stands for the concept's
-	// entries. (The words entries use stand for nothing more than
-	// themselves: "telegram" is not every chat app, and measured on the
-	// dev sets such expansion did not pay.)
+	// entries: in a sentence, or in keywords when entries hardly use it
+	// (in "youtube video transcripts" a transcript is what entries say).
+	// The words entries use stand for nothing more than themselves:
+	// "telegram" is not every chat app, and measured on the dev sets such
+	// expansion did not pay.
+	if !s.sentence && c.maxDF(x, core) >= rareWord {
+		qw.concepts = nil
+	}
 	for _, k := range qw.concepts {
 		if id, ok := x.termIDs[k.concept]; ok {
 			c.add(id, weightConcept/float32(k.words))
