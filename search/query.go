@@ -589,7 +589,7 @@ func (s *searcher) expand(x *Index, c *clause, w, st string, qw *qword) {
 	df := c.maxDF(x, core)
 	c.known = df > 0
 	c.idf = idf(df, x.live)
-	c.weight = c.idf * float32(math.Sqrt(c.topicality(x, core)))
+	c.weight = c.idf * float32(math.Sqrt(c.topicality(x, core, s.sentence)))
 }
 
 // topicality is the share of the entries containing the clause's words that
@@ -599,7 +599,15 @@ func (s *searcher) expand(x *Index, c *clause, w, st string, qw *qword) {
 // scores, so that in "let my agent manage my todoist tasks" the Todoist
 // servers win over task managers; the square root keeps descriptive words
 // in play ("transcripts" in "youtube video transcripts").
-func (c *clause) topicality(x *Index, core int) float64 {
+//
+// In a sentence a word needs more evidence to count as a name (a prior of
+// sentencePrior entries, one of them naming): most words of a sentence
+// only describe, and a rare one ("produce", "priority") is no name.
+func (c *clause) topicality(x *Index, core int, sentence bool) float64 {
+	prior := 2.0
+	if sentence {
+		prior = sentencePrior
+	}
 	named, all := 0.0, 0.0
 	for _, e := range c.exps[:core] {
 		t := &x.terms[e.term]
@@ -610,8 +618,12 @@ func (c *clause) topicality(x *Index, core int) float64 {
 			named += float64(e.weight) * float64(t.nameDF)
 		}
 	}
-	return (named + 1) / (all + 2)
+	return (named + 1) / (all + prior)
 }
+
+// sentencePrior is topicality's prior, in entries, for the words of a
+// sentence.
+const sentencePrior = 10
 
 // withSynonyms is w and the other words of its synonym group.
 func withSynonyms(w string) []string {
