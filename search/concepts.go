@@ -28,7 +28,7 @@ var glossText string
 // word count for it.
 const (
 	weightConcept = 0.7
-	weightGloss   = 0.9
+	weightGloss   = 0.5
 )
 
 const conceptMark = "§"

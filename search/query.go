@@ -83,6 +83,7 @@ type qword struct {
 	concepts []named  // the concepts it names
 	gloss    []string // its English words, if it is a foreign word
 	stop     bool
+	idiom    bool // a word of a stop idiom
 }
 
 // parse turns a query into clauses; it reports false when the query has
@@ -106,6 +107,10 @@ func (s *searcher) parse(x *Index, q string) bool {
 	var pw phraseWindow
 	content := s.content[:0]
 	for i := range s.words {
+		if s.words[i].idiom {
+			pw = phraseWindow{} // the "to" of "up to date" gives no direction
+			continue
+		}
 		if s.words[i].stop {
 			pw.stop(s.words[i].text)
 			continue
@@ -351,7 +356,7 @@ func dropIdioms(words []qword) {
 			}
 			if match {
 				for j := range idiom {
-					words[i+j].stop = true
+					words[i+j].stop, words[i+j].idiom = true, true
 				}
 			}
 		}
@@ -542,11 +547,14 @@ func (s *searcher) expand(x *Index, c *clause, w, st string, qw *qword) {
 			c.add(id, weightExact)
 		}
 	}
-	for _, g := range qw.gloss {
-		if id, ok := x.termIDs[g]; ok {
-			c.add(id, weightGloss)
+	// A foreign word few entries have also looks for its English words.
+	if c.maxDF(x, len(c.exps)) < rareWord {
+		for _, g := range qw.gloss {
+			if id, ok := x.termIDs[g]; ok {
+				c.add(id, weightGloss)
+			}
+			s.addStem(x, c, stem(g), weightGloss*weightStem)
 		}
-		s.addStem(x, c, stem(g), weightGloss*weightStem)
 	}
 	core := len(c.exps)
 	// A word of a sentence that entries have is meant as written: "anna"
