@@ -180,7 +180,11 @@ func (s *searcher) parse(x *Index, q string) bool {
 	// nobody writes a brief with every word of a pasted task. A sentence
 	// that asks for a concept is answered by the entries about it.
 	s.matchShare = min(minMatch, matchClauses/float32(n))
-	s.answerShare = min(minAnswer, answerClauses/float32(n))
+	answer := float32(answerClauses)
+	if n > shortSentence {
+		answer = taskAnswerClauses
+	}
+	s.answerShare = min(minAnswer, answer/float32(n))
 	if topic {
 		s.answerShare = min(s.answerShare, maxIDF/s.totalIDF)
 	}
@@ -209,10 +213,14 @@ func (s *searcher) raiseTopics() bool {
 }
 
 // How many clauses' worth of a long query an entry must cover to match,
-// and the best entry to answer at all.
+// and the best entry to answer at all: a question of a few words must be
+// met on more of them than a pasted task, whose words are mostly the
+// task's own circumstances.
 const (
-	matchClauses  = 1
-	answerClauses = 2.5
+	matchClauses      = 1
+	answerClauses     = 2.5
+	taskAnswerClauses = 2
+	shortSentence     = 6
 )
 
 // unknownShare is how much a word no entry has counts in a query's

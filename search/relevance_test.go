@@ -42,6 +42,44 @@ func TestRelevanceExtra(t *testing.T) {
 	}
 }
 
+// TestRelevanceSentences is the gate over our own natural-language set
+// (testdata/nl-dev.jsonl, see testdata/README.md): everyday paraphrases,
+// agent tasks, multi-constraint asks, questions, jargon and other
+// languages. It needs the corpus, not the shared judged sets.
+func TestRelevanceSentences(t *testing.T) {
+	x := loadIndex(t)
+	qs := readQueries(t, filepath.Join("testdata", "nl-dev.jsonl"))
+	var log func(string)
+	if testing.Verbose() {
+		log = func(s string) { t.Log(s) }
+	}
+	r := releval.Evaluate(qs, engine(x), log)
+	t.Log("testdata/nl-dev.jsonl:\n" + r.Table())
+	o := r.Kinds["overall"]
+	if n := o.MeanNDCG(); n < minSentencesNDCG {
+		t.Errorf("overall nDCG@10 = %.3f, want >= %.2f", n, minSentencesNDCG)
+	}
+	for name, k := range r.Kinds {
+		if k.Scored > 0 && k.MeanNDCG() < minSentencesKindNDCG {
+			t.Errorf("%s nDCG@10 = %.3f, want >= %.2f", name, k.MeanNDCG(), minSentencesKindNDCG)
+		}
+	}
+	if len(o.Missed) > maxSentencesMissed {
+		t.Errorf("%d queries have nothing relevant in the top 10, want at most %d: %v", len(o.Missed), maxSentencesMissed, o.Missed)
+	}
+	for _, a := range r.Answered {
+		t.Errorf("out-of-domain query matched entries: %s", a)
+	}
+}
+
+// The natural-language gate, a little below what the ranking measures
+// (docs/BENCHMARKS.md), so that a change that loses ground fails.
+const (
+	minSentencesNDCG     = 0.45
+	minSentencesKindNDCG = 0.30
+	maxSentencesMissed   = 15
+)
+
 // evaluate runs judged queries and fails the test for misses (a judged
 // relevant entry exists but none is in the top 10) and for out-of-domain
 // queries that match anything.
