@@ -35,10 +35,6 @@ const (
 	maxTypoTerms   = 32
 )
 
-// rareWord is how few entries have a keyword for its concepts to stand
-// for it.
-const rareWord = 5
-
 // minSentenceTypo is the shortest word of a sentence taken for a typo.
 const minSentenceTypo = 7
 
@@ -102,7 +98,7 @@ func (s *searcher) parse(x *Index, q string) bool {
 			s.words = append(s.words, qword{text: w, stop: stopWords[w]})
 		}
 	})
-	s.foreign(x)
+	foreign := s.foreign(x)
 	dropIdioms(s.words)
 	var pw phraseWindow
 	content := s.content[:0]
@@ -133,7 +129,10 @@ func (s *searcher) parse(x *Index, q string) bool {
 	// Agent phrasing ("find an mcp server to …") is dropped when there is
 	// anything else to search for, and so is the small talk of a sentence
 	// ("is there something that tells me the weather today").
-	s.sentence = len(s.words)-len(content) >= 2 || len(s.words) >= 6
+	s.sentence = len(s.words)-len(content) >= 2 || len(s.words) >= 6 || foreign && len(s.words) >= 3
+	if !s.sentence {
+		s.keepBorneOut()
+	}
 	weak := func(w string) bool { return weakWords[w] || s.sentence && fillerWords[w] }
 	strong := false
 	for _, i := range content {
@@ -162,7 +161,7 @@ func (s *searcher) parse(x *Index, q string) bool {
 		return false
 	}
 	s.addPairClauses(x)
-	topic := s.raiseTopics()
+	topic := s.sentence && s.raiseTopics()
 	known := false
 	n = 0
 	s.totalIDF, s.totalWeight = 0, 0
@@ -251,8 +250,8 @@ func (s *searcher) dropUnknown() {
 // foreign finds a query's language: its stop words are dropped, its
 // compounds the index does not know are cut into words it does
 // ("zugverbindungen" → zug, verbindungen), and its words also look for
-// their stems in that language.
-func (s *searcher) foreign(x *Index) {
+// their stems in that language. It reports whether it found one.
+func (s *searcher) foreign(x *Index) bool {
 	l := detectLanguage(func(yield func(string) bool) {
 		for _, w := range s.words {
 			if !yield(w.text) {
@@ -261,7 +260,7 @@ func (s *searcher) foreign(x *Index) {
 		}
 	})
 	if l == nil {
-		return
+		return false
 	}
 	words := s.spare[:0]
 	for _, w := range s.words {
@@ -283,6 +282,7 @@ func (s *searcher) foreign(x *Index) {
 			}
 		}
 	}
+	return true
 }
 
 // minCompound is the shortest word cut into two, each of minPrefixLen.
@@ -387,7 +387,7 @@ func truncate(s string, n int) string {
 // written and with its foreign words glossed ("wetter morgen" reads as
 // "weather morgen"), so that a German query finds the weather concept.
 func (s *searcher) findCues() {
-	s.seq, s.seqWords = s.seq[:0], s.seqWords[:0]
+	s.seq, s.seqWords, s.named = s.seq[:0], s.seqWords[:0], s.named[:0]
 	for _, i := range s.content {
 		s.seq = append(s.seq, s.stems.of(s.words[i].text))
 		s.seqWords = append(s.seqWords, span{i, i + 1})
@@ -438,6 +438,20 @@ func (s *searcher) findCues() {
 	}
 }
 
+// keepBorneOut keeps, of the concepts the words of a keyword query ask for,
+// those that another of its words bears out: keywords are mostly the
+// entries' own words. In "tail k8s pod logs crashloopbackoff" k8s bears
+// Kubernetes out, but in "chocolate cake recipe with frosting" nothing
+// bears out the frost of the weather.
+func (s *searcher) keepBorneOut() {
+	for i := range s.words {
+		w := &s.words[i]
+		w.concepts = slices.DeleteFunc(w.concepts, func(n named) bool {
+			return n.words < 2 && !slices.Contains(s.named, n.concept)
+		})
+	}
+}
+
 // named is a concept a query word asks for.
 type named struct {
 	concept string // its pseudo-word
@@ -450,6 +464,11 @@ type span struct{ from, to int }
 // markConcepts marks the words of every concept cue the stems spell.
 func (s *searcher) markConcepts(seq []string, words []span) {
 	for p := range seq {
+		conceptCues.match(seq, p, entryCue, func(c *cue, _ []int) {
+			if !slices.Contains(s.named, c.to) {
+				s.named = append(s.named, c.to)
+			}
+		})
 		conceptCues.match(seq, p, asked, func(c *cue, at []int) {
 			for _, q := range at {
 				for j := words[q].from; j < words[q].to; j++ {
@@ -555,14 +574,12 @@ func (s *searcher) expand(x *Index, c *clause, w, st string, qw *qword) {
 			c.add(id, weightExact)
 		}
 	}
-	// A foreign word few entries have also looks for its English words.
-	if c.maxDF(x, len(c.exps)) < rareWord {
-		for _, g := range qw.gloss {
-			if id, ok := x.termIDs[g]; ok {
-				c.add(id, weightGloss)
-			}
-			s.addStem(x, c, stem(g), weightGloss*weightStem)
+	// A foreign word also looks for its English words.
+	for _, g := range qw.gloss {
+		if id, ok := x.termIDs[g]; ok {
+			c.add(id, weightGloss)
 		}
+		s.addStem(x, c, stem(g), weightGloss*weightStem)
 	}
 	core := len(c.exps)
 	// A word of a sentence that entries have is meant as written: "anna"
@@ -583,14 +600,10 @@ func (s *searcher) expand(x *Index, c *clause, w, st string, qw *qword) {
 		core = len(c.exps)
 	}
 	// A word people ask for a concept with stands for the concept's
-	// entries: in a sentence, or in keywords when entries hardly use it
-	// (in "youtube video transcripts" a transcript is what entries say).
-	// The words entries use stand for nothing more than themselves:
-	// "telegram" is not every chat app, and measured on the dev sets such
-	// expansion did not pay.
-	if !s.sentence && c.maxDF(x, core) >= rareWord {
-		qw.concepts = nil
-	}
+	// entries (in keywords, only where the query bears the concept out:
+	// see keepBorneOut). The words entries use stand for nothing more
+	// than themselves: "telegram" is not every chat app, and measured on
+	// the dev sets such expansion did not pay.
 	for _, k := range qw.concepts {
 		if id, ok := x.termIDs[k.concept]; ok {
 			c.add(id, weightConcept/float32(k.words))

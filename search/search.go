@@ -103,6 +103,7 @@ type searcher struct {
 	stems       stemCache
 	seq         []string // stems of the content words, then glossed
 	seqWords    []span   // the words each stem of seq stands for
+	named       []string // the concepts whose entries' terms the query has
 	pairs       []string
 	clauses     []clause
 	totalIDF    float32
