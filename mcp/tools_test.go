@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/mcpdir/mcpdir"
 )
 
 // validate checks a structured result against an output schema with the
@@ -151,7 +153,7 @@ func TestSearchTool(t *testing.T) {
 		{`{"keywords":null}`, "missing_keywords"},
 		{`{"keywords":"   "}`, "missing_keywords"},
 		{`{"keywords":42}`, "invalid_keywords"},
-		{`{"keywords":"` + strings.Repeat("k", 300) + `"}`, "invalid_keywords"},
+		{`{"keywords":"` + strings.Repeat("k", mcpdir.MaxKeywordsBytes+1) + `"}`, "invalid_keywords"},
 		{`{"keywords":"sql","limit":2.5}`, "invalid_request"},
 		{`{"keywords":"sql","limit":"10"}`, "invalid_request"},
 		{`[1,2]`, "invalid_request"},

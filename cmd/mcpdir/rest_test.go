@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mcpdir/mcpdir"
 )
 
 // A new user's first searches find the right servers in the starter directory.
@@ -282,7 +284,7 @@ func TestOnlySearchesSpendTheBudget(t *testing.T) {
 		{"GET", "/api/open/v1/search?keywords=", "", 400},
 		{"GET", "/api/open/v1/search?keywords=%00", "", 400},
 		{"GET", "/api/open/v1/search?keywords=a&keywords=b", "", 400},
-		{"GET", "/api/open/v1/search?keywords=" + strings.Repeat("a", 300), "", 400},
+		{"GET", "/api/open/v1/search?keywords=" + strings.Repeat("a", mcpdir.MaxKeywordsBytes+1), "", 400},
 		{"HEAD", "/api/open/v1/search?keywords=git", "", 405},
 		{"POST", "/api/open/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, 200},
 		{"POST", "/api/open/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_mcp","arguments":{"keywords":"a\u0000b"}}}`, 200},
