@@ -2,14 +2,10 @@ package oauth
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/base64"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
-	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
@@ -17,12 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/mcpdir/mcpdir/accounts"
-	"github.com/mcpdir/mcpdir/memory"
 	"github.com/mcpdir/mcpdir/netguard"
-	"github.com/mcpdir/mcpdir/search"
-	"github.com/mcpdir/mcpdir/sqlite"
-	"github.com/mcpdir/mcpdir/web"
 )
 
 // documentHost serves client metadata documents over TLS as example.com,
@@ -152,52 +143,15 @@ func TestClientMetadataDocuments(t *testing.T) {
 // cannot be fetched is an error page with no redirect.
 func TestAuthorizationWithAMetadataDocument(t *testing.T) {
 	h, docs := newDocumentHost(t)
-	ctx := context.Background()
-	store, err := sqlite.Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	index, _ := search.Build(ctx, store)
-	logger := slog.New(slog.DiscardHandler)
-	pages, err := web.New(index, logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pages.WithAccounts(&web.AccountConfig{Accounts: accounts.New(store, memory.NewLimiter(nil)), Store: store, ClientIP: func(*http.Request) string { return "test" }})
-	mux := http.NewServeMux()
-	site := httptest.NewServer(mux)
-	defer site.Close()
-	srv := New(Config{Store: store, Limiter: memory.NewLimiter(nil), Pages: pages, ClientIP: func(*http.Request) string { return "test" },
-		PublicURL: site.URL, Documents: docs, Logger: logger})
-	same := func(next http.Handler) http.Handler { return next }
-	pages.Routes(mux, same)
-	srv.Routes(mux, same)
+	site := newSite(t, docs)
 
 	id := h.base + "/agent.json"
 	redirect := "http://127.0.0.1:7777/callback"
 	h.serveJSON("/agent.json", fmt.Sprintf(`{"client_id":%q,"client_name":"Doc Agent","redirect_uris":[%q]}`, id, redirect), "")
-	jar, _ := cookiejar.New(nil)
-	browser := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	post := func(path string, form url.Values) *http.Response {
-		req, _ := http.NewRequest("POST", site.URL+path, strings.NewReader(form.Encode()))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.Header.Set("Origin", site.URL)
-		resp, err := browser.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		return resp
-	}
-	if resp := post("/signup", url.Values{"email": {"ada@example.com"}, "password": {"a long enough password"}}); resp.StatusCode != http.StatusSeeOther {
-		t.Fatalf("sign up: %d", resp.StatusCode)
-	}
+	site.signUp()
 	verifier := strings.Repeat("v", 50)
-	sum := sha256.Sum256([]byte(verifier))
-	q := url.Values{"response_type": {"code"}, "client_id": {id}, "redirect_uri": {redirect}, "code_challenge": {base64.RawURLEncoding.EncodeToString(sum[:])},
-		"code_challenge_method": {"S256"}, "state": {"xyz"}}
-	resp, err := browser.Get(site.URL + "/oauth/authorize?" + q.Encode())
+	q := authQuery(id, redirect, verifier)
+	resp, err := site.browser.Get(site.URL + "/oauth/authorize?" + q.Encode())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,13 +160,8 @@ func TestAuthorizationWithAMetadataDocument(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(string(page), "Doc Agent") || !strings.Contains(string(page), "example.com") || strings.Contains(string(page), "not verified") {
 		t.Fatalf("consent: %d\n%s", resp.StatusCode, page)
 	}
-	q.Set("decision", "allow")
-	resp = post("/oauth/authorize", q)
-	back, _ := url.Parse(resp.Header.Get("Location"))
-	if resp.StatusCode != http.StatusSeeOther || back.Query().Get("code") == "" || back.Query().Get("state") != "xyz" {
-		t.Fatalf("allow: %d %v", resp.StatusCode, back)
-	}
-	tok, err := http.PostForm(site.URL+"/oauth/token", url.Values{"grant_type": {"authorization_code"}, "code": {back.Query().Get("code")},
+	code := site.allow(q)
+	tok, err := http.PostForm(site.URL+"/oauth/token", url.Values{"grant_type": {"authorization_code"}, "code": {code},
 		"redirect_uri": {redirect}, "client_id": {id}, "code_verifier": {verifier}})
 	if err != nil || tok.StatusCode != 200 {
 		t.Fatalf("token: %v %v", err, tok.StatusCode)
@@ -221,7 +170,7 @@ func TestAuthorizationWithAMetadataDocument(t *testing.T) {
 
 	for _, bad := range []string{h.base + "/missing.json", "https://intranet.example.com:" + strings.Split(h.base, ":")[2] + "/agent.json"} {
 		q.Set("client_id", bad)
-		resp, err := browser.Get(site.URL + "/oauth/authorize?" + q.Encode())
+		resp, err := site.browser.Get(site.URL + "/oauth/authorize?" + q.Encode())
 		if err != nil {
 			t.Fatal(err)
 		}

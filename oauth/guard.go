@@ -72,6 +72,9 @@ func (s *Server) authenticate(ctx context.Context, token string) (*mcpdir.APIKey
 	k := s.cache[h]
 	s.mu.Unlock()
 	if k == nil {
+		if !s.mayLookUp() {
+			return nil, errTooManyLookups
+		}
 		t, g, err := s.cfg.Store.Token(ctx, h[:])
 		switch {
 		case errors.Is(err, mcpdir.ErrNotFound) || err == nil && t.Refresh:
@@ -110,6 +113,25 @@ func (s *Server) authenticate(ctx context.Context, token string) (*mcpdir.APIKey
 		info.KeyPrefix = k.Prefix
 	}
 	return k, nil
+}
+
+// MaxLookupsPerSecond bounds the store lookups of access tokens this
+// replica has not seen: made-up tokens cannot become a flood of database
+// reads. A token is looked up once, then kept in memory.
+const MaxLookupsPerSecond = 100
+
+var errTooManyLookups = mcpdir.Errorf(mcpdir.ECodeUnavailable, "too many new access tokens at once: try again in a second")
+
+// mayLookUp counts a lookup in the current second, if there is room.
+func (s *Server) mayLookUp() bool {
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if now.Sub(s.lookupsSince) >= time.Second || now.Before(s.lookupsSince) {
+		s.lookupsSince, s.lookups = now, 0
+	}
+	s.lookups++
+	return s.lookups <= MaxLookupsPerSecond
 }
 
 // Forget makes this replica refuse the tokens of grants revoked elsewhere

@@ -113,6 +113,9 @@ type Server struct {
 	cache map[[32]byte]*mcpdir.APIKey // access tokens seen, by hash
 	gone  map[string]time.Time        // grants revoked, kept as long as their access tokens could live
 	used  map[string]time.Time        // grants' last-used times not yet written
+
+	lookupsSince time.Time // the second whose store lookups lookups counts
+	lookups      int
 }
 
 // ResourcePath is the protected resource, the MCP endpoint.
