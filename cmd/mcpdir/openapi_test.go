@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -25,6 +26,14 @@ func TestOpenAPIDescribesTheServer(t *testing.T) {
 	record := `{"name": "openapi-test", "brief": "A test entry", "website_url": "https://example.com/openapi-test"}`
 	id := mcpdirEntryID("https://example.com/openapi-test")
 	checkedEntry(t, s)
+	// An OAuth grant, whose refresh token the token endpoint's case uses.
+	clientID, redirect := register(t, s.URL, "OpenAPI test")
+	verifier, challenge := pkce()
+	granted := signUp(t, s, "openapi@example.com").authorize(s.URL, clientID, redirect, challenge, "s", "allow")
+	_, tok := postForm(t, s.URL+"/oauth/token", url.Values{"grant_type": {"authorization_code"}, "code": {granted.Get("code")}, "redirect_uri": {redirect},
+		"client_id": {clientID}, "code_verifier": {verifier}})
+	refresh := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tok["refresh_token"].(string)}, "client_id": {clientID}}.Encode()
+	form := []string{"Content-Type", "application/x-www-form-urlencoded"}
 	resp := get(t, s.URL+"/api/openapi.json", "")
 	raw, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
@@ -112,6 +121,16 @@ func TestOpenAPIDescribesTheServer(t *testing.T) {
 		{"GET", "/api/admin/v1/export", "", "", nil, 401},
 		{"DELETE", "/api/admin/v1/entries/{id}", id, "", []string{"Authorization", "Bearer " + admin}, 204},
 		{"DELETE", "/api/admin/v1/entries/{id}", id, "", []string{"Authorization", "Bearer " + admin}, 404},
+		{"GET", "/.well-known/oauth-protected-resource/api/open/mcp", "", "", nil, 200},
+		{"GET", "/.well-known/oauth-protected-resource", "", "", nil, 200},
+		{"GET", "/.well-known/oauth-authorization-server", "", "", nil, 200},
+		{"POST", "/oauth/register", "", `{"client_name":"a","redirect_uris":["http://127.0.0.1/cb"]}`, nil, 201},
+		{"POST", "/oauth/register", "", `{"redirect_uris":["http://example.com/cb"]}`, nil, 400},
+		{"POST", "/oauth/token", "", refresh, form, 200},
+		{"POST", "/oauth/token", "", refresh, form, 400},
+		{"POST", "/oauth/token", "", "grant_type=refresh_token&refresh_token=x", form, 401},
+		{"POST", "/oauth/revoke", "", "token=" + url.QueryEscape(tok["access_token"].(string)), form, 200},
+		{"POST", "/oauth/revoke", "", "token_type_hint=refresh_token", form, 400},
 	}
 	covered := map[string]bool{}
 	for _, c := range cases {
