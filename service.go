@@ -114,6 +114,9 @@ type SearchIndex interface {
 	Get(id string) (*Entry, bool)
 	// Len returns the number of indexed entries.
 	Len() int
+	// Generation changes whenever the index does: what is kept of a
+	// search's answer holds for one generation.
+	Generation() uint64
 }
 
 // Store is everything a server keeps durably: entries, keys and the change

@@ -3,8 +3,10 @@ package http
 import (
 	"crypto/rand"
 	"log/slog"
+	"maps"
 	"net/http"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -13,7 +15,9 @@ import (
 
 // Observer counts requests (package metrics).
 type Observer interface {
-	ObserveRequest(route, method string, status int, d time.Duration)
+	// Route returns what counts the requests of one route (a pattern of
+	// the mux, or "unmatched"); it is asked once per route.
+	Route(route string) func(method string, status int, d time.Duration)
 }
 
 // observe answers the request's id in X-Request-Id, and after the request
@@ -24,6 +28,7 @@ type Observer interface {
 // server makes one.
 func observe(logger *slog.Logger, accessLog bool, observer Observer, next http.Handler) http.Handler {
 	ids := newRequestIDs()
+	routes := newrouteObservers(observer)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := r.Header.Get("X-Request-Id")
@@ -40,7 +45,7 @@ func observe(logger *slog.Logger, accessLog bool, observer Observer, next http.H
 			route = "unmatched"
 		}
 		if observer != nil {
-			observer.ObserveRequest(route, r.Method, rec.statusOrOK(), time.Since(start))
+			routes.get(route)(r.Method, rec.statusOrOK(), time.Since(start))
 		}
 		if !accessLog {
 			return
@@ -51,6 +56,41 @@ func observe(logger *slog.Logger, accessLog bool, observer Observer, next http.H
 			slog.Float64("ms", float64(time.Since(start).Microseconds())/1000),
 			slog.String("key", info.KeyPrefix), slog.String("remote", r.RemoteAddr))
 	})
+}
+
+type routeObserver = func(method string, status int, d time.Duration)
+
+// routeObservers keeps each route's observer, asked of the Observer the
+// first time the route answers. The routes are the mux's patterns, a fixed
+// set, so the table is copied on the rare write and read without a lock.
+type routeObservers struct {
+	observer Observer
+	mu       sync.Mutex // serializes writers
+	table    atomic.Pointer[map[string]routeObserver]
+}
+
+func newrouteObservers(o Observer) *routeObservers {
+	r := &routeObservers{observer: o}
+	r.table.Store(&map[string]routeObserver{})
+	return r
+}
+
+func (r *routeObservers) get(route string) routeObserver {
+	if o, ok := (*r.table.Load())[route]; ok {
+		return o
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	old := *r.table.Load()
+	if o, ok := old[route]; ok {
+		return o
+	}
+	o := r.observer.Route(route)
+	table := make(map[string]routeObserver, len(old)+1)
+	maps.Copy(table, old)
+	table[route] = o
+	r.table.Store(&table)
+	return o
 }
 
 // validRequestID accepts up to 64 characters of [A-Za-z0-9._-]: nothing

@@ -8,8 +8,8 @@ import (
 )
 
 // appendSearchResponse appends the JSON of a search response to dst,
-// assembled from the cached encodings of its items.
-func appendSearchResponse(dst []byte, items *mcpdir.EncodingCache, res mcpdir.SearchResult, keywords string) []byte {
+// assembled from the cached encodings of its items and its encoded facets.
+func appendSearchResponse(dst []byte, items *mcpdir.EncodingCache, res mcpdir.SearchResult, keywords string, facets []byte) []byte {
 	dst = append(dst, `{"data":[`...)
 	dst = items.AppendJoined(dst, res.Hits, mcpdir.AppendItemScore)
 	dst = append(dst, `],"count":`...)
@@ -17,10 +17,22 @@ func appendSearchResponse(dst []byte, items *mcpdir.EncodingCache, res mcpdir.Se
 	dst = append(dst, `,"total":`...)
 	dst = strconv.AppendInt(dst, int64(res.Total), 10)
 	dst = append(dst, `,"keywords":`...)
-	kw, _ := json.Marshal(keywords)
-	dst = append(dst, kw...)
+	dst = appendJSONString(dst, keywords)
 	dst = append(dst, `,"facets":`...)
-	facets, _ := json.Marshal(res.Facets) // maps and slices of strings and ints
 	dst = append(dst, facets...)
 	return append(dst, '}')
+}
+
+// appendJSONString appends s as encoding/json writes it: directly when
+// nothing in it needs escaping (the common case), else through json.Marshal.
+func appendJSONString(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			b, _ := json.Marshal(s)
+			return append(dst, b...)
+		}
+	}
+	dst = append(dst, '"')
+	dst = append(dst, s...)
+	return append(dst, '"')
 }

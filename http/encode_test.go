@@ -3,7 +3,6 @@ package http
 import (
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"testing"
 	"time"
 
@@ -11,7 +10,10 @@ import (
 )
 
 func sampleResult(n int) mcpdir.SearchResult {
-	res := mcpdir.SearchResult{Total: n * 3}
+	res := mcpdir.SearchResult{Total: n * 3, Facets: &mcpdir.Facets{
+		Transports: map[string]int{"stdio": n, "sse": 1}, Registries: map[string]int{"npm": n},
+		Tags: []mcpdir.TagCount{{Tag: "postgres", Count: n}, {Tag: "<db>", Count: 2}},
+	}}
 	for i := range n {
 		e := &mcpdir.Entry{
 			ID: mcpdir.EntryID(fmt.Sprint(i)), Name: fmt.Sprintf("@scope/mcp-server-postgres-%d", i),
@@ -25,30 +27,26 @@ func sampleResult(n int) mcpdir.SearchResult {
 	return res
 }
 
-// The cached assembly must produce exactly what encoding/json produces.
+// The cached assembly must produce exactly what encoding/json produces,
+// byte for byte.
 func TestCachedEncodingMatchesEncodingJSON(t *testing.T) {
 	res := sampleResult(50)
 	c := mcpdir.NewEncodingCache(mcpdir.EncodeSearchItemHead)
-	for round := range 2 { // cold and warm cache
-		got := appendSearchResponse(nil, c, res, `post"gres`)
+	for round, keywords := range []string{"postgres", `post"gres <&> é \ x`, "postgres"} { // cold and warm cache
+		got := appendSearchResponse(nil, c, res, keywords, encodeFacets(res.Facets))
 		items := make([]mcpdir.SearchItem, len(res.Hits))
 		for i, h := range res.Hits {
 			items[i] = mcpdir.NewSearchItem(h)
 		}
-		want, _ := json.Marshal(searchResponse{Data: items, Count: len(items), Total: res.Total, Keywords: `post"gres`})
-		var g, w any
-		if err := json.Unmarshal(got, &g); err != nil {
-			t.Fatalf("round %d: invalid JSON: %v\n%s", round, err, got)
-		}
-		json.Unmarshal(want, &w)
-		if !reflect.DeepEqual(g, w) {
+		want, _ := json.Marshal(searchResponse{Data: items, Count: len(items), Total: res.Total, Keywords: keywords, Facets: res.Facets})
+		if string(got) != string(want) {
 			t.Fatalf("round %d:\n got %s\nwant %s", round, got, want)
 		}
 	}
 	// An updated entry (a new one, as the index holds) is encoded anew.
 	res.Hits[0].Entry = &mcpdir.Entry{ID: res.Hits[0].Entry.ID, Name: "renamed", UpdatedAt: time.Unix(999, 0)}
 	var g struct{ Data []mcpdir.SearchItem }
-	json.Unmarshal(appendSearchResponse(nil, c, res, "x"), &g)
+	json.Unmarshal(appendSearchResponse(nil, c, res, "x", encodeFacets(nil)), &g)
 	if g.Data[0].Name != "renamed" {
 		t.Fatal("stale cached encoding served after an update")
 	}
@@ -58,7 +56,7 @@ func TestCachedEncodingMatchesEncodingJSON(t *testing.T) {
 func TestItemCacheIsBounded(t *testing.T) {
 	c := mcpdir.NewEncodingCache(mcpdir.EncodeSearchItemHead)
 	for range 1<<16/50 + 10 {
-		appendSearchResponse(nil, c, sampleResult(50), "x") // 50 new entries each time
+		appendSearchResponse(nil, c, sampleResult(50), "x", encodeFacets(nil)) // 50 new entries each time
 	}
 	if c.Len() > 1<<16 {
 		t.Fatalf("%d cached items, bound %d", c.Len(), 1<<16)
@@ -75,14 +73,14 @@ func BenchmarkEncodeSearchResponse(b *testing.B) {
 			for i, h := range res.Hits {
 				items[i] = mcpdir.NewSearchItem(h)
 			}
-			json.Marshal(searchResponse{Data: items, Count: len(items), Total: res.Total, Keywords: "postgres"})
+			json.Marshal(searchResponse{Data: items, Count: len(items), Total: res.Total, Keywords: "postgres", Facets: res.Facets})
 		}
 	})
 	b.Run("cached-items", func(b *testing.B) {
 		c := mcpdir.NewEncodingCache(mcpdir.EncodeSearchItemHead)
 		buf := make([]byte, 0, 32<<10)
 		for b.Loop() {
-			buf = appendSearchResponse(buf[:0], c, res, "postgres")
+			buf = appendSearchResponse(buf[:0], c, res, "postgres", encodeFacets(res.Facets))
 		}
 	})
 }

@@ -30,9 +30,6 @@ func addRoutes(mux *http.ServeMux, cfg Config) {
 	if cfg.Metrics != nil {
 		mux.Handle("GET /metrics", handleMetrics(cfg.Metrics, cfg.Guard, cfg.Logger))
 	}
-	if cfg.Baseline {
-		mux.Handle("GET /debug/baseline", handleBaseline())
-	}
 	// A GET pattern also matches HEAD, which would spend a search's budget
 	// for no body.
 	mux.Handle("HEAD /api/open/v1/search", methodNotAllowed("GET"))

@@ -24,6 +24,7 @@ type searchResponse struct {
 // handleSearch serves GET /api/open/v1/search?keywords=…
 func handleSearch(index Searcher, guard mcpdir.Guard, maxResults int, logger *slog.Logger) http.Handler {
 	items := mcpdir.NewEncodingCache(mcpdir.EncodeSearchItemHead)
+	facets := &facetCache{}
 	buffers := sync.Pool{New: func() any { return new([]byte) }}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		key, err := guard.Authenticate(r.Context(), r.Header.Get("Authorization"))
@@ -52,9 +53,15 @@ func handleSearch(index Searcher, guard mcpdir.Guard, maxResults int, logger *sl
 			writeError(w, r, logger, mcpdir.RateLimitedError(decision))
 			return
 		}
+		gen, fkey := index.Generation(), facetKey(keywords, filter)
+		counted, cached := facets.get(gen, fkey)
+		res := index.Find(mcpdir.Query{Text: keywords, Limit: maxResults, Filter: filter, Facets: !cached})
+		if !cached {
+			counted = encodeFacets(res.Facets)
+			facets.put(gen, fkey, counted)
+		}
 		buf := buffers.Get().(*[]byte)
-		res := index.Find(mcpdir.Query{Text: keywords, Limit: maxResults, Filter: filter, Facets: true})
-		*buf = appendSearchResponse((*buf)[:0], items, res, keywords)
+		*buf = appendSearchResponse((*buf)[:0], items, res, keywords, counted)
 		writeBody(w, http.StatusOK, *buf)
 		buffers.Put(buf)
 	})

@@ -17,6 +17,9 @@ import (
 // Searcher answers ranked searches.
 type Searcher interface {
 	Find(q mcpdir.Query) mcpdir.SearchResult
+	// Generation changes whenever the index does (facets are cached
+	// for one generation).
+	Generation() uint64
 }
 
 // Config is what the HTTP interface needs.
@@ -46,8 +49,10 @@ type Config struct {
 	// of what it depends on.
 	Ready func(ctx context.Context) Readiness
 	// Baseline mounts GET /debug/baseline?bytes=N, which answers a
-	// precomputed body of N bytes: the physical limit that load benchmarks
-	// compare search throughput with, measured in the same server.
+	// precomputed body of N bytes with the headers of a search and
+	// nothing else (no middleware: no log line, no metrics): the limit
+	// that load benchmarks compare search throughput with, measured in
+	// the same server.
 	Baseline bool
 	// Timeouts bound slow clients; zero fields take DefaultTimeouts'.
 	Timeouts Timeouts
@@ -116,5 +121,8 @@ func NewServer(cfg Config) http.Handler {
 	h = recoverPanics(cfg.Logger, h)
 	h = deadlines(cfg.Timeouts.orDefaults().Request, h)
 	h = observe(cfg.Logger, cfg.AccessLog, cfg.Observer, h)
+	if cfg.Baseline {
+		h = withBaseline(h)
+	}
 	return h
 }

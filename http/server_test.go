@@ -21,6 +21,8 @@ func (panickingIndex) Find(mcpdir.Query) mcpdir.SearchResult {
 	panic("index corrupted at /var/lib/secret/path")
 }
 
+func (panickingIndex) Generation() uint64 { return 0 }
+
 type allowAll struct{}
 
 func (allowAll) Authenticate(context.Context, string) (*mcpdir.APIKey, error) {

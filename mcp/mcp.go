@@ -118,6 +118,7 @@ type Handler struct {
 	stateless http.Handler
 	legacy    http.Handler
 	tools     *tools
+	counters  *messageCounters
 	sessions  *registry
 	tickets   *ticketBox
 
@@ -168,6 +169,7 @@ func NewHandler(cfg Config) (*Handler, error) {
 		server:   server,
 		sessions: newRegistry(cfg.MaxSessionsPerKey, cfg.MaxStreamsPerKey, cfg.SessionIdleTimeout),
 		tickets:  newTicketBox(),
+		counters: newMessageCounters(cfg.Observer),
 		closing:  make(chan struct{}),
 		swept:    make(chan struct{}),
 	}

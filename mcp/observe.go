@@ -7,19 +7,68 @@ import (
 
 // Observer counts the endpoint's traffic (package metrics).
 type Observer interface {
-	// CountMessage counts a message: its method ("other" for one the
-	// server does not know) and, for tools/call, the tool ("other" for
-	// one it does not offer; "" for other methods).
-	CountMessage(method, tool string)
+	// MessageCounter returns what counts a message: of its method ("other"
+	// for one the server does not know) and, for tools/call, its tool
+	// ("other" for one it does not offer; "" for other methods). The
+	// endpoint asks for every pair once, at start.
+	MessageCounter(method, tool string) func()
 	StreamOpened()
 	StreamClosed()
 }
 
 type noObserver struct{}
 
-func (noObserver) CountMessage(string, string) {}
-func (noObserver) StreamOpened()               {}
-func (noObserver) StreamClosed()               {}
+func (noObserver) MessageCounter(string, string) func() { return func() {} }
+func (noObserver) StreamOpened()                        {}
+func (noObserver) StreamClosed()                        {}
+
+// messageCounters are the counters of every method and tool, resolved at
+// start, so that counting a message looks nothing up by label.
+type messageCounters struct {
+	methods        map[string]func() // known methods but tools/call
+	other          func()
+	search, detail func() // tools/call of the directory's tools
+	otherTool      func() // tools/call of any other name
+}
+
+func newMessageCounters(o Observer) *messageCounters {
+	c := &messageCounters{
+		methods: make(map[string]func(), len(knownMethods)),
+		other:   o.MessageCounter("other", ""),
+		search:  o.MessageCounter("tools/call", toolSearch), detail: o.MessageCounter("tools/call", toolDetail),
+		otherTool: o.MessageCounter("tools/call", "other"),
+	}
+	for method := range knownMethods {
+		if method != "tools/call" {
+			c.methods[method] = o.MessageCounter(method, "")
+		}
+	}
+	return c
+}
+
+// count counts a message, naming only what the server knows, so that
+// clients cannot grow the metrics' label sets.
+func (c *messageCounters) count(m *message) {
+	switch {
+	case m.method == "":
+		// a response to the server
+	case m.method == "tools/call":
+		switch m.toolName() {
+		case toolSearch:
+			c.search()
+		case toolDetail:
+			c.detail()
+		default:
+			c.otherTool()
+		}
+	default:
+		if inc, ok := c.methods[m.method]; ok {
+			inc()
+		} else {
+			c.other()
+		}
+	}
+}
 
 // quietHandler passes on the SDK's warnings and errors, and its info lines
 // only when debugging: it logs several info lines per request (a session

@@ -82,7 +82,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, key *mcpdir.APIKe
 		return
 	}
 	for _, m := range p.msgs {
-		h.count(m)
+		h.counters.count(m)
 	}
 	if m := p.msgs[0]; !p.batch && !p.modern && p.legacyID == "" && p.sessionID == "" && p.jsonOK &&
 		m.method == "tools/call" && m.isCall() && ours(m.toolName()) {
@@ -280,22 +280,4 @@ func (h *Handler) callDirect(w http.ResponseWriter, r *http.Request, key *mcpdir
 	hdr.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(http.StatusOK)
 	w.Write(body)
-}
-
-// count tells the observer of a message, naming only what the server
-// knows, so that clients cannot grow the metrics' label sets.
-func (h *Handler) count(m *message) {
-	if m.method == "" {
-		return // a response to the server
-	}
-	method, tool := m.method, ""
-	if _, known := knownMethods[method]; !known {
-		method = "other"
-	}
-	if method == "tools/call" {
-		if tool = m.toolName(); !ours(tool) {
-			tool = "other"
-		}
-	}
-	h.cfg.Observer.CountMessage(method, tool)
 }

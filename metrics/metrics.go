@@ -8,6 +8,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -38,8 +39,9 @@ type Metrics struct {
 	oauthRefusals       *prometheus.CounterVec
 }
 
-// New registers the collectors. entries reports the index's size.
-func New(entries func() int) *Metrics {
+// New registers the collectors. entries reports the index's size, and
+// droppedLogLines the log lines dropped because the log output fell behind.
+func New(entries func() int, droppedLogLines func() uint64) *Metrics {
 	m := &Metrics{
 		registry: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -94,6 +96,8 @@ func New(entries func() int) *Metrics {
 	m.registry.MustRegister(m.oauthRegistrations, m.oauthAuthorizations, m.oauthTokens, m.oauthRefusals, m.syncs, m.liveChecks, m.liveDuration, m.requests, m.durations, m.searches, m.rateLimited, m.mcpMessages, m.streams, m.feedCaughtUp,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "mcpdir_index_entries", Help: "Entries in the search index."},
 			func() float64 { return float64(entries()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "mcpdir_log_lines_dropped_total", Help: "Log lines dropped because the log output could not keep up."},
+			func() float64 { return float64(droppedLogLines()) }),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
@@ -124,17 +128,68 @@ func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
 }
 
-// ObserveRequest counts an HTTP request (http's Observer).
-func (m *Metrics) ObserveRequest(route, method string, status int, d time.Duration) {
-	m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
-	m.durations.WithLabelValues(route).Observe(d.Seconds())
+// Route returns the request counter of one route, with its label children
+// resolved once (http's Observer): a request then finds its counter by
+// indexing, with no label lookup.
+func (m *Metrics) Route(route string) func(method string, status int, d time.Duration) {
+	r := &routeMetrics{route: route, requests: m.requests, duration: m.durations.WithLabelValues(route)}
+	return r.observe
 }
 
-// CountMessage counts an MCP message (mcp's Observer). Only the
-// directory's tools are named; other names count as "other", so that a
-// client cannot grow the label set.
-func (m *Metrics) CountMessage(method, tool string) {
-	m.mcpMessages.WithLabelValues(method, tool).Inc()
+// routeMetrics counts the requests of one route.
+type routeMetrics struct {
+	route    string
+	requests *prometheus.CounterVec
+	duration prometheus.Observer
+	// counters[method][status-minStatus], resolved at the first request
+	// of each pair.
+	counters [len(httpMethods) + 1]atomic.Pointer[[maxStatus - minStatus]atomic.Pointer[prometheus.Counter]]
+}
+
+// httpMethods are the methods counted by name; any other counts as
+// "other", so that a client cannot grow the label set.
+var httpMethods = [...]string{"GET", "POST", "PUT", "DELETE", "HEAD", "OPTIONS", "PATCH"}
+
+const minStatus, maxStatus = 100, 600
+
+// observe counts a request and its duration.
+func (r *routeMetrics) observe(method string, status int, d time.Duration) {
+	r.duration.Observe(d.Seconds())
+	row := len(httpMethods)
+	for i, m := range httpMethods {
+		if m == method {
+			row = i
+			break
+		}
+	}
+	if row == len(httpMethods) {
+		method = "other"
+	}
+	if status < minStatus || status >= maxStatus {
+		r.requests.WithLabelValues(r.route, method, strconv.Itoa(status)).Inc()
+		return
+	}
+	statuses := r.counters[row].Load()
+	if statuses == nil {
+		r.counters[row].CompareAndSwap(nil, new([maxStatus - minStatus]atomic.Pointer[prometheus.Counter]))
+		statuses = r.counters[row].Load()
+	}
+	slot := &statuses[status-minStatus]
+	c := slot.Load()
+	if c == nil {
+		counter := r.requests.WithLabelValues(r.route, method, strconv.Itoa(status))
+		slot.CompareAndSwap(nil, &counter)
+		c = slot.Load()
+	}
+	(*c).Inc()
+}
+
+// MessageCounter returns the counter of an MCP message (mcp's Observer),
+// resolved once per method and tool: the endpoint resolves every pair it
+// can count at start, naming only the methods it knows and the
+// directory's tools, so that a client cannot grow the label set.
+func (m *Metrics) MessageCounter(method, tool string) func() {
+	return m.mcpMessages.WithLabelValues(method, tool).Inc
 }
 
 // StreamOpened and StreamClosed track open MCP event streams (mcp's

@@ -94,3 +94,11 @@ func (cc *clauseCache) putLocked(key string, a *analyzedClause) {
 	}
 	cc.cur[key] = a
 }
+
+// Generation counts the index's changes: what a caller keeps of a search
+// (its facet counts, say) holds while the generation stays the same.
+func (x *Index) Generation() uint64 {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.gen
+}

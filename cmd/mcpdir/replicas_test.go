@@ -224,6 +224,10 @@ func TestOutagesOfPostgresAndRedis(t *testing.T) {
 	waitFor(t, 10*time.Second, "the entry imported during the outage is found", func() bool {
 		return s.search(t, key, "narwhal").Total == 1
 	})
+	waitFor(t, 5*time.Second, "the ends of the outages logged", func() bool {
+		logs := s.stderr.String()
+		return strings.Contains(logs, "redis is back") && strings.Contains(logs, "database is back")
+	})
 	logs := s.stderr.String()
 	for _, line := range []string{"database unreachable", "database is back", "redis unreachable", "redis is back"} {
 		if n := strings.Count(logs, line); n != 1 {

@@ -436,6 +436,8 @@ func TestAccessLog(t *testing.T) {
 	if id := resp.Header.Get("X-Request-Id"); id == "" || strings.Contains(id, " ") {
 		t.Errorf("a malformed id was kept: %q", id)
 	}
+	// The log is written a moment after the request (buffered).
+	waitFor(t, 5*time.Second, "the access line", func() bool { return strings.Contains(s.stderr.String(), `"id":"trace-123"`) })
 	var line map[string]any
 	for l := range strings.SplitSeq(s.stderr.String(), "\n") {
 		if strings.Contains(l, `"id":"trace-123"`) {
@@ -513,6 +515,12 @@ func TestSearchFiltersAndFacets(t *testing.T) {
 	}
 	if b := find("&official=true&registry=npm"); b.Total != 4 {
 		t.Errorf("official npm: %d", b.Total)
+	}
+	// Facets are cached per query, and counted afresh after any change.
+	cli(t, s.DataDir, "import", writeLines(t, `{"name": "kestrel-oci", "brief": "Kestrel falcon tracking", "website_url": "https://example.com/koci", "packages": [{"registry_type": "oci", "identifier": "koci", "transport": "sse"}]}`))
+	waitFor(t, 5*time.Second, "the second import searchable", func() bool { return find("").Total == 31 })
+	if f := find("").Facets; f.Registries["oci"] != 1 || f.Transports["sse"] != 1 || f.Transports["stdio"] != 20 || f.Tags[0].Count != 30 {
+		t.Errorf("facets after an import: %+v", f)
 	}
 	for _, bad := range []string{"&transport=pigeon", "&official=maybe", "&registry=npm&registry=pypi"} {
 		resp := get(t, s.URL+"/api/open/v1/search?keywords=kestrel"+bad, "Bearer "+key)

@@ -19,6 +19,7 @@ import (
 	"github.com/mcpdir/mcpdir/changefeed"
 	mcpdirhttp "github.com/mcpdir/mcpdir/http"
 	"github.com/mcpdir/mcpdir/livecheck"
+	"github.com/mcpdir/mcpdir/logwriter"
 	"github.com/mcpdir/mcpdir/mcp"
 	"github.com/mcpdir/mcpdir/memory"
 	"github.com/mcpdir/mcpdir/metrics"
@@ -121,7 +122,14 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 }
 
 func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
-	logger := newLogger(stderr, cfg.logLevel, cfg.logFormat)
+	// Requests never wait on the log: lines are buffered and written a
+	// moment later, and every one is written before this returns.
+	var logger *slog.Logger
+	logOut := logwriter.New(stderr, logwriter.Options{OnDrop: func(lines int) {
+		logger.Warn("the log output fell behind: lines were dropped", "lines", lines)
+	}})
+	defer logOut.Close()
+	logger = newLogger(logOut, cfg.logLevel, cfg.logFormat)
 	store, err := cfg.store.open(ctx)
 	if err != nil {
 		return err
@@ -183,7 +191,7 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 		cfg.publicURL = "http://" + ln.Addr().String()
 	}
 
-	m := metrics.New(index.Len)
+	m := metrics.New(index.Len, logOut.Dropped)
 	searcher := m.Index(index)
 	pages, err := web.New(searcher, logger)
 	if err != nil {
