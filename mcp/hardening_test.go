@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"strings"
 	"sync"
@@ -266,6 +267,29 @@ func FuzzParseBody(f *testing.F) {
 			if got := restoreIDs(msgs[i].fields["id"]); !bytes.Equal(got, m.id) {
 				t.Fatalf("id %s restored as %s", m.id, got)
 			}
+		}
+	})
+}
+
+// decodeObject decodes what json.Unmarshal into a map of raw members
+// decodes, for any valid JSON.
+func FuzzDecodeObject(f *testing.F) {
+	for _, s := range []string{`{}`, ` { "a" : 1 , "b":[1,{"c":"}"}], "d":"x\"}" } `, `{"a":1,"a":2}`, `[1]`, `"s"`, `null`, `{"\u0061":1}`,
+		`{"é":true}`, `{"a":{"b":{}},"c":-1.5e3,"d":null,"e":false}`, "{\"k\":\"\\\\\"}"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if !json.Valid(raw) {
+			return
+		}
+		var want map[string]json.RawMessage
+		wantErr := json.Unmarshal(raw, &want)
+		got, err := decodeObject(raw)
+		if (err != nil) != (wantErr != nil || want == nil) {
+			t.Fatalf("%s: error %v, encoding/json %v", raw, err, wantErr)
+		}
+		if err == nil && !maps.EqualFunc(got, want, func(a, b json.RawMessage) bool { return bytes.Equal(a, b) }) {
+			t.Fatalf("%s: %q, encoding/json %q", raw, got, want)
 		}
 	})
 }

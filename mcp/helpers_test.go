@@ -121,7 +121,7 @@ func newTestIndex() *testIndex {
 	idx := &testIndex{entries: []*mcpdir.Entry{
 		pg,
 		e("sqlite", "Query SQLite databases", "https://example.com/sqlite-mcp", "database"),
-		e("github", "Manage GitHub issues and pull requests", "https://github.com/example/github-mcp", "git"),
+		e("github", "Manage GitHub issues & <pull requests>", "https://github.com/example/github-mcp", "git"),
 	}}
 	for i := range 120 {
 		idx.entries = append(idx.entries, e("filler-"+string(rune('a'+i%26))+strings.Repeat("x", i/26),

@@ -119,8 +119,12 @@ type Handler struct {
 	legacy    http.Handler
 	tools     *tools
 	counters  *messageCounters
-	sessions  *registry
-	tickets   *ticketBox
+	// direct answers the common calls without the SDK (direct.go), with
+	// the SDK's tools/list answers; tests turn it off to compare.
+	direct   bool
+	lists    toolLists
+	sessions *registry
+	tickets  *ticketBox
 
 	closing   chan struct{}
 	swept     chan struct{} // closed when the janitor has stopped
@@ -184,6 +188,10 @@ func NewHandler(cfg Config) (*Handler, error) {
 	opts.Stateless = true
 	h.stateless = sdk.NewStreamableHTTPHandler(getServer, &opts)
 	h.legacy = sdk.NewSSEHandler(getServer, &sdk.SSEOptions{MaxRequestBodyBytes: cfg.MaxBodyBytes})
+	if h.lists, err = captureLists(h.stateless); err != nil {
+		return nil, err
+	}
+	h.direct = true
 
 	go h.janitor(min(max(cfg.SessionIdleTimeout/4, 10*time.Millisecond), time.Minute))
 	if cfg.Shared != nil {
@@ -364,6 +372,5 @@ func (h *Handler) sdkTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.C
 	if err != nil {
 		return nil, err
 	}
-	defer out.release()
 	return out.sdkResult(), nil
 }

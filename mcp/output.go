@@ -14,33 +14,24 @@ import (
 
 // output is a call's result: the spec's envelope holds a JSON document as
 // text content (lean items for a search), and the full object as
-// structured content for clients that read the output schema. The text is
-// kept as a JSON string literal, ready to be written into a response.
+// structured content for clients that read the output schema. A search's
+// is written straight into the answer from cached item encodings; any
+// other's is kept encoded, the text as a JSON string literal.
 type output struct {
+	search                 *searchOutput
+	t                      *tools
 	quotedText, structured []byte
 	isError                bool
-	pooled                 bool // the buffers come from outputBuffers
 }
 
-// outputBuffers recycles the buffers of search answers (tens of KB each).
+// outputBuffers recycles the buffers of answers (tens of KB each).
 var outputBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 func pooledBuffer() []byte { return (*outputBuffers.Get().(*[]byte))[:0] }
 
-// release gives the output's buffers back; it must not be used after.
-func (o *output) release() {
-	if o.pooled {
-		for _, b := range [][]byte{o.quotedText, o.structured} {
-			outputBuffers.Put(&b)
-		}
-		o.pooled = false
-	}
-}
-
 func (t *tools) result(ctx context.Context, v any, isError bool) output {
 	if s, ok := v.(*searchOutput); ok {
-		structured, quotedText := t.encodeSearch(s)
-		return output{quotedText: quotedText, structured: structured, pooled: true}
+		return output{search: s, t: t}
 	}
 	body, err := marshal(v)
 	if err != nil {
@@ -48,33 +39,61 @@ func (t *tools) result(ctx context.Context, v any, isError bool) output {
 		body, _ = marshal(fail(mcpdir.ECodeInternal, "internal error: try again later"))
 		isError = true
 	}
-	return output{quotedText: appendString(nil, string(body)), structured: body, isError: isError}
+	// The text is the JSON as marshal writes it; the SDK writes both the
+	// text's literal and the structured content as encoding/json does, with
+	// <, > and & escaped.
+	var structured bytes.Buffer
+	json.HTMLEscape(&structured, body)
+	return output{quotedText: appendString(nil, string(body), true), structured: structured.Bytes(), isError: isError}
+}
+
+// appendText appends the text's string literal.
+func (o output) appendText(dst []byte) []byte {
+	if o.search == nil {
+		return append(dst, o.quotedText...)
+	}
+	return append(o.t.appendSearch(append(dst, '"'), o.search, false), '"')
+}
+
+// appendStructured appends the structured content.
+func (o output) appendStructured(dst []byte) []byte {
+	if o.search == nil {
+		return append(dst, o.structured...)
+	}
+	return o.t.appendSearch(dst, o.search, true)
 }
 
 // sdkResult is the output as the SDK sends it.
 func (o output) sdkResult() *sdk.CallToolResult {
 	var text string
-	json.Unmarshal(o.quotedText, &text) // a string literal appendString made
+	json.Unmarshal(o.appendText(nil), &text) // a string literal appendString made
 	return &sdk.CallToolResult{
 		Content:           []sdk.Content{&sdk.TextContent{Text: text}},
-		StructuredContent: json.RawMessage(bytes.Clone(o.structured)),
+		StructuredContent: json.RawMessage(o.appendStructured(nil)),
 		IsError:           o.isError,
 	}
 }
 
-// appendResponse appends the JSON-RPC response that carries the output, as
-// the SDK encodes it, to dst.
-func (o output) appendResponse(dst []byte, id json.RawMessage) []byte {
-	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
-	dst = append(dst, id...)
-	dst = append(dst, `,"result":{"content":[{"type":"text","text":`...)
-	dst = append(dst, o.quotedText...)
+// appendResult appends the CallToolResult that carries the output, as
+// the SDK encodes it, to dst: from 2026-07-28 (serverInfo set) with the
+// server's info in _meta and its resultType.
+func (o output) appendResult(dst []byte, serverInfo json.RawMessage) []byte {
+	dst = append(dst, '{')
+	if serverInfo != nil {
+		dst = append(dst, `"_meta":{"io.modelcontextprotocol/serverInfo":`...)
+		dst = append(append(dst, serverInfo...), "},"...)
+	}
+	dst = append(dst, `"content":[{"type":"text","text":`...)
+	dst = o.appendText(dst)
 	dst = append(dst, `}],"structuredContent":`...)
-	dst = append(dst, o.structured...)
+	dst = o.appendStructured(dst)
 	if o.isError {
 		dst = append(dst, `,"isError":true`...)
 	}
-	return append(dst, "}}"...)
+	if serverInfo != nil {
+		dst = append(dst, `,"resultType":"complete"`...)
+	}
+	return append(dst, '}')
 }
 
 // searchOutput is a search's answer. It is encoded from cached item
@@ -103,48 +122,49 @@ type leanItem struct {
 func encodeLeanItem(e *mcpdir.Entry) []byte {
 	it := mcpdir.NewSearchItem(mcpdir.Hit{Entry: e})
 	b, _ := marshal(leanItem{ID: it.ID, Name: it.Name, Brief: it.Brief, WebsiteURL: it.WebsiteURL, Transports: it.Transports})
-	return appendEscaped(nil, string(b))
+	return appendEscaped(nil, string(b), true)
 }
 
-// encodeSearch encodes a search's answer, {success, data, count, total,
-// keywords, limit, notice?}, as structured content (full items) and as the
-// string literal of the text (lean items), both from cached encodings (the
-// lean items are cached escaped for the literal) into pooled buffers.
-func (t *tools) encodeSearch(o *searchOutput) (structured, quotedText []byte) {
-	// envelope appends the answer; raw appends JSON text as it must appear
-	// (as is, or escaped inside the literal).
-	envelope := func(dst []byte, items *mcpdir.EncodingCache, tail func([]byte, mcpdir.Hit) []byte, raw func([]byte, string) []byte) []byte {
-		dst = raw(dst, `{"success":true,"data":[`)
-		dst = items.AppendJoined(dst, o.hits, tail)
-		dst = raw(dst, `],"count":`+strconv.Itoa(len(o.hits))+`,"total":`+strconv.Itoa(o.total)+`,"keywords":`)
-		dst = raw(dst, string(appendString(nil, o.keywords)))
-		dst = raw(dst, `,"limit":`+strconv.Itoa(o.limit))
-		if o.notice != "" {
-			dst = raw(dst, `,"notice":`)
-			dst = raw(dst, string(appendString(nil, o.notice)))
-		}
-		return raw(dst, `}`)
+// appendSearch appends a search's answer, {success, data, count, total,
+// keywords, limit, notice?}, from cached item encodings: as structured
+// content, the full items as encoding/json writes them (the SDK's
+// encoding); else as the inside of the text's literal, the lean items (a
+// model pays for every byte of text) as marshal writes them, escaped as
+// encoding/json escapes a string (the lean items are cached escaped).
+func (t *tools) appendSearch(dst []byte, o *searchOutput, structured bool) []byte {
+	items, tail := t.lean, (func([]byte, mcpdir.Hit) []byte)(nil)
+	raw := func(dst []byte, s string) []byte { return appendEscaped(dst, s, true) }
+	if structured {
+		items, tail = t.items, mcpdir.AppendItemScore
+		raw = func(dst []byte, s string) []byte { return append(dst, s...) }
 	}
-	asIs := func(dst []byte, s string) []byte { return append(dst, s...) }
-	structured = envelope(pooledBuffer(), t.items, mcpdir.AppendItemScore, asIs)
-	quotedText = envelope(append(pooledBuffer(), '"'), t.lean, nil, appendEscaped)
-	return structured, append(quotedText, '"')
+	dst = raw(dst, `{"success":true,"data":[`)
+	dst = items.AppendJoined(dst, o.hits, tail)
+	dst = raw(dst, `],"count":`+strconv.Itoa(len(o.hits))+`,"total":`+strconv.Itoa(o.total)+`,"keywords":`)
+	dst = raw(dst, string(appendString(nil, o.keywords, structured)))
+	dst = raw(dst, `,"limit":`+strconv.Itoa(o.limit))
+	if o.notice != "" {
+		dst = raw(dst, `,"notice":`)
+		dst = raw(dst, string(appendString(nil, o.notice, structured)))
+	}
+	return raw(dst, `}`)
 }
 
-// appendString appends s as a JSON string, escaped as marshal escapes it
-// (no HTML escaping), without marshal's allocations: the text of a search
-// answer is kilobytes.
-func appendString(dst []byte, s string) []byte {
-	return append(appendEscaped(append(dst, '"'), s), '"')
+// appendString appends s as a JSON string, escaped as encoding/json
+// escapes it (html) or as marshal does (not html), without their
+// allocations: the text of a search answer is kilobytes.
+func appendString(dst []byte, s string, html bool) []byte {
+	return append(appendEscaped(append(dst, '"'), s, html), '"')
 }
 
-// appendEscaped appends the inside of s's JSON string literal.
-func appendEscaped(dst []byte, s string) []byte {
+// appendEscaped appends the inside of s's JSON string literal; html
+// escapes <, > and & too, as encoding/json does.
+func appendEscaped(dst []byte, s string, html bool) []byte {
 	const hex = "0123456789abcdef"
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf && !(html && (c == '<' || c == '>' || c == '&')) {
 			i++
 			continue
 		}

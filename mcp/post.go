@@ -9,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"slices"
-	"strconv"
 
 	"github.com/mcpdir/mcpdir"
 )
@@ -84,9 +83,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, key *mcpdir.APIKe
 	for _, m := range p.msgs {
 		h.counters.count(m)
 	}
-	if m := p.msgs[0]; !p.batch && !p.modern && p.legacyID == "" && p.sessionID == "" && p.jsonOK &&
-		m.method == "tools/call" && m.isCall() && ours(m.toolName()) {
-		h.callDirect(w, r, key, m)
+	if h.serveDirect(w, r, key, p, version) {
 		return
 	}
 	handler := h.stateless
@@ -257,27 +254,4 @@ func (h *Handler) checkMethods(w http.ResponseWriter, msgs []*message, modern bo
 		return true
 	}
 	return false
-}
-
-// callDirect answers a sessionless tools/call of a directory tool without
-// the SDK, which would connect, serve and close a whole session for it: the
-// call most agents make, at a fraction of the cost (BenchmarkToolsCall).
-// The answer is what the SDK answers (TestFastPathMatchesSDK), as JSON.
-func (h *Handler) callDirect(w http.ResponseWriter, r *http.Request, key *mcpdir.APIKey, m *message) {
-	out, err := h.tools.call(r.Context(), h.cfg.Guard, key, m.toolName(), m.params["arguments"], func(d mcpdir.RateDecision) {
-		mcpdir.SetRateLimitHeaders(w.Header(), d)
-	})
-	if err != nil {
-		writeRPCError(w, http.StatusOK, m.id, rpcError{Code: codeInternal, Message: "internal error", Data: rpcData{Code: mcpdir.ECodeInternal}})
-		return
-	}
-	defer out.release()
-	body := out.appendResponse(pooledBuffer(), m.id)
-	defer outputBuffers.Put(&body)
-	hdr := w.Header()
-	hdr.Set("Content-Type", "application/json")
-	hdr.Set("Cache-Control", "no-cache, no-transform")
-	hdr.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(http.StatusOK)
-	w.Write(body)
 }

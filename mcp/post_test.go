@@ -2,59 +2,173 @@ package mcp
 
 import (
 	"bytes"
-	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mcpdir/mcpdir/search"
 	"github.com/mcpdir/mcpdir/starter"
 )
 
-// The sessionless fast path answers exactly what the SDK answers for the
-// same call: every tool, success and failure.
-func TestFastPathMatchesSDK(t *testing.T) {
-	e := newEnv(t, nil)
-	calls := []string{
-		toolCall(1, toolSearch, `{"keywords":"sql"}`),
-		toolCall(2, toolSearch, `{"keywords":"filler","limit":3}`),
-		toolCall(3, toolSearch, `{"keywords":"filler","limit":0}`),
-		toolCall(4, toolSearch, `{"keywords":"zzzz nothing"}`),
-		toolCall(5, toolSearch, `{"keywords":"a\u001bb"}`),
-		toolCall(6, toolSearch, `{}`),
-		toolCall(7, toolDetail, `{"mcp_id":"`+e.index.entries[0].ID+`"}`),
-		toolCall(8, toolDetail, `{"mcp_id":"nope"}`),
-		toolCall(9, toolSearch, `{"keywords":"<script>&\"quoted\" é"}`),
+// The calls answered without the SDK (direct.go) get, era by era and for
+// every Accept, the answer the SDK gives the same request: the same
+// status, headers and body, byte for byte. The reference is a handler with
+// the direct answers turned off; a tripwire in front of the SDK's handlers
+// proves that the direct handler did answer the calls it should.
+func TestDirectMatchesSDK(t *testing.T) {
+	fast, ref := newEnv(t, nil), newEnv(t, nil)
+	ref.h.direct = false
+	var leaked []string
+	var mu sync.Mutex
+	tripwire := func(next http.Handler) http.Handler {
+		return &tripwire{next: next, seen: func(body string) {
+			if strings.Contains(body, `"tools/`) {
+				mu.Lock()
+				leaked = append(leaked, body)
+				mu.Unlock()
+			}
+		}}
 	}
-	for _, body := range calls {
-		direct := readRPC(t, e.post(jsonHeaders(keyUnlimited, hdr{"Mcp-Protocol-Version": "2025-06-18"}), body), http.StatusOK)
-		// Accepting only event streams takes the SDK's stateless handler.
-		resp := e.post(jsonHeaders(keyUnlimited, hdr{"Mcp-Protocol-Version": "2025-06-18", "Accept": "text/event-stream"}), body)
-		if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
-			t.Fatalf("the SDK path answered %s", ct)
-		}
-		raw, _ := io.ReadAll(resp.Body)
-		events := parseSSE(string(raw))
-		if len(events) != 1 {
-			t.Fatalf("SDK answer: %s", raw)
-		}
-		var viaSDK rpcResp
-		json.Unmarshal([]byte(events[0].data), &viaSDK)
-		var a, b any
-		json.Unmarshal(direct.Result, &a)
-		json.Unmarshal(viaSDK.Result, &b)
-		if !reflect.DeepEqual(a, b) || string(direct.ID) != string(viaSDK.ID) || a == nil {
-			t.Errorf("%s:\n direct %s %s\n    SDK %s %s", body, direct.ID, direct.Result, viaSDK.ID, viaSDK.Result)
+	fast.h.stateless, fast.h.stateful = tripwire(fast.h.stateless), tripwire(fast.h.stateful)
+
+	id := fast.index.entries[0].ID
+	type call struct {
+		method, name, params string
+		sdk                  bool // the direct handler passes it to the SDK
+		modern               bool // a 2026-07-28 call with its own _meta
+	}
+	const caps = `"io.modelcontextprotocol/clientCapabilities":{"sampling":{}}`
+	const version = `"io.modelcontextprotocol/protocolVersion":"2026-07-28"`
+	calls := []call{
+		{"tools/call", toolSearch, `"arguments":{"keywords":"sql"}`, false, false},
+		{"tools/call", toolSearch, `"arguments":{"keywords":"filler","limit":3}`, false, false},
+		{"tools/call", toolSearch, `"arguments":{"keywords":"filler","limit":0}`, false, false},
+		{"tools/call", toolSearch, `"arguments":{"keywords":"zzzz nothing"}`, false, false},
+		{"tools/call", toolSearch, `"arguments":{"keywords":"a\u001bb"}`, false, false},
+		{"tools/call", toolSearch, `"arguments":{}`, false, false},
+		{"tools/call", toolSearch, `"arguments":"not an object"`, false, false},
+		{"tools/call", toolSearch, `"arguments":{"keywords":"<script>&\"quoted\" é \u2028"}`, false, false},
+		{"tools/call", toolSearch, `"arguments":{"keywords":"sql","transport":"pigeon"}`, false, false},
+		{"tools/call", toolDetail, `"arguments":{"mcp_id":"` + id + `"}`, false, false},
+		{"tools/call", toolDetail, `"arguments":{"mcp_id":"nope"}`, false, false},
+		{"tools/call", toolDetail, `"arguments":{"mcp_id":"` + fast.index.entries[2].ID + `"}`, false, false}, // <, > and & in its brief
+		{"tools/call", toolSearch, `"arguments":{"keywords":"github"},"_meta":{"progressToken":"p1"}`, false, false},
+		{"tools/call", toolSearch, `"arguments":{"keywords":"github"},"_meta":"not an object"`, true, false},
+		{"tools/call", toolSearch, `"arguments":{"keywords":"sql"},"task":{"ttl":1000}`, true, false},
+		{"tools/call", "nope", `"arguments":{}`, true, false},
+		{"tools/list", "", ``, false, false},
+		{"tools/list", "", `"cursor":"abc"`, true, false},
+		{"tools/call", toolSearch, `"arguments":{"keywords":"sql"},"_meta":{` + version + `,` + caps + `,"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/logLevel":"debug","progressToken":1}`, false, true},
+		{"tools/call", toolSearch, `"arguments":{"keywords":"sql"},"_meta":{` + version + `,"io.modelcontextprotocol/clientCapabilities":{"roots":5}}`, true, true},
+		{"tools/call", toolSearch, `"arguments":{"keywords":"sql"},"_meta":{` + version + `,` + caps + `,"io.modelcontextprotocol/clientInfo":"me"}`, true, true},
+		{"tools/list", "", `"_meta":{` + version + `,` + caps + `,"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"}}`, false, true},
+	}
+	type era struct {
+		name    string
+		headers func(e *env, method, name string) hdr
+		meta    string
+	}
+	sessions := map[*env]string{fast: fast.initialize(keyUnlimited, "2025-11-25"), ref: ref.initialize(keyUnlimited, "2025-11-25")}
+	eras := []era{
+		{"sessionless", func(e *env, _, _ string) hdr {
+			return jsonHeaders(keyUnlimited, hdr{"Mcp-Protocol-Version": "2025-06-18"})
+		}, ``},
+		{"session 2025-11-25", func(e *env, _, _ string) hdr { return sessionHeaders(keyUnlimited, sessions[e], "2025-11-25") }, ``},
+		{"2026-07-28", func(e *env, method, name string) hdr { return modernHeaders(keyUnlimited, method, name) }, modernMeta},
+	}
+	n := 0
+	for _, era := range eras {
+		for _, accept := range []string{"application/json, text/event-stream", "application/json", "text/event-stream"} {
+			for _, c := range calls {
+				if c.modern != (era.meta != "" && strings.Contains(c.params, "_meta")) {
+					continue // a call with a _meta of its own, in its era
+				}
+				for _, id := range []string{"7", `"req-7"`} {
+					n++
+					params := c.params
+					if c.name != "" {
+						params = `"name":"` + c.name + `"` + cond(params != "", ",", "") + params
+					}
+					if era.meta != "" && !c.modern {
+						params += cond(params != "", ",", "") + era.meta
+					}
+					body := `{"jsonrpc":"2.0","id":` + id + `,"method":"` + c.method + `","params":{` + params + `}}`
+					mu.Lock()
+					leaked = nil
+					mu.Unlock()
+					answer := func(e *env, accept string) (*http.Response, string) {
+						h := era.headers(e, c.method, c.name)
+						h["Accept"] = accept
+						resp := e.post(h, body)
+						b, _ := io.ReadAll(resp.Body)
+						return resp, string(b)
+					}
+					got, gotBody := answer(fast, accept)
+					// Sessionless answers are JSON for a client that takes
+					// JSON (docs/mcp.md): the SDK's, collected from its stream.
+					want, wantBody := answer(ref, cond(era.name == "sessionless" && !c.sdk && accept != "text/event-stream", "application/json", accept))
+					what := era.name + ", Accept " + accept + ": " + body
+					if got.StatusCode != want.StatusCode || gotBody != wantBody {
+						t.Errorf("%s\n direct %d %s\n    SDK %d %s", what, got.StatusCode, firstDiff(gotBody, wantBody), want.StatusCode, firstDiff(wantBody, gotBody))
+					}
+					for _, name := range []string{"Content-Type", "Cache-Control", "Connection", "Mcp-Session-Id", "RateLimit-Limit", "X-Content-Type-Options"} {
+						if got.Header.Get(name) != want.Header.Get(name) {
+							t.Errorf("%s\n %s: direct %q, SDK %q", what, name, got.Header.Get(name), want.Header.Get(name))
+						}
+					}
+					if !c.sdk && (want.StatusCode != http.StatusOK || !strings.Contains(wantBody, `"result"`)) {
+						t.Errorf("%s: the SDK did not answer a result: %d %s", what, want.StatusCode, wantBody)
+					}
+					mu.Lock()
+					if took := len(leaked) > 0; took != c.sdk {
+						t.Errorf("%s: reached the SDK %v, want %v", what, took, c.sdk)
+					}
+					mu.Unlock()
+				}
+			}
 		}
 	}
+	t.Logf("%d requests compared", n)
 }
 
-// BenchmarkToolsCall compares, in one run, a sessionless search_mcp call
-// through the SDK's stateless handler (a session connected, served and
-// closed per request) with the fast path, over the starter directory.
+// tripwire passes requests on to an SDK handler, showing their bodies to
+// seen. (A pointer: the handler compares its SDK handlers.)
+type tripwire struct {
+	next http.Handler
+	seen func(body string)
+}
+
+func (tw *tripwire) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	tw.seen(string(body))
+	tw.next.ServeHTTP(w, r)
+}
+
+// firstDiff is a where a differs from b first, and around it.
+func firstDiff(a, b string) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return fmt.Sprintf("(%d bytes) at %d: %q", len(a), i, a[max(0, i-60):min(len(a), i+60)])
+}
+
+func cond(ok bool, yes, no string) string {
+	if ok {
+		return yes
+	}
+	return no
+}
+
+// BenchmarkToolsCall measures a search_mcp call in each era, answered
+// directly, beside the same sessionless call through the SDK's handler (a
+// session connected, served and closed per request), over the starter
+// directory, in one run.
 func BenchmarkToolsCall(b *testing.B) {
 	idx := search.New()
 	entries, err := starter.Entries()
@@ -62,23 +176,48 @@ func BenchmarkToolsCall(b *testing.B) {
 		b.Fatal(err)
 	}
 	idx.Upsert(entries...)
-	h, err := NewHandler(Config{Index: idx, Guard: newTestGuard()})
-	if err != nil {
-		b.Fatal(err)
+	newHandler := func(direct bool) *Handler {
+		h, err := NewHandler(Config{Index: idx, Guard: newTestGuard()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		h.direct = direct
+		b.Cleanup(h.Close)
+		return h
 	}
-	defer h.Close()
-	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_mcp","arguments":{"keywords":"database"}}}`)
-	for _, c := range []struct{ name, accept string }{{"sdk", "text/event-stream"}, {"direct", "application/json"}} {
+	fast, viaSDK := newHandler(true), newHandler(false)
+	serve := func(h *Handler, hdr map[string]string, body string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(http.MethodPost, "/api/open/mcp", strings.NewReader(body))
+		r.Header.Set("Authorization", "Bearer "+keyUnlimited)
+		r.Header.Set("Content-Type", "application/json")
+		for k, v := range hdr {
+			r.Header.Set(k, v)
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w
+	}
+	initialize := serve(fast, map[string]string{"Accept": "application/json, text/event-stream"},
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`)
+	sid := initialize.Header().Get("Mcp-Session-Id")
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_mcp","arguments":{"keywords":"database"}}}`
+	modernCall := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_mcp","arguments":{"keywords":"database"},` + modernMeta + `}}`
+	both := "application/json, text/event-stream"
+	for _, c := range []struct {
+		name string
+		h    *Handler
+		hdr  map[string]string
+		body string
+	}{
+		{"sdk-sessionless", viaSDK, map[string]string{"Accept": both, "Mcp-Protocol-Version": "2025-06-18"}, call},
+		{"sessionless", fast, map[string]string{"Accept": "application/json", "Mcp-Protocol-Version": "2025-06-18"}, call},
+		{"session-2025-11-25", fast, map[string]string{"Accept": both, "Mcp-Protocol-Version": "2025-11-25", "Mcp-Session-Id": sid}, call},
+		{"stateless-2026-07-28", fast, map[string]string{"Accept": both, "Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": toolSearch}, modernCall},
+	} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				r := httptest.NewRequest(http.MethodPost, "/api/open/mcp", bytes.NewReader(body))
-				r.Header.Set("Authorization", "Bearer "+keyUnlimited)
-				r.Header.Set("Content-Type", "application/json")
-				r.Header.Set("Accept", c.accept)
-				r.Header.Set("Mcp-Protocol-Version", "2025-06-18")
-				w := httptest.NewRecorder()
-				h.ServeHTTP(w, r)
+				w := serve(c.h, c.hdr, c.body)
 				if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"success\":true`) {
 					b.Fatalf("%d %s", w.Code, w.Body)
 				}

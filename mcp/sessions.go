@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcpdir/mcpdir"
 )
 
@@ -34,6 +36,12 @@ type session struct {
 
 	busy     int // requests in flight and streams open
 	lastSeen time.Time
+
+	// For the calls answered without the SDK (direct.go): the SDK's
+	// session, once found, and the ids of the calls in flight.
+	mu    sync.Mutex
+	sdk   *sdk.ServerSession
+	calls map[string]struct{}
 }
 
 // keyUse counts what one key holds. pending counts sessions being opened,

@@ -212,11 +212,11 @@ func rateLimited(d mcpdir.RateDecision, now time.Time) *failure {
 
 // arguments decodes a call's arguments object; absent arguments are empty.
 func arguments(raw json.RawMessage, example string) (map[string]json.RawMessage, *failure) {
-	args := map[string]json.RawMessage{}
 	if len(raw) == 0 || isNull(raw) {
-		return args, nil
+		return map[string]json.RawMessage{}, nil
 	}
-	if json.Unmarshal(raw, &args) != nil || args == nil {
+	args, err := decodeObject(raw)
+	if err != nil {
 		return nil, fail(mcpdir.ECodeInvalidRequest, "arguments must be a JSON object, like %s", example)
 	}
 	return args, nil

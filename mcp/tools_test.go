@@ -197,15 +197,20 @@ func TestDetailTool(t *testing.T) {
 	}
 }
 
-// appendString writes what encoding/json writes, for any string.
+// appendString writes what encoding/json writes, for any string, with
+// HTML escaping (json.Marshal) and without (marshal).
 func FuzzAppendString(f *testing.F) {
 	for _, s := range []string{"", "plain", `q"uo\te`, "\x00\x1f\n\r\t", "é ü 日本", "\xff\xfe", "\u2028\u2029", "<&>"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		want, _ := marshal(s)
-		if got := appendString(nil, s); string(got) != string(want) {
+		if got := appendString(nil, s, false); string(got) != string(want) {
 			t.Fatalf("appendString(%q) = %s, want %s", s, got, want)
+		}
+		want, _ = json.Marshal(s)
+		if got := appendString(nil, s, true); string(got) != string(want) {
+			t.Fatalf("appendString(%q, html) = %s, want %s", s, got, want)
 		}
 	})
 }
