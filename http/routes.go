@@ -24,6 +24,9 @@ func addRoutes(mux *http.ServeMux, cfg Config) {
 		mux.Handle("DELETE /api/admin/v1/entries/{id}", a.authorize(a.delete))
 		mux.Handle("GET /api/admin/v1/export", a.authorize(a.export))
 	}
+	if cfg.Baseline {
+		mux.Handle("GET /debug/baseline", handleBaseline()) // with ?observed=1 (baseline.go)
+	}
 	mux.Handle("GET /api/openapi.json", handleOpenAPI())
 	mux.Handle("GET /healthz", handleHealthz())
 	mux.Handle("GET /readyz", handleReadyz(cfg.Ready))

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/search"
 	"github.com/mcpdir/mcpdir/starter"
 )
@@ -165,15 +166,19 @@ func cond(ok bool, yes, no string) string {
 	return no
 }
 
-// BenchmarkToolsCall measures a search_mcp call in each era, answered
-// directly, beside the same sessionless call through the SDK's handler (a
-// session connected, served and closed per request), over the starter
+// BenchmarkToolsCall measures a search_mcp call in each era, and a
+// get_mcp_detail and a tools/list, answered directly, beside the same
+// calls through the SDK's handlers (a session connected, served and
+// closed per sessionless or 2026-07-28 request), over the starter
 // directory, in one run.
 func BenchmarkToolsCall(b *testing.B) {
 	idx := search.New()
 	entries, err := starter.Entries()
 	if err != nil {
 		b.Fatal(err)
+	}
+	for _, e := range entries {
+		e.ID = mcpdir.EntryID(e.NaturalKey()) // as a store gives them
 	}
 	idx.Upsert(entries...)
 	newHandler := func(direct bool) *Handler {
@@ -202,7 +207,12 @@ func BenchmarkToolsCall(b *testing.B) {
 	sid := initialize.Header().Get("Mcp-Session-Id")
 	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_mcp","arguments":{"keywords":"database"}}}`
 	modernCall := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_mcp","arguments":{"keywords":"database"},` + modernMeta + `}}`
+	detail := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_mcp_detail","arguments":{"mcp_id":"` + entries[0].ID + `"},` + modernMeta + `}}`
+	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + modernMeta + `}}`
 	both := "application/json, text/event-stream"
+	modern := func(method, name string) map[string]string {
+		return map[string]string{"Accept": both, "Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": method, "Mcp-Name": name}
+	}
 	for _, c := range []struct {
 		name string
 		h    *Handler
@@ -212,14 +222,19 @@ func BenchmarkToolsCall(b *testing.B) {
 		{"sdk-sessionless", viaSDK, map[string]string{"Accept": both, "Mcp-Protocol-Version": "2025-06-18"}, call},
 		{"sessionless", fast, map[string]string{"Accept": "application/json", "Mcp-Protocol-Version": "2025-06-18"}, call},
 		{"session-2025-11-25", fast, map[string]string{"Accept": both, "Mcp-Protocol-Version": "2025-11-25", "Mcp-Session-Id": sid}, call},
-		{"stateless-2026-07-28", fast, map[string]string{"Accept": both, "Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": toolSearch}, modernCall},
+		{"stateless-2026-07-28", fast, modern("tools/call", toolSearch), modernCall},
+		{"sdk-stateless-2026-07-28", viaSDK, modern("tools/call", toolSearch), modernCall},
+		{"get_mcp_detail-2026-07-28", fast, modern("tools/call", toolDetail), detail},
+		{"sdk-get_mcp_detail-2026-07-28", viaSDK, modern("tools/call", toolDetail), detail},
+		{"tools-list-2026-07-28", fast, modern("tools/list", ""), list},
+		{"sdk-tools-list-2026-07-28", viaSDK, modern("tools/list", ""), list},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				w := serve(c.h, c.hdr, c.body)
-				if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"success\":true`) {
-					b.Fatalf("%d %s", w.Code, w.Body)
+				if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"result":{`) || strings.Contains(w.Body.String(), `"isError"`) {
+					b.Fatalf("%d %.300s", w.Code, w.Body)
 				}
 			}
 		})
