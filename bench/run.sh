@@ -29,7 +29,13 @@ echo "### ours beside Bleve v2.6.1 on the same corpus and queries"
 bench -bench 'BenchmarkCompare' -benchtime 800x ./search/blevebench/
 fi
 
-echo; echo "## HTTP under load (wrk -t2 -c64 -d$duration a measurement, same server, one run)"
+echo; echo "## In-process latency per search and cost per MCP call (go test -bench)"
+if [ "${BENCH_HTTP_ONLY:-}" = 1 ]; then # else above
+  MCPDIR_SHARED_DATA=$data go test -run '^$' -bench 'BenchmarkSearch$' -benchtime 40000x ./search/ 2>&1 | grep -v '^goos\|^goarch\|^pkg\|^cpu\|^PASS\|^ok' || true
+fi
+go test -run '^$' -bench 'BenchmarkToolsCall' -benchtime 2000x ./mcp/ 2>&1 | grep '^Benchmark' || true
+
+echo; echo "## HTTP under load (wrk -t2 -c64 -d$duration a measurement, one server with its defaults: access log, metrics, request ids, deadlines)"
 if ! command -v wrk >/dev/null; then
   echo "installing wrk (Debian package)"; apt-get install -y -qq wrk >/dev/null
 fi
@@ -38,23 +44,26 @@ server=""
 trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
 go build -o "$work/mcpdir" ./cmd/mcpdir
 start=$(date +%s.%N)
-"$work/mcpdir" import --data-dir "$work/data" "$data/packages-corpus.jsonl" | sed -n 1p
+"$work/mcpdir" import --data-dir "$work/data" "$data/packages-corpus.jsonl" 2>/dev/null | sed -n 1p
 echo "import took $(echo "$(date +%s.%N) - $start" | bc) s"
 key=$("$work/mcpdir" keys create --data-dir "$work/data" --name bench --rate-limit unlimited | sed -n 1p)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+url=http://127.0.0.1:$port
 rss_kib() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
-ready() { for _ in $(seq 300); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null && return 0; sleep 0.1; done; return 1; }
+ready() { for _ in $(seq 300); do curl -fs "$url/readyz" >/dev/null && return 0; sleep 0.1; done; return 1; }
 # Memory per entry: the same server on an empty store, then on the corpus.
-"$work/mcpdir" serve --data-dir "$work/empty" --addr "127.0.0.1:$port" --no-starter --log-level warn &
+"$work/mcpdir" serve --data-dir "$work/empty" --addr "127.0.0.1:$port" --no-starter --log-level warn 2>/dev/null &
 server=$!; ready; sleep 1; empty_rss=$(rss_kib $server); kill $server; wait $server 2>/dev/null || true
-"$work/mcpdir" serve --data-dir "$work/data" --addr "127.0.0.1:$port" --no-starter --bench-baseline --log-level warn &
+# The defaults: info-level JSON access log (to a file, as a service's log
+# goes), metrics, request ids, deadlines; plus the baseline route.
+"$work/mcpdir" serve --data-dir "$work/data" --addr "127.0.0.1:$port" --no-starter --bench-baseline 2>"$work/server.log" &
 server=$!
 ready; sleep 1
 entries=$(wc -l < "$data/packages-corpus.jsonl")
 full_rss=$(rss_kib $server)
 echo "server RSS: $((empty_rss / 1024)) MiB empty, $((full_rss / 1024)) MiB with $entries entries: $(( (full_rss - empty_rss) * 1024 / entries )) bytes per entry (store cache, index and entries)"
 
-# The 40 judged queries, URL-encoded, for wrk to cycle through.
+# The 40 judged queries, URL-encoded and as JSON strings, for wrk to cycle through.
 python3 - "$data/relevance/dev.jsonl" "$work" <<'PY'
 import json, sys, urllib.parse
 qs = [json.loads(line)["query"] for line in open(sys.argv[1])]
@@ -63,7 +72,7 @@ open(sys.argv[2] + "/queries.json.txt", "w").write("".join(json.dumps(q) + "\n" 
 PY
 total=0; n=0
 while read -r q; do
-  size=$(curl -fs -H "Authorization: Bearer $key" "http://127.0.0.1:$port/api/open/v1/search?keywords=$q" | wc -c)
+  size=$(curl -fs -H "Authorization: Bearer $key" "$url/api/open/v1/search?keywords=$q" | wc -c)
   total=$((total + size)); n=$((n + 1))
 done < "$work/queries.txt"
 avg=$((total / n))
@@ -72,13 +81,51 @@ echo "mean search response: $avg bytes over $n queries"
 mcp_total=0; text_total=0
 while read -r q; do
   answer=$(curl -fs -H "Authorization: Bearer $key" -H 'Content-Type: application/json' -H 'Accept: application/json' \
-    "http://127.0.0.1:$port/api/open/mcp" -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_mcp","arguments":{"keywords":'"$q"'}}}')
+    "$url/api/open/mcp" -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_mcp","arguments":{"keywords":'"$q"'}}}')
   mcp_total=$((mcp_total + ${#answer}))
   text_total=$((text_total + $(printf '%s' "$answer" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["result"]["content"][0]["text"].encode()))')))
 done < "$work/queries.json.txt"
 echo "mean search_mcp answer: $((mcp_total / n)) bytes, of which the text a model reads: $((text_total / n)) bytes"
+# Ids for get_mcp_detail: the top hit of each query.
+while read -r q; do
+  curl -fs -H "Authorization: Bearer $key" "$url/api/open/v1/search?keywords=$q" | python3 -c 'import json,sys; d=json.load(sys.stdin)["data"]; print(d[0]["id"]) if d else None'
+done < "$work/queries.txt" > "$work/ids.txt"
 
-cat > "$work/search.lua" <<LUA
+# Streamable HTTP sessions, as desktop clients keep one open: the 16 a
+# key may hold, the requests spread over them.
+mcp_post() { curl -fsS -D "$work/headers" -o /dev/null -H "Authorization: Bearer $key" -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' "$@" "$url/api/open/mcp"; }
+for _ in $(seq 16); do
+  mcp_post -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}'
+  sid=$(awk -F': ' 'tolower($1)=="mcp-session-id" {print $2}' "$work/headers" | tr -d '\r')
+  mcp_post -H "Mcp-Session-Id: $sid" -H 'MCP-Protocol-Version: 2025-11-25' -d '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+  echo "$sid"
+done > "$work/sessions.txt"
+
+# wrk scripts: REST; MCP search_mcp sessionless (JSON), in the session and
+# in 2026-07-28 (both accepting JSON and event streams, as clients do);
+# tools/list and get_mcp_detail in 2026-07-28. Ids are unique per thread
+# (a session refuses two calls in flight with one id).
+lua() { # name, headers (lua statements), body expression, statements per request
+  cat > "$work/$1.lua" <<LUA
+local queries, ids, sessions = {}, {}, {}
+for line in io.lines("$work/queries.json.txt") do queries[#queries + 1] = line end
+for line in io.lines("$work/ids.txt") do ids[#ids + 1] = line end
+for line in io.lines("$work/sessions.txt") do sessions[#sessions + 1] = line end
+local threads = 0
+function setup(thread) threads = threads + 1; thread:set("tid", threads) end
+local i = 0
+wrk.headers["Authorization"] = "Bearer $key"
+wrk.headers["Content-Type"] = "application/json"
+$2
+request = function()
+  i = i + 1
+  local q, id, rid = queries[i % #queries + 1], ids[i % #ids + 1], tid * 1000000000 + i
+  ${4:-}
+  return wrk.format("POST", "/api/open/mcp", nil, $3)
+end
+LUA
+}
+cat > "$work/rest.lua" <<LUA
 local queries = {}
 for line in io.lines("$work/queries.txt") do queries[#queries + 1] = line end
 local i = 0
@@ -88,33 +135,90 @@ request = function()
   return wrk.format("GET", "/api/open/v1/search?keywords=" .. queries[i])
 end
 LUA
-cat > "$work/mcp.lua" <<LUA
-local queries = {}
-for line in io.lines("$work/queries.json.txt") do queries[#queries + 1] = line end
-local i = 0
-wrk.headers["Authorization"] = "Bearer $key"
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["Accept"] = "application/json"
-wrk.headers["MCP-Protocol-Version"] = "2025-06-18"
-request = function()
-  i = i % #queries + 1
-  return wrk.format("POST", "/api/open/mcp", nil,
-    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_mcp","arguments":{"keywords":' .. queries[i] .. '}}}')
-end
-LUA
-rps() { wrk -t2 -c64 -d"$duration" -H "Authorization: Bearer $key" "$@" | awk '/Requests\/sec/ {print $2}'; }
-# Alternate the two loads over several rounds: the machine is shared and
-# noisy, and a ratio of neighbouring measurements is what holds still.
-ratios=(); mcp_ratios=()
+both='wrk.headers["Accept"] = "application/json, text/event-stream"'
+meta='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'
+modern="$both; wrk.headers[\"MCP-Protocol-Version\"] = \"2026-07-28\"; wrk.headers[\"Mcp-Method\"] = \"tools/call\""
+search_body="'{\"jsonrpc\":\"2.0\",\"id\":' .. rid .. ',\"method\":\"tools/call\",\"params\":{\"name\":\"search_mcp\",\"arguments\":{\"keywords\":' .. q .. '}"
+lua mcp-sessionless 'wrk.headers["Accept"] = "application/json"; wrk.headers["MCP-Protocol-Version"] = "2025-06-18"' "$search_body}}'"
+lua mcp-session "$both; wrk.headers[\"MCP-Protocol-Version\"] = \"2025-11-25\"" "$search_body}}'" 'wrk.headers["Mcp-Session-Id"] = sessions[i % #sessions + 1]'
+lua mcp-2026 "$modern; wrk.headers[\"Mcp-Name\"] = \"search_mcp\"" "$search_body,$meta}}'"
+lua list-2026 "$both; wrk.headers[\"MCP-Protocol-Version\"] = \"2026-07-28\"; wrk.headers[\"Mcp-Method\"] = \"tools/list\"" "'{\"jsonrpc\":\"2.0\",\"id\":' .. rid .. ',\"method\":\"tools/list\",\"params\":{$meta}}'"
+lua detail-2026 "$modern; wrk.headers[\"Mcp-Name\"] = \"get_mcp_detail\"" "'{\"jsonrpc\":\"2.0\",\"id\":' .. rid .. ',\"method\":\"tools/call\",\"params\":{\"name\":\"get_mcp_detail\",\"arguments\":{\"mcp_id\":\"' .. id .. '\"},$meta}}'"
+
+# One load: wrk's requests a second, and the server's CPU time and
+# allocations per request (from /proc and its own /metrics).
+metric() { curl -fs "$url/metrics" | awk -v m="$1" '$1 == m {printf "%.0f", $2}'; }
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
+load() { # name, wrk arguments...; prints "rps cpu_us allocs bytes" and keeps wrk's output
+  local name=$1; shift
+  local c0 m0 b0 out
+  c0=$(cpu_ticks); m0=$(metric go_memstats_mallocs_total); b0=$(metric go_memstats_alloc_bytes_total)
+  out=$(wrk -t2 -c64 -d"$duration" "$@")
+  local c1 m1 b1 reqs rps non2xx
+  c1=$(cpu_ticks); m1=$(metric go_memstats_mallocs_total); b1=$(metric go_memstats_alloc_bytes_total)
+  reqs=$(echo "$out" | awk '/requests in/ {print $1}'); rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
+  non2xx=$(echo "$out" | awk '/Non-2xx/ {print $4}')
+  [ -n "$non2xx" ] && echo "WARNING: $name answered $non2xx non-2xx responses" >&2
+  awk -v r="$rps" -v c=$((c1 - c0)) -v t="$(getconf CLK_TCK)" -v n="$reqs" -v m=$((m1 - m0)) -v b=$((b1 - b0)) \
+    'BEGIN {printf "%.0f %.1f %.0f %.0f\n", r, c / t * 1e6 / n, m / n, b / n}'
+}
+names=(limit limit+middleware rest mcp-sessionless mcp-session mcp-2026 list-2026 detail-2026)
+declare -A rps cpu allocs bytes
 for round in $(seq "${BENCH_ROUNDS:-3}"); do
-  base=$(rps "http://127.0.0.1:$port/debug/baseline?bytes=$avg")
-  rest=$(rps -s "$work/search.lua" "http://127.0.0.1:$port/")
-  mcp=$(rps -s "$work/mcp.lua" "http://127.0.0.1:$port/")
-  ratios+=("$(echo "scale=3; $rest / $base" | bc)")
-  mcp_ratios+=("$(echo "scale=3; $mcp / $rest" | bc)")
-  echo "round $round: precomputed body of $avg bytes $base req/s; REST search (40 queries in turn) $rest req/s; MCP search_mcp tools/call (same queries, stateless POST) $mcp req/s"
+  line="round $round:"
+  for name in "${names[@]}"; do
+    case $name in
+      limit) r=$(load "$name" "$url/debug/baseline?bytes=$avg") ;;
+      limit+middleware) r=$(load "$name" "$url/debug/baseline?bytes=$avg&observed=1") ;;
+      *) r=$(load "$name" -s "$work/$name.lua" "$url/") ;;
+    esac
+    read -r a b c d <<< "$r"
+    rps[$name]+="$a "; cpu[$name]+="$b "; allocs[$name]+="$c "; bytes[$name]+="$d "
+    line+=" $name $a/s;"
+  done
+  echo "$line"
 done
-median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-echo "REST / precomputed body, median of ${#ratios[@]} rounds: $(median "${ratios[@]}")"
-echo "MCP search_mcp / REST, median of ${#mcp_ratios[@]} rounds: $(median "${mcp_ratios[@]}")"
-echo "server RSS after load: $(( $(awk '/VmRSS/ {print $2}' /proc/$server/status) / 1024 )) MiB"
+median() { printf '%s\n' $@ | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+# Ratios of neighbouring measurements, round by round, then their median.
+ratio() { # numerator denominator
+  local -a num=(${rps[$1]}) den=(${rps[$2]}) out=()
+  for i in "${!num[@]}"; do out+=("$(echo "scale=3; ${num[$i]} / ${den[$i]}" | bc)"); done
+  median "${out[@]}"
+}
+echo
+printf '%-18s %10s %12s %14s %12s\n' load "req/s" "server CPU" "allocs" "bytes alloc"
+for name in "${names[@]}"; do
+  printf '%-18s %10s %10sµs %14s %12s\n' "$name" "$(median ${rps[$name]})" "$(median ${cpu[$name]})" "$(median ${allocs[$name]})" "$(median ${bytes[$name]})"
+done
+echo "(medians over the rounds; server CPU, allocations and bytes allocated per request, from /proc and the server's /metrics)"
+echo
+echo "REST search / equal-body limit (plain handler): $(ratio rest limit)   (the goal: >= 0.60)"
+echo "REST search / the same body through the middleware: $(ratio rest limit+middleware)"
+for era in mcp-sessionless mcp-session mcp-2026; do
+  echo "MCP search_mcp $era / REST search: $(ratio $era rest)   (the goal: >= 0.80)"
+done
+echo "(medians of the ratios of neighbouring measurements over ${BENCH_ROUNDS:-3} rounds)"
+
+# Memory under a long load: every door in turn for 60 s; the heap in use
+# and the goroutines sampled every 10 s must not grow.
+echo
+echo "## Memory under ${BENCH_SOAK:-60} s of load (REST and each MCP era in turn)"
+soak=${BENCH_SOAK:-60}
+samples=()
+# The heap's goal is twice what was live after the last collection: the
+# live heap, sampled without forcing a collection.
+live() { echo $(( $(metric go_memstats_next_gc_bytes) / 2 )); }
+heap() { echo "$(( $(live) / 1048576 )) MiB live heap, $(( $(rss_kib $server) / 1024 )) MiB RSS, $(metric go_goroutines) goroutines"; }
+echo "before: $(heap)"
+end=$(( $(date +%s) + soak )); i=0; scripts=(rest mcp-sessionless mcp-session mcp-2026 list-2026 detail-2026)
+while [ "$(date +%s)" -lt "$end" ]; do
+  wrk -t2 -c64 -d10s -s "$work/${scripts[$((i % ${#scripts[@]}))]}.lua" "$url/" >/dev/null
+  i=$((i + 1))
+  samples+=("$(live)")
+  echo "after $((i * 10)) s: $(heap)"
+done
+first_half=$(printf '%s\n' "${samples[@]:0:$(( ${#samples[@]} / 2 ))}" | sort -g | tail -1)
+second_half=$(printf '%s\n' "${samples[@]:$(( ${#samples[@]} / 2 ))}" | sort -g | tail -1)
+echo "peak live heap, first half $((first_half / 1048576)) MiB, second half $((second_half / 1048576)) MiB: $(awk -v a="$first_half" -v b="$second_half" 'BEGIN {print (b <= a * 1.10) ? "no growth" : "GREW"}')"
+lines=$(grep -c '"msg":"request"' "$work/server.log" || true)
+echo "access log: $lines lines written"

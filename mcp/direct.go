@@ -268,9 +268,7 @@ const (
 // initialize (before that it refuses calls), finding the SDK's session
 // once.
 func (h *Handler) initialized(s *session) bool {
-	s.mu.Lock()
-	ss := s.sdk
-	s.mu.Unlock()
+	ss := s.sdk.Load()
 	if ss == nil {
 		for candidate := range h.server.Sessions() {
 			if candidate.ID() == s.id {
@@ -281,9 +279,7 @@ func (h *Handler) initialized(s *session) bool {
 		if ss == nil {
 			return false
 		}
-		s.mu.Lock()
-		s.sdk = ss
-		s.mu.Unlock()
+		s.sdk.Store(ss)
 	}
 	return ss.InitializeParams() != nil
 }

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -39,8 +40,8 @@ type session struct {
 
 	// For the calls answered without the SDK (direct.go): the SDK's
 	// session, once found, and the ids of the calls in flight.
+	sdk   atomic.Pointer[sdk.ServerSession]
 	mu    sync.Mutex
-	sdk   *sdk.ServerSession
 	calls map[string]struct{}
 }
 
