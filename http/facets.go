@@ -2,7 +2,7 @@ package http
 
 import (
 	"encoding/json"
-	"strings"
+	"strconv"
 	"sync"
 
 	"github.com/mcpdir/mcpdir"
@@ -48,7 +48,8 @@ func (c *facetCache) put(gen uint64, key string, encoded []byte) {
 	c.encoded[key] = encoded
 }
 
-// facetKey identifies a search's matches: its keywords and filter.
+// facetKey identifies a search's matches: its keywords and every field of
+// its filter.
 func facetKey(keywords string, f mcpdir.Filter) string {
 	if f.IsZero() {
 		return keywords
@@ -60,7 +61,11 @@ func facetKey(keywords string, f mcpdir.Filter) string {
 			official = "true"
 		}
 	}
-	return strings.Join(append([]string{keywords, f.Transport, f.Registry, official}, f.Tags...), "\x00")
+	key := make([]byte, 0, 64)
+	for _, v := range append([]string{keywords, f.Transport, f.Registry, official, f.Live}, f.Tags...) {
+		key = strconv.AppendQuote(key, v) // quoted: no two filters give one key
+	}
+	return string(key)
 }
 
 // encodeFacets is the facets' JSON.
