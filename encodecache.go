@@ -29,6 +29,30 @@ func NewEncodingCache(encode func(*Entry) []byte) *EncodingCache {
 // AppendJoined appends the encodings of the hits' entries to dst, separated
 // by commas; after each it appends what tail adds for the hit (nil: nothing).
 func (c *EncodingCache) AppendJoined(dst []byte, hits []Hit, tail func(dst []byte, h Hit) []byte) []byte {
+	// Usually every encoding is cached: one lookup a hit.
+	start := len(dst)
+	c.mu.RLock()
+	for i, h := range hits {
+		enc, ok := c.enc[h.Entry]
+		if !ok {
+			c.mu.RUnlock()
+			return c.appendEncoding(dst[:start], hits, tail)
+		}
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, enc...)
+		if tail != nil {
+			dst = tail(dst, h)
+		}
+	}
+	c.mu.RUnlock()
+	return dst
+}
+
+// appendEncoding is AppendJoined when some encodings are not cached yet:
+// it encodes them outside the lock first.
+func (c *EncodingCache) appendEncoding(dst []byte, hits []Hit, tail func(dst []byte, h Hit) []byte) []byte {
 	var missing []*Entry
 	c.mu.RLock()
 	for _, h := range hits {

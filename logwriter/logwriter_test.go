@@ -9,28 +9,10 @@ import (
 	"time"
 )
 
-// syncBuffer is an output that can be read while it is written.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // Every line written before and after Close reaches the output, whole and
 // in each writer's order.
 func TestCloseLosesNothing(t *testing.T) {
-	var out syncBuffer
+	var out bytes.Buffer // read once Close has returned
 	w := New(&out, Options{Delay: time.Millisecond})
 	const writers, lines = 8, 2000
 	var wg sync.WaitGroup
@@ -66,13 +48,13 @@ func TestCloseLosesNothing(t *testing.T) {
 
 // stalled is an output that blocks until released.
 type stalled struct {
-	syncBuffer
+	bytes.Buffer
 	release chan struct{}
 }
 
 func (s *stalled) Write(p []byte) (int, error) {
 	<-s.release
-	return s.syncBuffer.Write(p)
+	return s.Buffer.Write(p)
 }
 
 // A stalled output holds no writer up: past the bound, lines are dropped
