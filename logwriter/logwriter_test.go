@@ -46,13 +46,18 @@ func TestCloseLosesNothing(t *testing.T) {
 	}
 }
 
-// stalled is an output that blocks until released.
+// stalled is an output that blocks until released, and says when a
+// write has begun.
 type stalled struct {
 	bytes.Buffer
-	release chan struct{}
+	writing, release chan struct{}
 }
 
 func (s *stalled) Write(p []byte) (int, error) {
+	select {
+	case s.writing <- struct{}{}:
+	default:
+	}
 	<-s.release
 	return s.Buffer.Write(p)
 }
@@ -60,12 +65,12 @@ func (s *stalled) Write(p []byte) (int, error) {
 // A stalled output holds no writer up: past the bound, lines are dropped
 // and counted, and OnDrop hears of them once the output moves again.
 func TestStalledOutputDropsInsteadOfBlocking(t *testing.T) {
-	out := &stalled{release: make(chan struct{})}
+	out := &stalled{writing: make(chan struct{}, 1), release: make(chan struct{})}
 	reported := make(chan int, 10)
 	w := New(out, Options{Delay: time.Millisecond, MaxBuffered: 1000, OnDrop: func(n int) { reported <- n }})
 	line := strings.Repeat("x", 99) + "\n"
 	fmt.Fprint(w, line)
-	time.Sleep(20 * time.Millisecond) // the goroutine is now stuck writing it
+	<-out.writing // the goroutine is now stuck writing it
 	done := make(chan struct{})
 	go func() {
 		for range 50 {
