@@ -45,4 +45,4 @@ ids=$(python3 -c 'import uuid,sys; ns=uuid.UUID("5b0a1f2e-8c3d-4e6f-9a7b-2c1d0e9
 "$WORK/mcpdir" check --data-dir "$WORK/data" --allow-private --timeout 5 $ids >/dev/null
 cp "$ROOT/e2e/browser.mjs" "$ROOT/e2e/oauth-client.mjs" "$DIR/"
 CHROMIUM="$CHROMIUM" node "$DIR/browser.mjs" "http://127.0.0.1:$PORT" "${SHOTS:-}"
-CHROMIUM="$CHROMIUM" node "$DIR/oauth-client.mjs" "http://127.0.0.1:$PORT"
+CHROMIUM="$CHROMIUM" node "$DIR/oauth-client.mjs" "http://127.0.0.1:$PORT" "${SHOTS:-}"

@@ -1,6 +1,6 @@
 // The official TypeScript SDK's OAuth client against a running mcpdir, with
 // Debian's Chromium (playwright-core) as the person's browser:
-//   node oauth-client.mjs BASE_URL
+//   node oauth-client.mjs BASE_URL [SCREENSHOT_DIR]
 // The client has nothing but the MCP endpoint's URL: StreamableHTTPClientTransport
 // with an OAuthClientProvider finds the metadata from the 401, registers
 // itself, and sends the browser to the authorization page with PKCE. The
@@ -11,11 +11,14 @@
 // "Connected apps" and revoked with "Revoke".
 import { chromium } from "playwright-core";
 import { createServer } from "node:http";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 
-const [base] = process.argv.slice(2);
+const [base, shots] = process.argv.slice(2);
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const endpoint = new URL(base + "/api/open/mcp");
 let passed = 0, failed = 0;
 const check = (name, ok, detail = "") => {
@@ -96,6 +99,11 @@ try {
   check("the consent page names the client, not verified", consent.includes("mcpdir e2e (TypeScript SDK)") && consent.includes("not verified"));
   check("the consent page has Allow and Deny", await page.getByRole("button", { name: "Allow" }).count() === 1 &&
     await page.getByRole("button", { name: "Deny" }).count() === 1);
+  await page.evaluate(axeSource); // through the devtools protocol: the page's CSP forbids inline script
+  const axe = await page.evaluate(async () => await window.axe.run(document, { resultTypes: ["violations"] }));
+  const bad = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  check("axe: no serious or critical violation on the consent page", bad.length === 0, JSON.stringify(bad.map((v) => [v.id, v.nodes.length])));
+  if (shots) await page.screenshot({ path: `${shots}/consent.png` });
   await page.getByRole("button", { name: "Allow" }).click();
   const params = await Promise.race([callback, new Promise((_, no) => setTimeout(() => no(new Error("no redirect to the client within 10 s")), 10000))]);
   check("Allow redirects the browser to the client's loopback URI with code, state and iss",

@@ -130,7 +130,8 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/login?"+url.Values{"next": {"/oauth/authorize?" + req.params.Encode()}}.Encode(), http.StatusSeeOther)
 		return
 	}
-	consent := &web.Consent{ClientName: c.Name, ClientHost: c.Host, RedirectOrigin: formTarget(req.redirectURI), Budget: mcpdir.DefaultRateLimit}
+	consent := &web.Consent{ClientName: c.Name, ClientHost: c.Host, RedirectOrigin: formTarget(req.redirectURI), ReturnTo: returnTo(req.redirectURI),
+		Budget: mcpdir.DefaultRateLimit}
 	for _, p := range authParams {
 		if x := req.params.Get(p); x != "" {
 			consent.Fields = append(consent.Fields, web.Field{Name: p, Value: x})
@@ -228,6 +229,19 @@ func formTarget(redirect string) string {
 		return ""
 	}
 	return src
+}
+
+// returnTo names where a redirect URI leads, for people: its host, or its
+// scheme for a private-use scheme.
+func returnTo(redirect string) string {
+	u, err := url.Parse(redirect)
+	if err != nil {
+		return ""
+	}
+	if u.Host != "" && (u.Scheme == "http" || u.Scheme == "https") {
+		return u.Host
+	}
+	return u.Scheme + ":"
 }
 
 // pkceMatches checks a code verifier against the S256 challenge.

@@ -28,15 +28,16 @@ import (
 // SQLite store, on a clock the test moves, and a browser with cookies
 // that stops at redirects.
 type site struct {
-	t       *testing.T
+	t       testing.TB
 	URL     string
 	srv     *Server
+	store   *sqlite.DB
 	guard   mcpdir.Guard
 	browser *http.Client
 	offset  atomic.Int64 // how far the clock was moved
 }
 
-func newSite(t *testing.T, docs *Documents) *site {
+func newSite(t testing.TB, docs *Documents) *site {
 	ctx := context.Background()
 	store, err := sqlite.Open(ctx, t.TempDir())
 	if err != nil {
@@ -54,7 +55,7 @@ func newSite(t *testing.T, docs *Documents) *site {
 	mux := http.NewServeMux()
 	ts := httptest.NewServer(mux)
 	t.Cleanup(ts.Close)
-	s := &site{t: t, URL: ts.URL}
+	s := &site{t: t, URL: ts.URL, store: store}
 	keys := auth.New(store, memory.NewLimiter(nil), logger)
 	s.srv = New(Config{Store: store, Limiter: memory.NewLimiter(nil), Budgets: keys, Pages: pages, ClientIP: clientIP, PublicURL: ts.URL, Documents: docs, Logger: logger})
 	s.srv.now = func() time.Time { return time.Now().Add(time.Duration(s.offset.Load())) }

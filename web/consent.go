@@ -17,6 +17,9 @@ type Consent struct {
 	// RedirectOrigin is where the answer sends the browser: the page's
 	// Content-Security-Policy must let the form lead there.
 	RedirectOrigin string
+	// ReturnTo is where the answer goes, as people read it: the redirect
+	// URI's host, or its scheme for an app's private-use scheme.
+	ReturnTo string
 	// Budget is the searches an hour the client may make.
 	Budget int
 }

@@ -197,7 +197,7 @@ func TestOAuthFlow(t *testing.T) {
 	page = string(must(io.ReadAll(resp.Body)))
 	resp.Body.Close()
 	csp := resp.Header.Get("Content-Security-Policy")
-	if resp.StatusCode != 200 || !strings.Contains(page, "Test Agent") || !strings.Contains(page, "not verified") ||
+	if resp.StatusCode != 200 || !strings.Contains(page, "Test Agent") || !strings.Contains(page, "not verified") || !strings.Contains(page, "<strong>127.0.0.1:9999</strong>") ||
 		!strings.Contains(csp, "form-action 'self' http://127.0.0.1:9999;") || !strings.Contains(csp, "frame-ancestors 'none'") {
 		t.Fatalf("consent page: %d %q\n%s", resp.StatusCode, csp, page)
 	}
