@@ -109,7 +109,7 @@ type formPage struct {
 func nextPath(r *http.Request) string {
 	next := r.FormValue("next")
 	u, err := url.Parse(next)
-	if err != nil || len(next) > 4096 || !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.Contains(next, "\\") || u.Host != "" || u.Scheme != "" {
+	if err != nil || len(next) > 8192 || !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.Contains(next, "\\") || u.Host != "" || u.Scheme != "" {
 		return ""
 	}
 	return next

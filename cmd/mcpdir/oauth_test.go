@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -409,5 +410,17 @@ func TestOAuthWithTheGoSDKClient(t *testing.T) {
 	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "search_mcp", Arguments: map[string]any{"keywords": "postgres"}})
 	if err != nil || res.IsError || !strings.Contains(res.Content[0].(*sdk.TextContent).Text, `"success":true`) {
 		t.Fatalf("search_mcp: %v %+v", err, res)
+	}
+}
+
+// Without --public-url the issuer is the address listened on; on every
+// interface, localhost.
+func TestDefaultPublicURL(t *testing.T) {
+	for addr, want := range map[string]string{"127.0.0.1:8080": "http://127.0.0.1:8080", "[::]:8080": "http://localhost:8080",
+		"0.0.0.0:9": "http://localhost:9", "[::1]:80": "http://[::1]:80"} {
+		a, _ := net.ResolveTCPAddr("tcp", addr)
+		if got := defaultPublicURL(a); got != want {
+			t.Errorf("%s: %s, want %s", addr, got, want)
+		}
 	}
 }

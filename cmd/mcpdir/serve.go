@@ -90,7 +90,7 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 	fs.Var(&checkEvery, "check-every", "live-check the remote endpoints of entries at start and then this often: a Go duration (6h) or seconds, at least 1s (env MCPDIR_CHECK_EVERY; unset: no checks)")
 	fs.BoolVar(&cfg.checkPrivate, "check-allow-private", env("MCPDIR_CHECK_ALLOW_PRIVATE") == "1" || env("MCPDIR_CHECK_ALLOW_PRIVATE") == "true", "let live checks reach loopback, private and other non-public addresses, for tests (env MCPDIR_CHECK_ALLOW_PRIVATE=1)")
 	fs.StringVar(&cfg.signup, "signup", env.or("MCPDIR_SIGNUP", "open"), "open: anyone may sign up for an account and keys; closed: only the operator makes keys (env MCPDIR_SIGNUP)")
-	fs.StringVar(&cfg.publicURL, "public-url", env("MCPDIR_PUBLIC_URL"), "the server's public base URL: the client configurations the pages show, and the OAuth issuer (env MCPDIR_PUBLIC_URL; default http:// + the address listened on)")
+	fs.StringVar(&cfg.publicURL, "public-url", env("MCPDIR_PUBLIC_URL"), "the server's public base URL: the client configurations the pages show, and the OAuth issuer (env MCPDIR_PUBLIC_URL; default http:// + the address listened on, localhost for every interface)")
 	fs.IntVar(&cfg.pagesPerMinute, "page-rate-limit", 120, "pages a client address may ask for a minute (0: no limit)")
 	proxies := fs.String("trusted-proxies", env("MCPDIR_TRUSTED_PROXIES"), "comma-separated addresses or networks of the proxies in front, whose X-Forwarded-For names the client (env MCPDIR_TRUSTED_PROXIES)")
 	fs.StringVar(&cfg.logLevel, "log-level", env.or("MCPDIR_LOG_LEVEL", "info"), "debug, info, warn or error (env MCPDIR_LOG_LEVEL)")
@@ -188,7 +188,7 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	}
 	defer ln.Close()
 	if cfg.publicURL == "" {
-		cfg.publicURL = "http://" + ln.Addr().String()
+		cfg.publicURL = defaultPublicURL(ln.Addr())
 	}
 
 	m := metrics.New(index.Len, logOut.Dropped)
@@ -325,6 +325,16 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	}
 	logger.Info("stopped")
 	return nil
+}
+
+// defaultPublicURL is the server's own address as a URL, for a server
+// without --public-url: localhost when it listens on every interface.
+func defaultPublicURL(addr net.Addr) string {
+	host, port, _ := net.SplitHostPort(addr.String())
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }
 
 func sweepLimiter(ctx context.Context, l *memory.Limiter) {
