@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 )
 
 // /metrics on the real server: the families an operator needs, with the
@@ -43,7 +44,14 @@ func TestMetrics(t *testing.T) {
 		body, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode, string(body)
 	}
+	// A request is counted when its handler returns, which can be just
+	// after its client has read the whole answer (and sent the next).
 	status, body := scrape()
+	for deadline := time.Now().Add(2 * time.Second); status == 200 && time.Now().Before(deadline) &&
+		!strings.Contains(body, `mcpdir_http_requests_total{method="GET",route="GET /api/open/v1/search",status="200"} 1`); {
+		time.Sleep(10 * time.Millisecond)
+		status, body = scrape()
+	}
 	if status != 200 {
 		t.Fatalf("from this machine: %d %s", status, body)
 	}
