@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -422,5 +423,58 @@ func TestDefaultPublicURL(t *testing.T) {
 		if got := defaultPublicURL(a); got != want {
 			t.Errorf("%s: %s, want %s", addr, got, want)
 		}
+	}
+}
+
+// grantToken runs the flow for a new account and client and returns the
+// access token.
+func grantToken(t *testing.T, s *testServer, email string) string {
+	t.Helper()
+	clientID, redirect := register(t, s.URL, "Era Agent")
+	verifier, challenge := pkce()
+	got := signUp(t, s, email).authorize(s.URL, clientID, redirect, challenge, "s", "allow")
+	code, tok := postForm(t, s.URL+"/oauth/token", url.Values{"grant_type": {"authorization_code"}, "code": {got.Get("code")}, "redirect_uri": {redirect},
+		"client_id": {clientID}, "code_verifier": {verifier}})
+	if code != 200 {
+		t.Fatalf("token: %d %v", code, tok)
+	}
+	return tok["access_token"].(string)
+}
+
+// An access token works as a Bearer in every protocol era the endpoint
+// serves, and each era's calls spend the one grant budget.
+func TestOAuthTokenInEveryEra(t *testing.T) {
+	s := startServer(t, "")
+	bearer := "Bearer " + grantToken(t, s, "era@example.com")
+	client := &http.Client{Transport: headerTransport{bearer}}
+	endpoint := s.URL + "/api/open/mcp"
+	eras := []struct {
+		version   string
+		transport sdk.Transport
+	}{
+		{"2026-07-28", &sdk.StreamableClientTransport{Endpoint: endpoint, HTTPClient: client, MaxRetries: -1}},
+		{"2025-11-25", &sdk.StreamableClientTransport{Endpoint: endpoint, HTTPClient: client, MaxRetries: -1}},
+		{"2025-06-18", &sdk.StreamableClientTransport{Endpoint: endpoint, HTTPClient: client, MaxRetries: -1}},
+		{"2025-03-26", &sdk.StreamableClientTransport{Endpoint: endpoint, HTTPClient: client, MaxRetries: -1}},
+		{"2024-11-05", &sdk.SSEClientTransport{Endpoint: endpoint, HTTPClient: client}},
+	}
+	for _, era := range eras {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		cs, err := sdk.NewClient(&sdk.Implementation{Name: "era", Version: "1"}, nil).Connect(ctx, era.transport, &sdk.ClientSessionOptions{ProtocolVersion: era.version})
+		if err != nil {
+			cancel()
+			t.Fatalf("%s: connect: %v", era.version, err)
+		}
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "search_mcp", Arguments: map[string]any{"keywords": "postgres"}})
+		if err != nil || res.IsError || cs.InitializeResult().ProtocolVersion != era.version {
+			t.Errorf("%s: %v %+v (negotiated %s)", era.version, err, res, cs.InitializeResult().ProtocolVersion)
+		}
+		cs.Close()
+		cancel()
+	}
+	resp := get(t, s.URL+"/api/open/v1/search?keywords=postgres", bearer)
+	resp.Body.Close()
+	if got := resp.Header.Get("RateLimit-Remaining"); got != strconv.Itoa(20-len(eras)-1) {
+		t.Fatalf("remaining after %d MCP calls and a REST search: %s", len(eras), got)
 	}
 }
