@@ -195,12 +195,14 @@ func (s *Server) RevokeApp(ctx context.Context, accountID, id string) error {
 }
 
 // Run writes grants' last-used times every 5 seconds and sweeps expired
-// tokens, codes and unused registrations every hour, until ctx ends.
+// tokens, codes and unused registrations at start and every hour, until
+// ctx ends.
 func (s *Server) Run(ctx context.Context) {
 	flush := time.NewTicker(5 * time.Second)
 	defer flush.Stop()
 	sweep := time.NewTicker(time.Hour)
 	defer sweep.Stop()
+	s.sweep(ctx)
 	for {
 		select {
 		case <-ctx.Done():
@@ -209,15 +211,21 @@ func (s *Server) Run(ctx context.Context) {
 		case <-flush.C:
 			s.flush(ctx)
 		case <-sweep.C:
-			now := s.now()
-			if err := s.cfg.Store.SweepOAuth(ctx, now, now.Add(-UnusedClientTTL)); err != nil {
-				s.cfg.Logger.WarnContext(ctx, "oauth: sweep", "err", err)
-			}
-			s.mu.Lock()
-			maps.DeleteFunc(s.gone, func(_ string, at time.Time) bool { return now.Sub(at) > AccessLifetime })
-			s.mu.Unlock()
+			s.sweep(ctx)
 		}
 	}
+}
+
+// sweep deletes what expired from the store and forgets revocations older
+// than any access token.
+func (s *Server) sweep(ctx context.Context) {
+	now := s.now()
+	if err := s.cfg.Store.SweepOAuth(ctx, now, now.Add(-UnusedClientTTL)); err != nil && ctx.Err() == nil {
+		s.cfg.Logger.WarnContext(ctx, "oauth: sweep", "err", err)
+	}
+	s.mu.Lock()
+	maps.DeleteFunc(s.gone, func(_ string, at time.Time) bool { return now.Sub(at) > AccessLifetime })
+	s.mu.Unlock()
 }
 
 func (s *Server) flush(ctx context.Context) {
