@@ -105,7 +105,7 @@ func (s *Server) validate(ctx context.Context, v url.Values) (req *authRequest, 
 		return req, c, errorf(0, "invalid_request", "PKCE is required: send code_challenge with code_challenge_method=S256"), nil
 	case len(challenge) != 43 || strings.Trim(challenge, base64URLChars) != "":
 		return req, c, errorf(0, "invalid_request", "code_challenge must be the base64url SHA-256 of the code verifier (43 characters)"), nil
-	case !s.isResource(v.Get("resource"), true):
+	case !s.isResource(v.Get("resource")):
 		return req, c, errorf(0, "invalid_target", "resource must be "+s.resource), nil
 	}
 	return req, c, nil, nil
@@ -114,9 +114,9 @@ func (s *Server) validate(ctx context.Context, v url.Values) (req *authRequest, 
 const base64URLChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
 // isResource reports whether a resource parameter names this server's MCP
-// endpoint (or is absent, when that is allowed).
-func (s *Server) isResource(r string, absentOK bool) bool {
-	return r == "" && absentOK || r == s.resource || r == s.resource+"/"
+// endpoint, or is absent (the resource is then that endpoint, the only one).
+func (s *Server) isResource(r string) bool {
+	return r == "" || r == s.resource || r == s.resource+"/"
 }
 
 // authorize is the authorization endpoint: the consent page for a signed-in

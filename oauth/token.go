@@ -120,7 +120,7 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	if oerr == nil {
 		req, oerr = parseTokenRequest(r.Header.Get("Content-Type"), body, user)
 	}
-	if oerr == nil && !s.isResource(req.Resource, true) {
+	if oerr == nil && !s.isResource(req.Resource) {
 		oerr = errorf(http.StatusBadRequest, "invalid_target", "resource must be "+s.resource)
 	}
 	var resp *tokenResponse
