@@ -44,6 +44,12 @@ const browser = await chromium.launch({
 });
 const context = await browser.newContext();
 const page = await context.newPage();
+const axe = async (label) => {
+  await page.evaluate(axeSource); // through the devtools protocol: the page's CSP forbids inline script
+  const res = await page.evaluate(async () => await window.axe.run(document, { resultTypes: ["violations"] }));
+  const bad = res.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  check(`axe: no serious or critical violation on ${label}`, bad.length === 0, JSON.stringify(bad.map((v) => [v.id, v.nodes.length])));
+};
 
 // What an app keeps between runs, in memory.
 const store = {};
@@ -99,10 +105,7 @@ try {
   check("the consent page names the client, not verified", consent.includes("mcpdir e2e (TypeScript SDK)") && consent.includes("not verified"));
   check("the consent page has Allow and Deny", await page.getByRole("button", { name: "Allow" }).count() === 1 &&
     await page.getByRole("button", { name: "Deny" }).count() === 1);
-  await page.evaluate(axeSource); // through the devtools protocol: the page's CSP forbids inline script
-  const axe = await page.evaluate(async () => await window.axe.run(document, { resultTypes: ["violations"] }));
-  const bad = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  check("axe: no serious or critical violation on the consent page", bad.length === 0, JSON.stringify(bad.map((v) => [v.id, v.nodes.length])));
+  await axe("the consent page");
   if (shots) await page.screenshot({ path: `${shots}/consent.png` });
   await page.getByRole("button", { name: "Allow" }).click();
   const params = await Promise.race([callback, new Promise((_, no) => setTimeout(() => no(new Error("no redirect to the client within 10 s")), 10000))]);
@@ -122,6 +125,7 @@ try {
   await page.goto(base + "/keys");
   check("/keys lists the app under Connected apps", await page.getByRole("heading", { name: "Connected apps" }).count() === 1 &&
     (await page.locator("table.apps").textContent()).includes("mcpdir e2e (TypeScript SDK)"));
+  await axe("/keys with a connected app");
   await page.locator("table.apps").getByRole("button", { name: "Revoke" }).click();
   await page.waitForURL(/\/keys$/);
   const status = (await fetch(base + "/api/open/v1/search?keywords=postgres", { headers: { Authorization: "Bearer " + store.tokens.access_token } })).status;
