@@ -198,6 +198,10 @@ for era in mcp-sessionless mcp-session mcp-2026; do
   echo "MCP search_mcp $era / REST search: $(ratio $era rest)   (the goal: >= 0.80)"
 done
 echo "(medians of the ratios of neighbouring measurements over ${BENCH_ROUNDS:-3} rounds)"
+# Server CPU per request, less swayed by other work on the machine than
+# requests a second: the same ratios as costs (1 / cost, relative).
+cost_ratio() { awk -v a="$(median ${cpu[$2]})" -v b="$(median ${cpu[$1]})" 'BEGIN {printf "%.3f", a / b}'; }
+echo "the same as server CPU per request: REST / limit $(cost_ratio rest limit), REST / limit through the middleware $(cost_ratio rest limit+middleware); MCP / REST: sessionless $(cost_ratio mcp-sessionless rest), session $(cost_ratio mcp-session rest), 2026-07-28 $(cost_ratio mcp-2026 rest)"
 
 # Memory under a long load: every door in turn for 60 s; the heap in use
 # and the goroutines sampled every 10 s must not grow.

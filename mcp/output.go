@@ -133,21 +133,38 @@ func encodeLeanItem(e *mcpdir.Entry) []byte {
 // encoding/json escapes a string (the lean items are cached escaped).
 func (t *tools) appendSearch(dst []byte, o *searchOutput, structured bool) []byte {
 	items, tail := t.lean, (func([]byte, mcpdir.Hit) []byte)(nil)
-	raw := func(dst []byte, s string) []byte { return appendEscaped(dst, s, true) }
 	if structured {
 		items, tail = t.items, mcpdir.AppendItemScore
-		raw = func(dst []byte, s string) []byte { return append(dst, s...) }
 	}
-	dst = raw(dst, `{"success":true,"data":[`)
+	// lit appends JSON punctuation and names, escaped inside the text's
+	// literal; numbers need no escaping.
+	lit := func(dst []byte, s string) []byte {
+		if structured {
+			return append(dst, s...)
+		}
+		return appendEscaped(dst, s, true)
+	}
+	str := func(dst []byte, s string) []byte {
+		if structured {
+			return appendString(dst, s, true)
+		}
+		return appendEscaped(dst, string(appendString(nil, s, false)), true)
+	}
+	dst = lit(dst, `{"success":true,"data":[`)
 	dst = items.AppendJoined(dst, o.hits, tail)
-	dst = raw(dst, `],"count":`+strconv.Itoa(len(o.hits))+`,"total":`+strconv.Itoa(o.total)+`,"keywords":`)
-	dst = raw(dst, string(appendString(nil, o.keywords, structured)))
-	dst = raw(dst, `,"limit":`+strconv.Itoa(o.limit))
+	dst = lit(dst, `],"count":`)
+	dst = strconv.AppendInt(dst, int64(len(o.hits)), 10)
+	dst = lit(dst, `,"total":`)
+	dst = strconv.AppendInt(dst, int64(o.total), 10)
+	dst = lit(dst, `,"keywords":`)
+	dst = str(dst, o.keywords)
+	dst = lit(dst, `,"limit":`)
+	dst = strconv.AppendInt(dst, int64(o.limit), 10)
 	if o.notice != "" {
-		dst = raw(dst, `,"notice":`)
-		dst = raw(dst, string(appendString(nil, o.notice, structured)))
+		dst = lit(dst, `,"notice":`)
+		dst = str(dst, o.notice)
 	}
-	return raw(dst, `}`)
+	return lit(dst, `}`)
 }
 
 // appendString appends s as a JSON string, escaped as encoding/json

@@ -34,7 +34,10 @@ func (h *Handler) readPost(w http.ResponseWriter, r *http.Request, version strin
 			Message: "send JSON-RPC messages with Content-Type: application/json", Data: rpcData{Code: dataUnsupportedMedia}})
 		return nil, false
 	}
-	p := &postRequest{legacyID: r.URL.Query().Get("sessionid"), sessionID: r.Header.Get("Mcp-Session-Id")}
+	p := &postRequest{sessionID: r.Header.Get("Mcp-Session-Id")}
+	if r.URL.RawQuery != "" {
+		p.legacyID = r.URL.Query().Get("sessionid")
+	}
 	p.jsonOK, p.wantsSSE = accepts(r.Header.Values("Accept"))
 	if p.legacyID == "" && !p.jsonOK && !p.wantsSSE {
 		writeRPCError(w, http.StatusNotAcceptable, nil, rpcError{Code: codeTransport,

@@ -183,6 +183,9 @@ func accepts(values []string) (jsonOK, wantsSSE bool) {
 }
 
 func mediaType(v string) string {
+	if v == "application/json" {
+		return v // what clients send, without parsing it
+	}
 	t, _, err := mime.ParseMediaType(v)
 	if err != nil {
 		return ""
