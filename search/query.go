@@ -599,6 +599,11 @@ func (s *searcher) expand(x *Index, c *clause, w, st string, qw *qword) {
 		// Nothing but prefixes and typos: they stand for the word.
 		core = len(c.exps)
 	}
+	if !s.sentence {
+		for _, n := range relatedByStem[st] {
+			s.addStem(x, c, n.stem, weightRelated*n.weight)
+		}
+	}
 	// A word people ask for a concept with stands for the concept's
 	// entries (in keywords, only where the query bears the concept out:
 	// see keepBorneOut). The words entries use stand for nothing more

@@ -1,0 +1,50 @@
+package search
+
+import (
+	_ "embed"
+	"strconv"
+	"strings"
+)
+
+// Related terms mined offline from the corpus and confirmed by WordNet
+// (related.txt, made by search/internal/relatedgen): a keyword also finds
+// its neighbours' words, well below its own. Measured on the dev sets, it
+// pays for keywords (synonyms, other languages) and not for sentences,
+// where the concepts do better.
+
+//go:embed related.txt
+var relatedText string
+
+// weightRelated scales a neighbour's similarity into its weight.
+const weightRelated = 0.3
+
+// neighbour is a related word's stem and its similarity.
+type neighbour struct {
+	stem   string
+	weight float32
+}
+
+// relatedByStem maps a word's stem to its neighbours.
+var relatedByStem = parseRelated(relatedText)
+
+func parseRelated(text string) map[string][]neighbour {
+	m := map[string][]neighbour{}
+	for line := range strings.Lines(text) {
+		line = strings.TrimSpace(line)
+		word, list, ok := strings.Cut(line, ":")
+		if !ok || strings.HasPrefix(line, "#") {
+			continue
+		}
+		var ns []neighbour
+		for item := range strings.SplitSeq(list, ",") {
+			w, sim, _ := strings.Cut(strings.TrimSpace(item), " ")
+			f, err := strconv.ParseFloat(sim, 32)
+			if w == "" || err != nil {
+				continue
+			}
+			ns = append(ns, neighbour{stem(w), float32(f)})
+		}
+		m[stem(word)] = ns
+	}
+	return m
+}
