@@ -2,7 +2,6 @@ package search
 
 import (
 	"strconv"
-	"strings"
 	"sync"
 )
 
@@ -34,43 +33,46 @@ type analyzedClause struct {
 	asked  bool
 }
 
-// clauseKey is the cache key of word w of query word qw: its analysis
-// depends on the phrases, concepts and gloss qw was found in, and on
-// whether the query is a sentence.
-func clauseKey(w string, qw *qword, sentence bool) string {
+// appendClauseKey appends the cache key of word w of query word qw to b:
+// its analysis depends on the phrases, concepts and gloss qw was found in,
+// and on whether the query is a sentence. The key is built in a reused
+// buffer, so that a hit allocates nothing.
+func appendClauseKey(b []byte, w string, qw *qword, sentence bool) []byte {
 	if sentence {
-		w = "\x02" + w
+		b = append(b, 2)
 	}
+	b = append(b, w...)
 	if len(qw.shorts)+len(qw.concepts)+len(qw.gloss) == 0 {
-		return w
+		return b
 	}
-	var b strings.Builder
-	b.WriteString(w)
 	for _, s := range qw.shorts {
-		b.WriteString("\x00" + s)
+		b = append(append(b, 0), s...)
 	}
-	b.WriteString("\x01")
+	b = append(b, 1)
 	for _, k := range qw.concepts {
-		b.WriteString("\x00" + k.concept + strconv.Itoa(k.words))
+		b = strconv.AppendInt(append(append(b, 0), k.concept...), int64(k.words), 10)
 	}
-	b.WriteString("\x01" + strings.Join(qw.gloss, "\x00"))
-	return b.String()
+	b = append(b, 1)
+	for _, g := range qw.gloss {
+		b = append(append(b, 0), g...)
+	}
+	return b
 }
 
 // get returns the cached analysis of key for index generation gen.
-func (cc *clauseCache) get(gen uint64, key string) *analyzedClause {
+func (cc *clauseCache) get(gen uint64, key []byte) *analyzedClause {
 	cc.mu.Lock()
 	defer cc.mu.Unlock()
 	if cc.gen != gen {
 		cc.gen, cc.cur, cc.old = gen, nil, nil
 		return nil
 	}
-	if a, ok := cc.cur[key]; ok {
+	if a, ok := cc.cur[string(key)]; ok {
 		return a
 	}
-	a, ok := cc.old[key]
+	a, ok := cc.old[string(key)]
 	if ok {
-		cc.putLocked(key, a)
+		cc.putLocked(string(key), a)
 	}
 	return a
 }

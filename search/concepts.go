@@ -155,11 +155,10 @@ const cueSlack = 2
 const maxCueWords = 8
 
 // match calls found for every cue of a kind that starts at position i of
-// the stems, with the positions of its words. The words of entries' terms
-// and glosses must follow each other; those people ask with may come in
-// any order within a few words.
-func (t cueTable) match(stems []string, i int, kind int, found func(c *cue, at []int)) {
-	var at [maxCueWords]int
+// the stems, with the number n of its words, whose positions it leaves in
+// at[:n]. The words of entries' terms and glosses must follow each other;
+// those people ask with may come in any order within a few words.
+func (t cueTable) match(stems []string, i int, kind int, at *[maxCueWords]int, found func(c *cue, n int)) {
 	for k := range t[stems[i]] {
 		c := &t[stems[i]][k]
 		if kind == entryCue && !c.entry || kind == asked && c.entry || len(c.stems) > maxCueWords {
@@ -185,7 +184,7 @@ func (t cueTable) match(stems []string, i int, kind int, found func(c *cue, at [
 			n++
 		}
 		if n == len(c.stems) {
-			found(c, at[:n])
+			found(c, n)
 		}
 	}
 }

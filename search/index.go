@@ -446,9 +446,10 @@ func (ft *fieldTerm) named() bool { return ft.tf[fieldName] > 0 || ft.tf[fieldTi
 type analyzer struct {
 	pos      map[string]int // word → index in terms
 	stems    stemCache
-	seq      []string  // the stems of the field being read
-	concepts []string  // the entry's concepts, once for each cue found
-	lang     *language // the entry's language, nil for English
+	seq      []string         // the stems of the field being read
+	concepts []string         // the entry's concepts, once for each cue found
+	lang     *language        // the entry's language, nil for English
+	at       [maxCueWords]int // where a cue's words are
 }
 
 // maxConceptTF bounds how many of a concept's terms count for an entry.
@@ -501,15 +502,15 @@ func (a *analyzer) analyze(out *analyzed, e *mcpdir.Entry) {
 	}
 	clear(a.pos)
 	a.concepts = a.concepts[:0]
-	a.lang = detectLanguage(func(yield func(string) bool) {
-		for _, text := range [2]string{e.Title, e.Brief} {
-			tokenize(text, func(w string, part bool) {
-				if !part {
-					yield(w)
-				}
-			})
-		}
-	})
+	var lc languageCount
+	for _, text := range [2]string{e.Title, e.Brief} {
+		tokenize(text, func(w string, part bool) {
+			if !part {
+				lc.add(w)
+			}
+		})
+	}
+	a.lang = lc.language()
 	out.entry = e
 	out.terms = out.terms[:0]
 	out.doc = doc{entry: e, popularity: e.Popularity, nameKey: head(e.Name)}
@@ -610,10 +611,10 @@ func (a *analyzer) field(out *analyzed, f int, text string) {
 	}
 	// The field's concepts, and the English words of its foreign ones.
 	for i := range a.seq {
-		conceptCues.match(a.seq, i, entryCue, func(c *cue, _ []int) {
+		conceptCues.match(a.seq, i, entryCue, &a.at, func(c *cue, _ int) {
 			a.concepts = append(a.concepts, c.to)
 		})
-		glossCues.match(a.seq, i, anyCue, func(c *cue, _ []int) {
+		glossCues.match(a.seq, i, anyCue, &a.at, func(c *cue, _ int) {
 			for _, w := range c.words {
 				add(w)
 			}

@@ -56,23 +56,29 @@ func newLanguage(name string, stemmer func(*snowballstem.Env) bool, stop string)
 var englishLooking = setOf(`die was am bin war um hat me us son sin con ce per sa ma ta te tu
 	lo la el mi ci si se il io da di del mas et ne non`)
 
-// detectLanguage finds the language of a text from its words: the
-// language most of whose distinct stop words it has, if it has two of them
-// (one in a text of six words or fewer) and more than English stop words;
-// nil for English or when it cannot tell.
-func detectLanguage(words func(yield func(string) bool)) *language {
-	var hits, english [8]int // english: English stop words not the language's
-	n := 0
-	for w := range words {
-		n++
-		for i, l := range languages {
-			if l.distinct[w] {
-				hits[i]++
-			} else if stopWords[w] && !l.stop[w] {
-				english[i]++
-			}
+// languageCount tells the language of a text from its words.
+type languageCount struct {
+	hits    [8]int // distinct stop words of each language
+	english [8]int // English stop words that are not the language's
+	n       int
+}
+
+func (lc *languageCount) add(w string) {
+	lc.n++
+	for i, l := range languages {
+		if l.distinct[w] {
+			lc.hits[i]++
+		} else if stopWords[w] && !l.stop[w] {
+			lc.english[i]++
 		}
 	}
+}
+
+// language is the language most of whose distinct stop words the text
+// has, if it has two of them (one in a text of six words or fewer) and
+// more than English stop words; nil for English or when it cannot tell.
+func (lc *languageCount) language() *language {
+	hits, english, n := &lc.hits, &lc.english, lc.n
 	best := -1
 	for i := range languages {
 		if hits[i] > 0 && (best < 0 || hits[i] > hits[best]) {

@@ -119,13 +119,13 @@ func TestDetectLanguage(t *testing.T) {
 		"Roll a die for tabletop games":                        "",
 		"MCP server for the GitHub API: issues, pull requests": "",
 	} {
-		l := detectLanguage(func(yield func(string) bool) {
-			tokenize(text, func(w string, part bool) {
-				if !part {
-					yield(w)
-				}
-			})
+		var lc languageCount
+		tokenize(text, func(w string, part bool) {
+			if !part {
+				lc.add(w)
+			}
 		})
+		l := lc.language()
 		got := ""
 		if l != nil {
 			got = l.name

@@ -95,7 +95,7 @@ func (s *searcher) parse(x *Index, q string) bool {
 			return
 		}
 		if n++; n <= maxQueryWords {
-			s.words = append(s.words, qword{text: w, stop: stopWords[w]})
+			s.addWord(w)
 		}
 	})
 	foreign := s.foreign(x)
@@ -247,18 +247,29 @@ func (s *searcher) dropUnknown() {
 	s.clauses = kept
 }
 
+// addWord appends a word to the query's, reusing the space of earlier
+// searches.
+func (s *searcher) addWord(w string) {
+	if len(s.words) == cap(s.words) {
+		s.words = append(s.words, qword{})
+	} else {
+		s.words = s.words[:len(s.words)+1]
+	}
+	q := &s.words[len(s.words)-1]
+	*q = qword{text: w, stop: stopWords[w], parts: q.parts[:0], shorts: q.shorts[:0],
+		concepts: q.concepts[:0], gloss: q.gloss[:0]}
+}
+
 // foreign finds a query's language: its stop words are dropped, its
 // compounds the index does not know are cut into words it does
 // ("zugverbindungen" → zug, verbindungen), and its words also look for
 // their stems in that language. It reports whether it found one.
 func (s *searcher) foreign(x *Index) bool {
-	l := detectLanguage(func(yield func(string) bool) {
-		for _, w := range s.words {
-			if !yield(w.text) {
-				return
-			}
-		}
-	})
+	var lc languageCount
+	for _, w := range s.words {
+		lc.add(w.text)
+	}
+	l := lc.language()
 	if l == nil {
 		return false
 	}
@@ -335,16 +346,16 @@ const maxJoin = 3
 // way people split names that packages write as one word.
 func (s *searcher) joinCompounds(x *Index) {
 	for i := range s.words {
-		joined := s.words[i].text
+		s.key = append(s.key[:0], s.words[i].text...)
 		for n := 2; n <= maxJoin && i+n <= len(s.words); n++ {
 			next := &s.words[i+n-1]
 			if next.stop || s.words[i].stop {
 				break
 			}
-			joined += next.text
-			if _, ok := x.termIDs[joined]; ok {
+			s.key = append(s.key, next.text...)
+			if id, ok := x.termIDs[string(s.key)]; ok {
 				for j := i; j < i+n; j++ {
-					s.words[j].shorts = append(s.words[j].shorts, joined)
+					s.words[j].shorts = append(s.words[j].shorts, x.terms[id].text)
 				}
 			}
 		}
@@ -397,9 +408,9 @@ func (s *searcher) findCues() {
 	for p := 0; p < n; {
 		best := (*cue)(nil)
 		bestSpan := 0
-		glossCues.match(s.seq[:n], p, anyCue, func(c *cue, at []int) {
-			if len(at) > bestSpan {
-				best, bestSpan = c, len(at)
+		glossCues.match(s.seq[:n], p, anyCue, &s.at, func(c *cue, n int) {
+			if n > bestSpan {
+				best, bestSpan = c, n
 			}
 		})
 		if best == nil {
@@ -464,13 +475,13 @@ type span struct{ from, to int }
 // markConcepts marks the words of every concept cue the stems spell.
 func (s *searcher) markConcepts(seq []string, words []span) {
 	for p := range seq {
-		conceptCues.match(seq, p, entryCue, func(c *cue, _ []int) {
+		conceptCues.match(seq, p, entryCue, &s.at, func(c *cue, _ int) {
 			if !slices.Contains(s.named, c.to) {
 				s.named = append(s.named, c.to)
 			}
 		})
-		conceptCues.match(seq, p, asked, func(c *cue, at []int) {
-			for _, q := range at {
+		conceptCues.match(seq, p, asked, &s.at, func(c *cue, n int) {
+			for _, q := range s.at[:n] {
 				for j := words[q].from; j < words[q].to; j++ {
 					w := &s.words[j]
 					if !w.stop && !slices.ContainsFunc(w.concepts, func(n named) bool { return n.concept == c.to }) {
@@ -486,8 +497,8 @@ func (s *searcher) markConcepts(seq []string, words []span) {
 // parts) unless one with the same stem exists. The analysis of a word is
 // cached across searches.
 func (s *searcher) addClause(x *Index, w string, qw *qword) {
-	key := clauseKey(w, qw, s.sentence)
-	if a := x.clauses.get(x.gen, key); a != nil {
+	s.key = appendClauseKey(s.key[:0], w, qw, s.sentence)
+	if a := x.clauses.get(x.gen, s.key); a != nil {
 		if s.clauseOf(a.stem) != nil {
 			return
 		}
@@ -503,7 +514,7 @@ func (s *searcher) addClause(x *Index, w string, qw *qword) {
 	c := s.newClause(w)
 	c.stem = st
 	s.expand(x, c, w, st, qw)
-	x.clauses.put(x.gen, key, &analyzedClause{
+	x.clauses.put(x.gen, string(s.key), &analyzedClause{
 		stem: st, exps: append([]expansion(nil), c.exps...),
 		weight: c.weight, idf: c.idf, known: c.known, asked: c.asked,
 	})

@@ -104,6 +104,8 @@ type searcher struct {
 	seq         []string // stems of the content words, then glossed
 	seqWords    []span   // the words each stem of seq stands for
 	named       []string // the concepts whose entries' terms the query has
+	key         []byte   // a clause's cache key or a joined word, built here
+	at          [maxCueWords]int
 	pairs       []string
 	clauses     []clause
 	totalIDF    float32
