@@ -129,7 +129,15 @@ func (s *searcher) parse(x *Index, q string) bool {
 	// Agent phrasing ("find an mcp server to …") is dropped when there is
 	// anything else to search for, and so is the small talk of a sentence
 	// ("is there something that tells me the weather today").
-	s.sentence = len(s.words)-len(content) >= 2 || len(s.words) >= 6 || foreign && len(s.words) >= 3
+	// A sentence has stop words, or many words (the directory's own: a
+	// string of gibberish is no sentence), or is in another language.
+	familiar := 0
+	for _, w := range s.words {
+		if _, ok := x.termIDs[w.text]; ok || w.stop {
+			familiar++
+		}
+	}
+	s.sentence = len(s.words)-len(content) >= 2 || familiar >= 6 || foreign && len(s.words) >= 3
 	if !s.sentence {
 		s.keepBorneOut()
 	}
@@ -228,6 +236,11 @@ const (
 // counts some, so that a query of mostly unknown words answers nothing.
 const unknownShare = 0.5
 
+// unknownSentenceShare is unknownShare in a sentence, where an unknown
+// word is mostly an everyday or foreign one ("Kundendaten im CRM
+// aktualisieren").
+const unknownSentenceShare = 0.25
+
 // dropUnknown drops the character pairs of Chinese or Japanese text that no
 // entry has (most pairs straddle two words) and weighs other unknown words
 // down.
@@ -238,8 +251,12 @@ func (s *searcher) dropUnknown() {
 			if isBigram(c.word) {
 				continue
 			}
-			c.idf *= unknownShare
-			c.weight *= unknownShare
+			share := float32(unknownShare)
+			if s.sentence {
+				share = unknownSentenceShare
+			}
+			c.idf *= share
+			c.weight *= share
 		}
 		kept = append(kept, c)
 	}
