@@ -31,6 +31,7 @@ type analyzedClause struct {
 	idf    float32
 	known  bool
 	asked  bool
+	sure   bool
 }
 
 // appendClauseKey appends the cache key of word w of query word qw to b:

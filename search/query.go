@@ -35,6 +35,10 @@ const (
 	maxTypoTerms   = 32
 )
 
+// askRatio is how many times more entries a concept must have than a word
+// that asks for it, for the word to stand for the concept alone.
+const askRatio = 2
+
 // minSentenceTypo is the shortest word of a sentence taken for a typo.
 const minSentenceTypo = 7
 
@@ -56,9 +60,10 @@ type clause struct {
 	weight float32 // weight of the word in scores
 	idf    float32 // weight of the word in the query's coverage
 	known  bool    // some index word stands for it
-	// asked marks a word people ask for a concept with ("umbrella" for
-	// weather): in a sentence it says what the query is about.
-	asked bool
+	// asked marks a word entries hardly use that people ask for a concept
+	// with ("umbrella" for weather): in a sentence it says what the query
+	// is about; sure, that its concept's entries answer the query alone.
+	asked, sure bool
 	// bonus marks the clause of a direction pair ("pdf to markdown"): it
 	// adds to the score of entries that match its words in that order,
 	// and is no part of the query's coverage.
@@ -208,7 +213,7 @@ func (s *searcher) raiseTopics() bool {
 	for _, c := range s.clauses {
 		if !c.bonus {
 			idf, weight = max(idf, c.idf), max(weight, c.weight)
-			topic = topic || c.asked
+			topic = topic || c.sure
 		}
 	}
 	for i := range s.clauses {
@@ -520,7 +525,7 @@ func (s *searcher) addClause(x *Index, w string, qw *qword) {
 			return
 		}
 		c := s.newClause(w)
-		c.stem, c.weight, c.idf, c.known, c.asked = a.stem, a.weight, a.idf, a.known, a.asked
+		c.stem, c.weight, c.idf, c.known, c.asked, c.sure = a.stem, a.weight, a.idf, a.known, a.asked, a.sure
 		c.exps = append(c.exps, a.exps...)
 		return
 	}
@@ -533,7 +538,7 @@ func (s *searcher) addClause(x *Index, w string, qw *qword) {
 	s.expand(x, c, w, st, qw)
 	x.clauses.put(x.gen, string(s.key), &analyzedClause{
 		stem: st, exps: append([]expansion(nil), c.exps...),
-		weight: c.weight, idf: c.idf, known: c.known, asked: c.asked,
+		weight: c.weight, idf: c.idf, known: c.known, asked: c.asked, sure: c.sure,
 	})
 }
 
@@ -554,7 +559,7 @@ func (s *searcher) newClause(w string) *clause {
 		s.clauses = append(s.clauses, clause{})
 	}
 	c := &s.clauses[len(s.clauses)-1]
-	c.word, c.stem, c.exps, c.bonus, c.asked = w, "", c.exps[:0], false, false
+	c.word, c.stem, c.exps, c.bonus, c.asked, c.sure = w, "", c.exps[:0], false, false, false
 	return c
 }
 
@@ -637,10 +642,18 @@ func (s *searcher) expand(x *Index, c *clause, w, st string, qw *qword) {
 	// see keepBorneOut). The words entries use stand for nothing more
 	// than themselves: "telegram" is not every chat app, and measured on
 	// the dev sets such expansion did not pay.
+	// A word asks for its concepts alone where the concept has many more
+	// entries than the word itself ("umbrella", "leftovers"); a word
+	// entries use as much ("desktop") says what it says.
+	wordDF := c.maxDF(x, core)
 	for _, k := range qw.concepts {
 		if id, ok := x.termIDs[k.concept]; ok {
 			c.add(id, weightConcept/float32(k.words))
-			c.asked = true
+			c.asked = c.asked || wordDF*askRatio < x.terms[id].df
+			// The concept alone answers the query where the word is
+			// none of the entries' or two words ask for it: "president"
+			// asks for politics in no trivia question.
+			c.sure = c.sure || c.asked && (wordDF == 0 || k.words > 1)
 		}
 	}
 	if c.maxDF(x, core) == 0 {
