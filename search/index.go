@@ -456,7 +456,7 @@ type analyzer struct {
 const maxConceptTF = 3
 
 // maxStemCache bounds a stem cache.
-const maxStemCache = 1 << 14
+const maxStemCache = 1 << 16
 
 // stemCache keeps the stems of words seen: English stemming costs a
 // microsecond a word, and the words of entries and queries repeat.

@@ -35,6 +35,10 @@ const (
 	maxTypoTerms   = 32
 )
 
+// relatedBelowDF is how few entries a keyword is found in for its
+// related words to be looked for too.
+const relatedBelowDF = 50
+
 // askRatio is how many times more entries a concept must have than a word
 // that asks for it, for the word to stand for the concept alone.
 const askRatio = 2
@@ -632,7 +636,9 @@ func (s *searcher) expand(x *Index, c *clause, w, st string, qw *qword) {
 		// Nothing but prefixes and typos: they stand for the word.
 		core = len(c.exps)
 	}
-	if !s.sentence {
+	// Neighbours stand in for a rare keyword, where the index has little
+	// of its own (and cost the scan of their postings).
+	if !s.sentence && c.maxDF(x, core) < relatedBelowDF {
 		for _, n := range relatedByStem[st] {
 			s.addStem(x, c, n.stem, weightRelated*n.weight)
 		}
