@@ -109,9 +109,12 @@ func parseGloss(text string) cueTable {
 		if !ok {
 			continue
 		}
+		// Words that say nothing of what a server does ("服务: service",
+		// "工具: tool") are left out: in every Chinese brief they would only
+		// lengthen the postings of the commonest English words.
 		var words []string
 		tokenize(to, func(w string, part bool) {
-			if !part && !stopWords[w] {
+			if !part && !stopWords[w] && !weakWords[w] && !fillerWords[w] && !placeholderWords[w] {
 				words = append(words, w)
 			}
 		})

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# bench/ab.sh REV_A REV_B: REST search throughput and server CPU per request of
+# two revisions, side by side in alternating wrk rounds (the 40 load queries of
+# ../shared/data/relevance/dev.jsonl rotating, 64 connections, 5 s a round).
+# CPU per request, read from each server's /proc stat, holds up better than
+# req/s on a shared, noisy machine.
+set -euo pipefail
+[ $# -eq 2 ] || { echo "usage: bench/ab.sh REV_A REV_B" >&2; exit 2; }
+cd "$(dirname "$0")/.."
+root=$(pwd)
+data=${MCPDIR_SHARED_DATA:-$root/../shared/data}
+[ -f "$data/packages-corpus.jsonl" ] || { echo "bench/ab.sh: $data/packages-corpus.jsonl not found: skipped"; exit 0; }
+command -v wrk >/dev/null || apt-get install -y -qq wrk >/dev/null
+work=$(mktemp -d)
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
+for rev in "$1" "$2"; do
+  git worktree add -q --detach "$work/src" "$rev"
+  (cd "$work/src" && go build -o "$work/mcpdir-$rev" ./cmd/mcpdir)
+  git worktree remove --force "$work/src"
+done
+"$work/mcpdir-$2" import --data-dir "$work/data" "$data/packages-corpus.jsonl" >/dev/null 2>&1
+key=$("$work/mcpdir-$2" keys create --data-dir "$work/data" --name ab --rate-limit unlimited | sed -n 1p)
+python3 - "$data/relevance/dev.jsonl" "$work/q.txt" <<'PY'
+import json, sys, urllib.parse
+qs = [json.loads(line)["query"] for line in open(sys.argv[1])]
+open(sys.argv[2], "w").write("".join(urllib.parse.quote_plus(q) + "\n" for q in qs))
+PY
+cat > "$work/rest.lua" <<LUA
+local qs = {}
+for line in io.lines("$work/q.txt") do qs[#qs + 1] = line end
+local i = 0
+wrk.headers["Authorization"] = "Bearer $key"
+request = function() i = i + 1; return wrk.format("GET", "/api/open/v1/search?keywords=" .. qs[(i % #qs) + 1]) end
+LUA
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+ports=()
+for rev in "$1" "$2"; do
+  port=$(free_port)
+  "$work/mcpdir-$rev" serve --data-dir "$work/data" --addr "127.0.0.1:$port" --no-starter 2>"$work/$rev.log" &
+  pids+=($!); ports+=("$port")
+  for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.2; done
+  wrk -t2 -c64 -d2s -s "$work/rest.lua" "http://127.0.0.1:$port/" >/dev/null # warm up
+done
+ticks=$(getconf CLK_TCK)
+cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+round() { # pid port: "req/s µs-of-CPU-per-request"
+  local c0 out c1
+  c0=$(cpu "$1"); out=$(wrk -t2 -c64 -d5s -s "$work/rest.lua" "http://127.0.0.1:$2/"); c1=$(cpu "$1")
+  echo "$out" | awk -v c="$((c1 - c0))" -v t="$ticks" '/requests in/ {n = $1} /Requests\/sec/ {r = $2} END {printf "%s %.1f\n", r, c * 1e6 / t / n}'
+}
+echo "REST search, $1 (A) beside $2 (B), wrk -t2 -c64 -d5s a round"
+for r in 1 2 3 4; do
+  read -r ra ca <<<"$(round "${pids[0]}" "${ports[0]}")"
+  read -r rb cb <<<"$(round "${pids[1]}" "${ports[1]}")"
+  python3 -c "print(f'round $r: A $ra req/s, $ca µs CPU a request; B $rb req/s, $cb µs; B/A throughput {$rb/$ra:.3f}, CPU a request {$cb/$ca:.3f}')"
+done
