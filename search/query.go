@@ -181,11 +181,15 @@ func (s *searcher) parse(x *Index, q string) bool {
 	topic := s.sentence && s.raiseTopics()
 	known := false
 	n = 0
+	unknown := 0
 	s.totalIDF, s.totalWeight = 0, 0
 	maxIDF := float32(0)
 	for i := range s.clauses {
 		if c := &s.clauses[i]; !c.bonus {
 			known = known || c.known
+			if !c.known {
+				unknown++
+			}
 			s.totalIDF += c.idf
 			s.totalWeight += c.weight
 			maxIDF = max(maxIDF, c.idf)
@@ -204,8 +208,22 @@ func (s *searcher) parse(x *Index, q string) bool {
 	if topic {
 		s.answerShare = min(s.answerShare, maxIDF/s.totalIDF)
 	}
+	if s.sentence && unknown <= 1 {
+		// A sentence of known words that names what servers are named
+		// for ("binance", "jira") is answered by the entries that have
+		// that name.
+		for _, c := range s.clauses {
+			if r := c.weight / c.idf; !c.bonus && c.known && r*r >= namedTopicality {
+				s.answerShare = min(s.answerShare, c.idf/s.totalIDF)
+			}
+		}
+	}
 	return known
 }
+
+// namedTopicality is the topicality from which a word is taken for a name
+// servers are known by.
+const namedTopicality = 0.45
 
 // raiseTopics makes the words of a sentence that ask for a concept weigh
 // as its heaviest word: in "do I need to bring an umbrella this afternoon"
