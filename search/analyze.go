@@ -257,7 +257,7 @@ var weakWords = setOf(`mcp mcps server servers tool tools find need needs want w
 // written as a sentence that has other words, kept in a keyword query.
 var fillerWords = setOf(`today tonight tomorrow yesterday now currently right soon quickly easily automatically
 	simply really actually maybe possible possibly kindly hi hello hey thanks thank know tell show give
-	get gets got make makes made go going wish try trying start see someone somebody everything stuff
+	get gets got make makes made go goes going went gone keep keeps kept wish try trying start see someone somebody everything stuff
 	kind sort bit lot lots good great nice cool assistant assistants chatbot claude chatgpt copilot
 	ask asking question questions answer app apps program software service services solution
 	integration integrate connect connects connected access`)

@@ -75,9 +75,9 @@ func TestRelevanceSentences(t *testing.T) {
 // The natural-language gate, a little below what the ranking measures
 // (docs/BENCHMARKS.md), so that a change that loses ground fails.
 const (
-	minSentencesNDCG     = 0.45
-	minSentencesKindNDCG = 0.30
-	maxSentencesMissed   = 15
+	minSentencesNDCG     = 0.55
+	minSentencesKindNDCG = 0.45
+	maxSentencesMissed   = 6
 )
 
 // evaluate runs judged queries and fails the test for misses (a judged
