@@ -32,9 +32,19 @@ func newMeaningIndex(t *testing.T) *Index {
 	return x
 }
 
+// wantFirst checks the first hit of each query.
+func wantFirst(t *testing.T, x *Index, cases []struct{ query, first string }) {
+	t.Helper()
+	for _, tc := range cases {
+		res := x.Search(tc.query, 10)
+		if len(res.Hits) == 0 || res.Hits[0].Entry.Name != tc.first {
+			t.Errorf("%q: got %v, want %s first", tc.query, names(res), tc.first)
+		}
+	}
+}
+
 func TestSentencesFindWhatTheyMean(t *testing.T) {
-	x := newMeaningIndex(t)
-	for _, tc := range []struct{ query, first string }{
+	wantFirst(t, newMeaningIndex(t), []struct{ query, first string }{
 		// No entry says "safe", "run" or "breathe": the concept does.
 		{"is the air safe for a run outside today", "aqi-now"},
 		{"what can I cook with what is left in my kitchen", "recipe-box-mcp"},
@@ -47,12 +57,7 @@ func TestSentencesFindWhatTheyMean(t *testing.T) {
 		// A pasted task of 30 words.
 		{"Every morning, look through the open pull requests in our GitHub repository, summarise what changed " +
 			"in each of them and post the digest to the engineering team channel so that reviewers know", "github-pr-digest"},
-	} {
-		res := x.Search(tc.query, 10)
-		if len(res.Hits) == 0 || res.Hits[0].Entry.Name != tc.first {
-			t.Errorf("%q: got %v, want %s first", tc.query, names(res), tc.first)
-		}
-	}
+	})
 }
 
 func TestNonsenseStillAnswersNothing(t *testing.T) {
@@ -71,7 +76,7 @@ func TestNonsenseStillAnswersNothing(t *testing.T) {
 
 func TestOtherLanguages(t *testing.T) {
 	x := newMeaningIndex(t)
-	for _, tc := range []struct{ query, first string }{
+	wantFirst(t, x, []struct{ query, first string }{
 		// Chinese: character pairs on both sides (股票 in 查询股票价格).
 		{"查询股票价格", "a-stock-mcp"},
 		{"股票", "a-stock-mcp"},
@@ -80,12 +85,7 @@ func TestOtherLanguages(t *testing.T) {
 		// German, in its own language, through its stem.
 		{"Aktienkurs", "boersen-mcp"},
 		{"börsendaten", "boersen-mcp"},
-	} {
-		res := x.Search(tc.query, 10)
-		if len(res.Hits) == 0 || res.Hits[0].Entry.Name != tc.first {
-			t.Errorf("%q: got %v, want %s first", tc.query, names(res), tc.first)
-		}
-	}
+	})
 	// The gloss: an English query finds an entry written in Chinese, and a
 	// Chinese one an entry written in English.
 	if res := x.Search("weather forecast", 10); !slices.Contains(names(res), "tianqi-mcp") {
