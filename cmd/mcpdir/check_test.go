@@ -104,7 +104,13 @@ func TestCheckCommand(t *testing.T) {
 
 	recorded := time.Now()
 	waitFor(t, 5*time.Second, "the results on the running server", func() bool {
-		return liveSearch(t, s, key, "")["weather-down"].Live != nil
+		got := liveSearch(t, s, key, "")
+		for _, name := range []string{"weather-streamable", "weather-sse", "weather-signin", "weather-down"} {
+			if got[name].Live == nil {
+				return false // results arrive through the change feed, not all at once
+			}
+		}
+		return true
 	})
 	t.Logf("results on the running server %v after the command ended", time.Since(recorded).Round(time.Millisecond))
 	got := liveSearch(t, s, key, "")
