@@ -135,21 +135,13 @@ func (s *searcher) parse(x *Index, q string) bool {
 	s.content = content
 	s.joinCompounds(x)
 	s.findCues()
-	// Agent phrasing ("find an mcp server to …") is dropped when there is
-	// anything else to search for, and so is the small talk of a sentence
-	// ("is there something that tells me the weather today").
-	// A sentence has stop words, or many words (the directory's own: a
-	// string of gibberish is no sentence), or is in another language.
-	familiar := 0
-	for _, w := range s.words {
-		if _, ok := x.termIDs[w.text]; ok || w.stop {
-			familiar++
-		}
-	}
-	s.sentence = len(s.words)-len(content) >= 2 || familiar >= 6 || foreign && len(s.words) >= 3
+	s.sentence = s.isSentence(x, foreign)
 	if !s.sentence {
 		s.keepBorneOut()
 	}
+	// Agent phrasing ("find an mcp server to …") is dropped when there is
+	// anything else to search for, and so is the small talk of a sentence
+	// ("is there something that tells me the weather today").
 	weak := func(w string) bool { return weakWords[w] || s.sentence && fillerWords[w] }
 	strong := false
 	for _, i := range content {
@@ -178,10 +170,29 @@ func (s *searcher) parse(x *Index, q string) bool {
 		return false
 	}
 	s.addPairClauses(x)
+	return s.setShares()
+}
+
+// isSentence reports whether the query is written as a sentence: it has
+// stop words, or many words (the directory's own: a string of gibberish
+// is no sentence), or is in another language.
+func (s *searcher) isSentence(x *Index, foreign bool) bool {
+	familiar := 0
+	for _, w := range s.words {
+		if _, ok := x.termIDs[w.text]; ok || w.stop {
+			familiar++
+		}
+	}
+	return len(s.words)-len(s.content) >= 2 || familiar >= 6 || foreign && len(s.words) >= 3
+}
+
+// setShares sums the query's weights and sets the shares of it an entry
+// must cover to match and the best entry to answer. It reports whether
+// any of the query's words is known to the index.
+func (s *searcher) setShares() bool {
 	topic := s.sentence && s.raiseTopics()
 	known := false
-	n = 0
-	unknown := 0
+	n, unknown := 0, 0
 	s.totalIDF, s.totalWeight = 0, 0
 	maxIDF := float32(0)
 	for i := range s.clauses {
@@ -228,7 +239,8 @@ const namedTopicality = 0.45
 // raiseTopics makes the words of a sentence that ask for a concept weigh
 // as its heaviest word: in "do I need to bring an umbrella this afternoon"
 // the umbrella says what is asked, while "bring" and "afternoon", rarer in
-// the directory, say nothing about it. It reports whether there was one.
+// the directory, say nothing about it. It reports whether one of them is
+// sure, so that the concept's entries alone answer the query.
 func (s *searcher) raiseTopics() bool {
 	var idf, weight float32
 	topic := false
