@@ -252,6 +252,12 @@ func TestServeChecksInTheBackground(t *testing.T) {
 		got := liveSearch(t, other, key, "")
 		return got["weather-signin"].Live != nil && got["weather-down"].Live != nil
 	})
+	// The round's summary is logged once its checks are recorded, and the
+	// log is written a moment after it is logged.
+	summary := `"msg":"live checks","checked":4,"up":2,"auth_required":1,"down":1`
+	waitFor(t, 5*time.Second, "the round's summary in a checker's log", func() bool {
+		return strings.Contains(checkers[0].stderr.String()+checkers[1].stderr.String(), summary)
+	})
 	counted := map[string]int{}
 	count := regexp.MustCompile(`(?m)^mcpdir_live_checks_total\{status="(\w+)"\} (\d+)$|^mcpdir_live_check_duration_seconds_(count) (\d+)$`)
 	logs := ""
@@ -268,7 +274,7 @@ func TestServeChecksInTheBackground(t *testing.T) {
 	if want := map[string]int{"up": 2, "auth_required": 1, "down": 1, "count": 4}; !maps.Equal(counted, want) {
 		t.Errorf("checks counted by the two replicas: %v, want %v", counted, want)
 	}
-	if strings.Count(logs, `"msg":"live checks"`) != 1 || !strings.Contains(logs, `"msg":"live checks","checked":4,"up":2,"auth_required":1,"down":1`) {
+	if strings.Count(logs, `"msg":"live checks"`) != 1 || !strings.Contains(logs, summary) {
 		t.Errorf("not one summary of 4 checks in the logs:\n%s", logs)
 	}
 }
