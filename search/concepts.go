@@ -147,7 +147,7 @@ func (t cueTable) add(list string, c cue) {
 const (
 	anyCue = iota
 	entryCue
-	asked
+	askCue
 )
 
 // cueSlack is how many other words may stand among the words of a phrase
@@ -164,11 +164,11 @@ const maxCueWords = 8
 func (t cueTable) match(stems []string, i int, kind int, at *[maxCueWords]int, found func(c *cue, n int)) {
 	for k := range t[stems[i]] {
 		c := &t[stems[i]][k]
-		if kind == entryCue && !c.entry || kind == asked && c.entry || len(c.stems) > maxCueWords {
+		if kind == entryCue && !c.entry || kind == askCue && c.entry || len(c.stems) > maxCueWords {
 			continue
 		}
 		end := i + len(c.stems)
-		if kind == asked {
+		if kind == askCue {
 			end += cueSlack
 		}
 		end = min(end, len(stems))
@@ -176,7 +176,7 @@ func (t cueTable) match(stems []string, i int, kind int, at *[maxCueWords]int, f
 		n := 1
 		for _, st := range c.stems[1:] {
 			j := i + n // the next word, for a term that must follow
-			if kind == asked {
+			if kind == askCue {
 				for j = i + 1; j < end && (stems[j] != st || slices.Contains(at[:n], j)); j++ {
 				}
 			}

@@ -536,7 +536,7 @@ func (s *searcher) markConcepts(seq []string, words []span) {
 				s.named = append(s.named, c.to)
 			}
 		})
-		conceptCues.match(seq, p, asked, &s.at, func(c *cue, n int) {
+		conceptCues.match(seq, p, askCue, &s.at, func(c *cue, n int) {
 			for _, q := range s.at[:n] {
 				for j := words[q].from; j < words[q].to; j++ {
 					w := &s.words[j]
