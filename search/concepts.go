@@ -2,6 +2,7 @@ package search
 
 import (
 	_ "embed"
+	"iter"
 	"slices"
 	"strings"
 )
@@ -53,6 +54,19 @@ var (
 	glossCues   = parseGloss(glossText)
 )
 
+// dataLines yields the lines of a table of meaning that hold data: trimmed,
+// blank lines and # comments left out.
+func dataLines(text string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for line := range strings.Lines(text) {
+			line = strings.TrimSpace(line)
+			if line != "" && !strings.HasPrefix(line, "#") && !yield(line) {
+				return
+			}
+		}
+	}
+}
+
 // parseConcepts reads concepts.txt:
 //
 //	= slug | Label
@@ -61,10 +75,8 @@ var (
 func parseConcepts(text string) cueTable {
 	t := cueTable{}
 	mark := ""
-	for line := range strings.Lines(text) {
-		line = strings.TrimSpace(line)
+	for line := range dataLines(text) {
 		switch {
-		case line == "" || strings.HasPrefix(line, "#"):
 		case strings.HasPrefix(line, "="):
 			slug, _, _ := strings.Cut(strings.TrimSpace(line[1:]), "|")
 			mark = conceptMark + strings.TrimSpace(slug)
@@ -100,11 +112,7 @@ func (t cueTable) dropAskedEntryTerms() {
 // parseGloss reads gloss.txt: "foreign word or phrase: english words".
 func parseGloss(text string) cueTable {
 	t := cueTable{}
-	for line := range strings.Lines(text) {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
+	for line := range dataLines(text) {
 		from, to, ok := strings.Cut(line, ":")
 		if !ok {
 			continue

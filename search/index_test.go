@@ -47,10 +47,12 @@ func testEntries() []*mcpdir.Entry {
 	}
 }
 
-func newTestIndex(t *testing.T) *Index {
-	t.Helper()
+func newTestIndex(t *testing.T) *Index { return indexOf(testEntries()) }
+
+// indexOf is an index of the entries.
+func indexOf(entries []*mcpdir.Entry) *Index {
 	x := New()
-	x.Upsert(testEntries()...)
+	x.Upsert(entries...)
 	return x
 }
 

@@ -25,12 +25,7 @@ func meaningEntries() []*mcpdir.Entry {
 	)
 }
 
-func newMeaningIndex(t *testing.T) *Index {
-	t.Helper()
-	x := New()
-	x.Upsert(meaningEntries()...)
-	return x
-}
+func newMeaningIndex(t *testing.T) *Index { return indexOf(meaningEntries()) }
 
 // wantFirst checks the first hit of each query.
 func wantFirst(t *testing.T, x *Index, cases []struct{ query, first string }) {

@@ -29,10 +29,9 @@ var relatedByStem = parseRelated(relatedText)
 
 func parseRelated(text string) map[string][]neighbour {
 	m := map[string][]neighbour{}
-	for line := range strings.Lines(text) {
-		line = strings.TrimSpace(line)
+	for line := range dataLines(text) {
 		word, list, ok := strings.Cut(line, ":")
-		if !ok || strings.HasPrefix(line, "#") {
+		if !ok {
 			continue
 		}
 		var ns []neighbour
