@@ -116,7 +116,7 @@ func BenchmarkBuild(b *testing.B) {
 }
 
 // benchQueries are the dev queries (all kinds, out-of-domain ones too).
-func benchQueries(b *testing.B) []releval.Query {
+func benchQueries(b testing.TB) []releval.Query {
 	return readQueries(b, filepath.Join(sharedData(b), "relevance", "dev.jsonl"))
 }
 

@@ -284,8 +284,9 @@ const unknownSentenceShare = 0.25
 // entry has (most pairs straddle two words) and weighs other unknown words
 // down.
 func (s *searcher) dropUnknown() {
-	kept := s.clauses[:0]
-	for _, c := range s.clauses {
+	kept := 0
+	for i := range s.clauses {
+		c := &s.clauses[i]
 		if !c.known {
 			if isBigram(c.word) {
 				continue
@@ -297,10 +298,13 @@ func (s *searcher) dropUnknown() {
 			c.idf *= share
 			c.weight *= share
 		}
-		kept = append(kept, c)
+		// Swapped, not copied: each clause keeps expansions of its own for
+		// later searches to reuse, where a copy would leave two clauses
+		// sharing one array.
+		s.clauses[kept], s.clauses[i] = s.clauses[i], s.clauses[kept]
+		kept++
 	}
-	// The dropped clauses' space is reused by later searches.
-	s.clauses = kept
+	s.clauses = s.clauses[:kept]
 }
 
 // addWord appends a word to the query's, reusing the space of earlier
