@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 	"slices"
@@ -127,7 +128,12 @@ type searcher struct {
 	touched  [window + 1]uint16
 	nIn      int
 	nTouched int
-	heap     []hit // the best k hits, the worst on top
+	// candidate marks the window offsets a required clause touched: the
+	// only ones the optional clauses add to (see requireClauses).
+	candidate [window / 64]uint64
+	byIDF     []int
+	optional  []bool
+	heap      []hit // the best k hits, the worst on top
 	// norms[f][c] is field f's weight over its BM25 length normalisation
 	// for length code c, computed for the index statistics in normsFor.
 	norms    [numFields][256]float32
@@ -157,8 +163,11 @@ type cursor struct {
 	doc     uint32  // the last ordinal decoded
 	tf      float32 // its weighted counts, while pending
 	pending bool    // doc is live and not yet added
-	weight  float32
-	clause  int
+	// optional: the cursor's clause cannot make an entry match on its own,
+	// so it adds only to the candidates of the required clauses.
+	optional bool
+	weight   float32
+	clause   int
 }
 
 // hit is a ranked candidate.
@@ -204,7 +213,9 @@ func (s *searcher) fill(c *cursor, base, end uint32, live []uint64) {
 		if c.doc >= end {
 			return
 		}
-		s.add(c.doc-base, c.tf)
+		if off := c.doc - base; !c.optional || s.isCandidate(off) {
+			s.add(off, c.tf)
+		}
 		c.pending = false
 	}
 	b, i, d := c.b, c.i, c.doc
@@ -244,9 +255,16 @@ func (s *searcher) fill(c *cursor, base, end uint32, live []uint64) {
 			c.i, c.doc, c.tf, c.pending = i, d, c.weight*tf, true
 			return
 		}
+		if c.optional && !s.isCandidate(d-base) {
+			continue
+		}
 		s.add(d-base, c.weight*tf)
 	}
 	c.i, c.doc = i, d
+}
+
+func (s *searcher) isCandidate(off uint32) bool {
+	return s.candidate[off/64]&(1<<(off%64)) != 0
 }
 
 // add adds counts to the current clause at a window offset.
@@ -261,16 +279,23 @@ func (s *searcher) add(off uint32, tf float32) {
 // those that cover enough of the query, and returns the top limit, ranked
 // with coordination and the prior, near-duplicates moved down.
 func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
+	need := s.matchShare * s.totalIDF * (1 - 1e-6)
+	answer := s.answerShare * s.totalIDF * (1 - 1e-6)
 	s.cursors = s.cursors[:0]
-	for ci := range s.clauses {
-		for _, e := range s.clauses[ci].exps {
-			s.cursors = append(s.cursors, cursor{b: x.terms[e.term].postings, weight: e.weight, clause: ci})
+	optional := s.requireClauses(min(need, answer))
+	for _, opt := range [2]bool{false, true} {
+		for ci := range s.clauses {
+			if optional[ci] != opt {
+				continue
+			}
+			for _, e := range s.clauses[ci].exps {
+				s.cursors = append(s.cursors, cursor{b: x.terms[e.term].postings, weight: e.weight, clause: ci, optional: opt})
+			}
 		}
 	}
 	for i := range s.cursors {
 		s.fill(&s.cursors[i], 0, 0, x.liveBits) // decode the first posting
 	}
-	need := s.matchShare * s.totalIDF * (1 - 1e-6)
 	k := limit + collapseSlack
 	s.heap = s.heap[:0]
 	best := float32(0)
@@ -300,6 +325,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			a := &s.acc[off]
 			sc, idf, weight := a.score, a.idf, a.weight
 			a.score, a.idf, a.weight = 0, 0, 0
+			s.candidate[off/64] = 0
 			best = max(best, idf)
 			if idf < need {
 				continue
@@ -321,7 +347,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 		}
 		s.nTouched = 0
 	}
-	if best < s.answerShare*s.totalIDF*(1-1e-6) {
+	if best < answer {
 		return mcpdir.SearchResult{}
 	}
 	// Sort the top k best first; better is a total order, so the order is
@@ -356,6 +382,42 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 	return mcpdir.SearchResult{Hits: hits, Total: total}
 }
 
+// requireClauses tells the clauses an entry must match one of to reach
+// cutoff of the query's IDF: the others, the rarest-matched first left
+// out, sum to less than cutoff, so an entry that matches only them neither
+// matches nor answers. Their postings are still read, in order, but add
+// only to the entries a required clause touched: a question's common words
+// ("run", "code", "server") would otherwise touch thousands of entries
+// that cannot match. It returns, per clause, whether it is optional.
+func (s *searcher) requireClauses(cutoff float32) []bool {
+	s.byIDF = s.byIDF[:0]
+	for ci := range s.clauses {
+		s.byIDF = append(s.byIDF, ci)
+	}
+	slices.SortFunc(s.byIDF, func(a, b int) int { return cmp.Compare(s.clauses[a].idf, s.clauses[b].idf) })
+	optional := s.optional[:0]
+	for range s.clauses {
+		optional = append(optional, false)
+	}
+	sum := float32(0)
+	for _, ci := range s.byIDF {
+		if !skipOptional {
+			break
+		}
+		// (with a margin for the other orders the sums are added in)
+		if sum += s.clauses[ci].idf; sum*(1+1e-5) >= cutoff {
+			break
+		}
+		optional[ci] = true
+	}
+	s.optional = optional
+	return optional
+}
+
+// skipOptional turns requireClauses on; tests turn it off to check that
+// it changes no answer.
+var skipOptional = true
+
 // endClause saturates the counts of the clause in the window and adds its
 // score to the entries' totals.
 func (s *searcher) endClause(c *clause) {
@@ -367,6 +429,7 @@ func (s *searcher) endClause(c *clause) {
 		a := &s.acc[off]
 		tf := a.tf
 		a.tf = 0
+		s.candidate[off/64] |= 1 << (off % 64)
 		s.touched[s.nTouched] = off
 		s.nTouched += isZero(a.score)
 		a.score += c.weight * tf * (k1 + 1) / (tf + k1)

@@ -1,0 +1,70 @@
+package search
+
+import (
+	"math"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// TestOptionalClausesChangeNothing checks that adding optional clauses
+// only to the required clauses' candidates (requireClauses) answers every
+// judged query, keyword and sentence, exactly as reading every posting in
+// full does: the same hits in the same order, the same total and facets.
+func TestOptionalClausesChangeNothing(t *testing.T) {
+	x := loadIndex(t)
+	qs := benchQueries(t)
+	qs = append(qs, readQueries(t, filepath.Join("testdata", "nl-dev.jsonl"))...)
+	filters := []mcpdir.Filter{{}, {Registry: "npm"}}
+	pruned := 0
+	for _, q := range qs {
+		for _, f := range filters {
+			query := mcpdir.Query{Text: q.Query, Limit: 50, Filter: f, Facets: true}
+			got := x.Find(query)
+			skipOptional = false
+			want := x.Find(query)
+			skipOptional = true
+			if len(got.Hits) != len(want.Hits) || got.Total != want.Total {
+				t.Fatalf("%q %v: %d hits of %d, want %d of %d", q.Query, f, len(got.Hits), got.Total, len(want.Hits), want.Total)
+			}
+			for i := range got.Hits {
+				g, w := got.Hits[i], want.Hits[i]
+				if g.Entry.ID != w.Entry.ID || math.Abs(g.Score-w.Score) > 1e-5*w.Score {
+					t.Fatalf("%q %v: hit %d is %s (%v), want %s (%v)", q.Query, f, i, g.Entry.Name, g.Score, w.Entry.Name, w.Score)
+				}
+			}
+			if !reflect.DeepEqual(got.Facets, want.Facets) {
+				t.Fatalf("%q %v: facets %+v, want %+v", q.Query, f, got.Facets, want.Facets)
+			}
+		}
+		if x.optionalClauses(q.Query) > 0 {
+			pruned++
+		}
+	}
+	// The test means something only if some queries have optional clauses.
+	if pruned < len(qs)/10 {
+		t.Fatalf("only %d of %d queries have optional clauses", pruned, len(qs))
+	}
+	t.Logf("%d of %d queries have optional clauses", pruned, len(qs))
+}
+
+// optionalClauses counts the clauses of query that requireClauses makes
+// optional.
+func (x *Index) optionalClauses(query string) int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	s := x.searcher()
+	defer x.searchers.Put(s)
+	if !s.parse(x, query) {
+		return 0
+	}
+	n := 0
+	for _, opt := range s.requireClauses(min(s.matchShare, s.answerShare) * s.totalIDF * (1 - 1e-6)) {
+		if opt {
+			n++
+		}
+	}
+	return n
+}
