@@ -170,8 +170,9 @@ const maxCueWords = 8
 // at[:n]. The words of entries' terms and glosses must follow each other;
 // those people ask with may come in any order within a few words.
 func (t cueTable) match(stems []string, i int, kind int, at *[maxCueWords]int, found func(c *cue, n int)) {
-	for k := range t[stems[i]] {
-		c := &t[stems[i]][k]
+	cues := t[stems[i]]
+	for k := range cues {
+		c := &cues[k]
 		if kind == entryCue && !c.entry || kind == askCue && c.entry || len(c.stems) > maxCueWords {
 			continue
 		}

@@ -174,6 +174,18 @@ type cursor struct {
 type hit struct {
 	doc   uint32
 	score float32
+	tie   uint64 // tieKey of the doc
+}
+
+// tieKey orders entries of equal scores as betterTie does, as far as 64
+// bits tell: the popularity (up to 2^32-1) over the name's first 4 bytes.
+// Where two keys are equal, betterTie decides: ties are common, and a key
+// in the hit spares the heap and the sort reading two entries a compare.
+func tieKey(d *doc) uint64 {
+	if d.popularity < 0 || d.popularity >= math.MaxUint32 {
+		return uint64(min(max(d.popularity, 0), math.MaxUint32)) << 32
+	}
+	return uint64(d.popularity)<<32 | uint64(^uint32(d.nameKey>>32))
 }
 
 func (x *Index) searcher() *searcher {
@@ -339,34 +351,25 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 				s.facets.count(&x.docs[d].facets)
 			}
 			sc *= weight / s.totalWeight
-			h := hit{d, sc * x.priors[d]}
-			if len(s.heap) == k && h.score < s.heap[0].score {
+			sc *= x.priors[d]
+			if len(s.heap) == k && sc < s.heap[0].score {
 				continue // the worst of the top k is better
 			}
-			s.push(x, h, k)
+			s.push(x, hit{d, sc, tieKey(&x.docs[d])}, k)
 		}
 		s.nTouched = 0
 	}
 	if best < answer {
 		return mcpdir.SearchResult{}
 	}
-	// Sort the top k best first; better is a total order, so the order is
+	// Sort the top k best first, in place: the heap's worst goes last, then
+	// the next worst before it. better is a total order, so the order is
 	// the one any sort gives.
 	hs := s.heap
-	slices.SortFunc(hs, func(a, b hit) int {
-		switch {
-		case a.score != b.score:
-			if a.score > b.score {
-				return -1
-			}
-			return 1
-		case a.doc == b.doc:
-			return 0
-		case x.betterTie(a, b):
-			return -1
-		}
-		return 1
-	})
+	for end := len(hs) - 1; end > 0; end-- {
+		hs[0], hs[end] = hs[end], hs[0]
+		heapDown(x, hs[:end], 0)
+	}
 	ranked := x.collapse(hs)
 	if len(ranked) > limit {
 		ranked = ranked[:limit]
@@ -455,6 +458,9 @@ func (s *searcher) push(x *Index, h hit, k int) {
 func (x *Index) better(a, b hit) bool {
 	if a.score != b.score {
 		return a.score > b.score
+	}
+	if a.tie != b.tie {
+		return a.tie > b.tie
 	}
 	return x.betterTie(a, b)
 }
