@@ -133,7 +133,10 @@ type searcher struct {
 	candidate [window / 64]uint64
 	byIDF     []int
 	optional  []bool
-	heap      []hit // the best k hits, the worst on top
+	// best holds the hits that may be among the best k: at most twice k,
+	// then the best k are selected and the worst of them is the bar.
+	best []hit
+	bar  float32
 	// norms[f][c] is field f's weight over its BM25 length normalisation
 	// for length code c, computed for the index statistics in normsFor.
 	norms    [numFields][256]float32
@@ -309,7 +312,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 		s.fill(&s.cursors[i], 0, 0, x.liveBits) // decode the first posting
 	}
 	k := limit + collapseSlack
-	s.heap = s.heap[:0]
+	s.best, s.bar = s.best[:0], 0
 	best := float32(0)
 	total := 0
 	for {
@@ -352,24 +355,29 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			}
 			sc *= weight / s.totalWeight
 			sc *= x.priors[d]
-			if len(s.heap) == k && sc < s.heap[0].score {
-				continue // the worst of the top k is better
+			if sc < s.bar {
+				continue // k hits are better
 			}
-			s.push(x, hit{d, sc, tieKey(&x.docs[d])}, k)
+			s.best = append(s.best, hit{d, sc, tieKey(&x.docs[d])})
+			if len(s.best) == 2*k {
+				x.selectBest(s.best, k)
+				s.best = s.best[:k]
+				s.bar = s.worst()
+			}
 		}
 		s.nTouched = 0
 	}
 	if best < answer {
 		return mcpdir.SearchResult{}
 	}
-	// Sort the top k best first, in place: the heap's worst goes last, then
-	// the next worst before it. better is a total order, so the order is
+	// Sort the best k best first; better is a total order, so the order is
 	// the one any sort gives.
-	hs := s.heap
-	for end := len(hs) - 1; end > 0; end-- {
-		hs[0], hs[end] = hs[end], hs[0]
-		heapDown(x, hs[:end], 0)
+	hs := s.best
+	if len(hs) > k {
+		x.selectBest(hs, k)
+		hs = hs[:k]
 	}
+	x.sortHits(hs)
 	ranked := x.collapse(hs)
 	if len(ranked) > limit {
 		ranked = ranked[:limit]
@@ -442,15 +450,13 @@ func (s *searcher) endClause(c *clause) {
 	s.nIn = 0
 }
 
-// push offers a hit to the top k.
-func (s *searcher) push(x *Index, h hit, k int) {
-	if len(s.heap) < k {
-		s.heap = append(s.heap, h)
-		heapUp(x, s.heap, len(s.heap)-1)
-	} else if x.better(h, s.heap[0]) {
-		s.heap[0] = h
-		heapDown(x, s.heap, 0)
+// worst is the lowest score of the hits kept.
+func (s *searcher) worst() float32 {
+	w := s.best[0].score
+	for _, h := range s.best[1:] {
+		w = min(w, h.score)
 	}
+	return w
 }
 
 // better orders hits: by score, then popularity, name and id, so that the
@@ -466,7 +472,7 @@ func (x *Index) better(a, b hit) bool {
 }
 
 // betterTie orders hits of equal scores; kept apart from better so that
-// better, called on every heap step, is inlined.
+// better, called at every step of selecting and sorting, is inlined.
 //
 //go:noinline
 func (x *Index) betterTie(a, b hit) bool {
@@ -484,32 +490,68 @@ func (x *Index) betterTie(a, b hit) bool {
 	return ea.ID < eb.ID
 }
 
-// heapUp and heapDown keep a top-k heap, the worst hit at the top.
-func heapUp(x *Index, h []hit, i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if !x.better(h[p], h[i]) {
+// selectBest reorders hs so that its first k are the k best, in no order
+// (quickselect; better is a strict total order, as no hit is there twice).
+// Keeping twice k hits and selecting from them now and then costs less
+// than a heap of k, which orders its hits at every offer.
+func (x *Index) selectBest(hs []hit, k int) {
+	lo, hi := 0, len(hs)-1
+	for lo < hi {
+		i := x.partition(hs, lo, hi)
+		switch {
+		case i == k || i == k-1:
 			return
+		case i < k:
+			lo = i + 1
+		default:
+			hi = i - 1
 		}
-		h[p], h[i] = h[i], h[p]
-		i = p
 	}
 }
 
-func heapDown(x *Index, h []hit, i int) {
-	for {
-		w := i
-		if l := 2*i + 1; l < len(h) && x.better(h[w], h[l]) {
-			w = l
+// partition splits hs[lo:hi+1] around the median of its first, middle and
+// last hits, and returns where that pivot ends: the hits before it are
+// better, those after it worse.
+func (x *Index) partition(hs []hit, lo, hi int) int {
+	mid := lo + (hi-lo)/2
+	if x.better(hs[mid], hs[lo]) {
+		hs[mid], hs[lo] = hs[lo], hs[mid]
+	}
+	if x.better(hs[hi], hs[lo]) {
+		hs[hi], hs[lo] = hs[lo], hs[hi]
+	}
+	if x.better(hs[hi], hs[mid]) {
+		hs[hi], hs[mid] = hs[mid], hs[hi]
+	}
+	hs[mid], hs[hi] = hs[hi], hs[mid]
+	pivot, i := hs[hi], lo
+	for j := lo; j < hi; j++ {
+		if x.better(hs[j], pivot) {
+			hs[i], hs[j] = hs[j], hs[i]
+			i++
 		}
-		if r := 2*i + 2; r < len(h) && x.better(h[w], h[r]) {
-			w = r
+	}
+	hs[i], hs[hi] = hs[hi], hs[i]
+	return i
+}
+
+// sortHits sorts hs best first: quicksort down to short runs, which
+// insertion sorts.
+func (x *Index) sortHits(hs []hit) {
+	for len(hs) > 12 {
+		i := x.partition(hs, 0, len(hs)-1)
+		if i < len(hs)-1-i { // recurse into the shorter side
+			x.sortHits(hs[:i])
+			hs = hs[i+1:]
+		} else {
+			x.sortHits(hs[i+1:])
+			hs = hs[:i]
 		}
-		if w == i {
-			return
+	}
+	for i := 1; i < len(hs); i++ {
+		for j := i; j > 0 && x.better(hs[j], hs[j-1]); j-- {
+			hs[j], hs[j-1] = hs[j-1], hs[j]
 		}
-		h[i], h[w] = h[w], h[i]
-		i = w
 	}
 }
 
