@@ -462,20 +462,18 @@ func (s *searcher) worst() float32 {
 // better orders hits: by score, then popularity, name and id, so that the
 // order is the same on every run.
 func (x *Index) better(a, b hit) bool {
-	if a.score != b.score {
-		return a.score > b.score
-	}
-	if a.tie != b.tie {
-		return a.tie > b.tie
-	}
-	return x.betterTie(a, b)
+	return a.score > b.score || a.score == b.score && x.betterTie(a, b)
 }
 
-// betterTie orders hits of equal scores; kept apart from better so that
-// better, called at every step of selecting and sorting, is inlined.
+// betterTie orders hits of equal scores, by their tie keys and then the
+// entries; kept apart from better so that better, called at every step of
+// selecting and sorting, is inlined.
 //
 //go:noinline
 func (x *Index) betterTie(a, b hit) bool {
+	if a.tie != b.tie {
+		return a.tie > b.tie
+	}
 	da, db := &x.docs[a.doc], &x.docs[b.doc]
 	if da.popularity != db.popularity {
 		return da.popularity > db.popularity
