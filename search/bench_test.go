@@ -62,7 +62,7 @@ func benchSearch(b *testing.B, qs []releval.Query) {
 	for i := range b.N {
 		q := qs[i%len(qs)]
 		start := time.Now()
-		x.Search(q.Query, 10)
+		x.Search(q.Query, 50) // as REST and search_mcp ask by default
 		took := time.Since(start)
 		byKind[q.Kind] = append(byKind[q.Kind], took)
 		byQuery[i%len(qs)] = append(byQuery[i%len(qs)], took)
