@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/ab.sh REV_A REV_B: REST search throughput and server CPU per request of
 # two revisions, side by side in alternating wrk rounds (the 40 load queries of
-# ../shared/data/relevance/dev.jsonl rotating, 64 connections, 5 s a round).
+# ../shared/data/relevance/dev.jsonl rotating, 64 connections, 5 s a round;
+# AB_ROUNDS rounds, 6 by default, after one unmeasured).
 # CPU per request, read from each server's /proc stat, holds up better than
 # req/s on a shared, noisy machine.
 set -euo pipefail
@@ -49,9 +50,16 @@ round() { # pid port: "req/s µs-of-CPU-per-request"
   c0=$(cpu "$1"); out=$(wrk -t2 -c64 -d5s -s "$work/rest.lua" "http://127.0.0.1:$2/"); c1=$(cpu "$1")
   echo "$out" | awk -v c="$((c1 - c0))" -v t="$ticks" '/requests in/ {n = $1} /Requests\/sec/ {r = $2} END {printf "%s %.1f\n", r, c * 1e6 / t / n}'
 }
-echo "REST search, $1 (A) beside $2 (B), wrk -t2 -c64 -d5s a round"
-for r in 1 2 3 4; do
-  read -r ra ca <<<"$(round "${pids[0]}" "${ports[0]}")"
-  read -r rb cb <<<"$(round "${pids[1]}" "${ports[1]}")"
+echo "REST search, $1 (A) beside $2 (B), wrk -t2 -c64 -d5s a round, the first to go alternating"
+round "${pids[0]}" "${ports[0]}" >/dev/null # a round unmeasured: the first server to go was read slow
+round "${pids[1]}" "${ports[1]}" >/dev/null
+for r in $(seq "${AB_ROUNDS:-6}"); do
+  if [ $((r % 2)) = 1 ]; then
+    read -r ra ca <<<"$(round "${pids[0]}" "${ports[0]}")"
+    read -r rb cb <<<"$(round "${pids[1]}" "${ports[1]}")"
+  else
+    read -r rb cb <<<"$(round "${pids[1]}" "${ports[1]}")"
+    read -r ra ca <<<"$(round "${pids[0]}" "${ports[0]}")"
+  fi
   python3 -c "print(f'round $r: A $ra req/s, $ca µs CPU a request; B $rb req/s, $cb µs; B/A throughput {$rb/$ra:.3f}, CPU a request {$cb/$ca:.3f}')"
 done
