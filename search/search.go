@@ -156,12 +156,8 @@ type accum struct {
 	weight float32 // summed weight of the clauses matched
 }
 
-// window is how many ordinals a search scores at a time. Its sums take
-// 16 bytes an ordinal: 128 KB, which stay in a core's cache beside the
-// postings and the server's own work (REST search under load, bench/ab.sh,
-// both orders: 8% more requests a second than with windows of 32768, the
-// median of six rounds, 0 to 17%; the same at 10x the corpus).
-const window = 1 << 13
+// window is how many ordinals a search scores at a time.
+const window = 1 << 15
 
 // cursor reads one word's postings across windows.
 type cursor struct {
