@@ -1,6 +1,7 @@
 package search
 
 import (
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -76,4 +77,11 @@ func engine(x *Index) releval.Engine {
 		}
 		return ranked, res.Total
 	}
+}
+
+// judgedQueries are the judged queries of both sets: the shared dev set's
+// keywords and our natural-language set's sentences.
+func judgedQueries(tb testing.TB) []releval.Query {
+	qs := readQueries(tb, filepath.Join(sharedData(tb), "relevance", "dev.jsonl"))
+	return append(qs, readQueries(tb, filepath.Join("testdata", "nl-dev.jsonl"))...)
 }

@@ -2,7 +2,6 @@ package search
 
 import (
 	"math"
-	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -15,8 +14,7 @@ import (
 // full does: the same hits in the same order, the same total and facets.
 func TestOptionalClausesChangeNothing(t *testing.T) {
 	x := loadIndex(t)
-	qs := benchQueries(t)
-	qs = append(qs, readQueries(t, filepath.Join("testdata", "nl-dev.jsonl"))...)
+	qs := judgedQueries(t)
 	filters := []mcpdir.Filter{{}, {Registry: "npm"}}
 	pruned := 0
 	for _, q := range qs {

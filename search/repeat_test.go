@@ -1,7 +1,6 @@
 package search
 
 import (
-	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -15,8 +14,7 @@ import (
 // and a Chinese question's second answer was another's.)
 func TestRepeatedQueriesAnswerAlike(t *testing.T) {
 	x := loadIndex(t)
-	qs := benchQueries(t)
-	qs = append(qs, readQueries(t, filepath.Join("testdata", "nl-dev.jsonl"))...)
+	qs := judgedQueries(t)
 	first := make([][]string, len(qs))
 	for i, q := range qs {
 		first[i] = hitIDs(x.Search(q.Query, 50).Hits)
