@@ -21,9 +21,9 @@ func TestOptionalClausesChangeNothing(t *testing.T) {
 		for _, f := range filters {
 			query := mcpdir.Query{Text: q.Query, Limit: 50, Filter: f, Facets: true}
 			got := x.Find(query)
-			skipOptional = false
+			pruneOptional = false
 			want := x.Find(query)
-			skipOptional = true
+			pruneOptional = true
 			if len(got.Hits) != len(want.Hits) || got.Total != want.Total {
 				t.Fatalf("%q %v: %d hits of %d, want %d of %d", q.Query, f, len(got.Hits), got.Total, len(want.Hits), want.Total)
 			}

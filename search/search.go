@@ -183,7 +183,7 @@ type hit struct {
 // tieKey orders entries of equal scores as betterTie does, as far as 64
 // bits tell: the popularity (up to 2^32-1) over the name's first 4 bytes.
 // Where two keys are equal, betterTie decides: ties are common, and a key
-// in the hit spares the heap and the sort reading two entries a compare.
+// in the hit spares selecting and sorting reading two entries a compare.
 func tieKey(d *doc) uint64 {
 	if d.popularity < 0 || d.popularity >= math.MaxUint32 {
 		return uint64(min(max(d.popularity, 0), math.MaxUint32)) << 32
@@ -370,7 +370,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 	if best < answer {
 		return mcpdir.SearchResult{}
 	}
-	// Sort the best k best first; better is a total order, so the order is
+	// Sort the best k, best first; better is a total order, so the order is
 	// the one any sort gives.
 	hs := s.best
 	if len(hs) > k {
@@ -412,11 +412,8 @@ func (s *searcher) requireClauses(cutoff float32) []bool {
 	}
 	sum := float32(0)
 	for _, ci := range s.byIDF {
-		if !skipOptional {
-			break
-		}
 		// (with a margin for the other orders the sums are added in)
-		if sum += s.clauses[ci].idf; sum*(1+1e-5) >= cutoff {
+		if sum += s.clauses[ci].idf; !pruneOptional || sum*(1+1e-5) >= cutoff {
 			break
 		}
 		optional[ci] = true
@@ -425,9 +422,9 @@ func (s *searcher) requireClauses(cutoff float32) []bool {
 	return optional
 }
 
-// skipOptional turns requireClauses on; tests turn it off to check that
-// it changes no answer.
-var skipOptional = true
+// pruneOptional lets requireClauses make clauses optional; tests turn it
+// off to check that doing so changes no answer.
+var pruneOptional = true
 
 // endClause saturates the counts of the clause in the window and adds its
 // score to the entries' totals.
