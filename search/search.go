@@ -370,18 +370,24 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 	if best < answer {
 		return mcpdir.SearchResult{}
 	}
-	// Sort the best k, best first; better is a total order, so the order is
-	// the one any sort gives.
+	// Rank the best k, best first; better is a total order, so the order is
+	// the one any sort gives. The best limit are sorted first: collapse
+	// rarely reaches past them, and the slack is sorted only when it does.
 	hs := s.best
 	if len(hs) > k {
 		x.selectBest(hs, k)
 		hs = hs[:k]
 	}
-	x.sortHits(hs)
-	ranked := x.collapse(hs)
-	if len(ranked) > limit {
-		ranked = ranked[:limit]
+	head := min(limit, len(hs))
+	if len(hs) > head {
+		x.selectBest(hs, head)
 	}
+	x.sortHits(hs[:head])
+	if kept, i := x.collapse(hs, 0, 0, head); kept < collapseTop && i == head && len(hs) > head {
+		x.sortHits(hs[head:])
+		x.collapse(hs, kept, i, len(hs))
+	}
+	ranked := hs[:head]
 	hits := make([]mcpdir.Hit, len(ranked))
 	for i, h := range ranked {
 		sc := float64(h.score)
@@ -553,10 +559,12 @@ func (x *Index) sortHits(hs []hit) {
 // collapse moves near-duplicates out of the leading hits: of entries with
 // related names and near-identical briefs (a server and its forks and
 // republished copies) only the best stays there; the others follow, in
-// order. hs is sorted best first and is reordered in place.
-func (x *Index) collapse(hs []hit) []hit {
-	kept := 0
-	for i := 0; i < len(hs) && kept < collapseTop; i++ {
+// order. hs[:end] is sorted best first and is reordered in place; the
+// scan goes on from i with kept hits kept, and stops at end or when the
+// leading hits are full, which it returns as kept and i, for a later call
+// to go on past end.
+func (x *Index) collapse(hs []hit, kept, i, end int) (int, int) {
+	for ; i < end && kept < collapseTop; i++ {
 		dup := false
 		for _, k := range hs[:kept] {
 			if dup = x.nearDuplicates(hs[i].doc, k.doc); dup {
@@ -570,7 +578,7 @@ func (x *Index) collapse(hs []hit) []hit {
 			kept++
 		}
 	}
-	return hs
+	return kept, i
 }
 
 // maxSigDistance is how many of 64 simhash bits near-identical briefs may
