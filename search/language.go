@@ -65,14 +65,40 @@ type languageCount struct {
 
 func (lc *languageCount) add(w string) {
 	lc.n++
-	for i, l := range languages {
-		if l.distinct[w] {
+	in := stopLanguages[w]
+	english := stopWords[w]
+	if in.distinct == 0 && !english {
+		return // most words: two lookups, not two a language
+	}
+	for i := range languages {
+		if in.distinct&(1<<i) != 0 {
 			lc.hits[i]++
-		} else if stopWords[w] && !l.stop[w] {
+		} else if english && in.stop&(1<<i) == 0 {
 			lc.english[i]++
 		}
 	}
 }
+
+// stopLanguages tells, of each stop word of the languages, which
+// languages have it as a stop word and as a distinct one (bit i for
+// languages[i]).
+var stopLanguages = func() map[string]struct{ stop, distinct uint8 } {
+	if len(languages) > 8 {
+		panic("search: more languages than the bits of a languageCount")
+	}
+	m := map[string]struct{ stop, distinct uint8 }{}
+	for i, l := range languages {
+		for w := range l.stop {
+			in := m[w]
+			in.stop |= 1 << i
+			if l.distinct[w] {
+				in.distinct |= 1 << i
+			}
+			m[w] = in
+		}
+	}
+	return m
+}()
 
 // language is the language most of whose distinct stop words the text
 // has, if it has two of them (one in a text of six words or fewer) and
