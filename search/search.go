@@ -370,24 +370,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 	if best < answer {
 		return mcpdir.SearchResult{}
 	}
-	// Rank the best k, best first; better is a total order, so the order is
-	// the one any sort gives. The best limit are sorted first: collapse
-	// rarely reaches past them, and the slack is sorted only when it does.
-	hs := s.best
-	if len(hs) > k {
-		x.selectBest(hs, k)
-		hs = hs[:k]
-	}
-	head := min(limit, len(hs))
-	if len(hs) > head {
-		x.selectBest(hs, head)
-	}
-	x.sortHits(hs[:head])
-	if kept, i := x.collapse(hs, 0, 0, head); kept < collapseTop && i == head && len(hs) > head {
-		x.sortHits(hs[head:])
-		x.collapse(hs, kept, i, len(hs))
-	}
-	ranked := hs[:head]
+	ranked := x.leading(s.best, k, limit)
 	hits := make([]mcpdir.Hit, len(ranked))
 	for i, h := range ranked {
 		sc := float64(h.score)
@@ -431,6 +414,28 @@ func (s *searcher) requireClauses(cutoff float32) []bool {
 // pruneOptional lets requireClauses make clauses optional; tests turn it
 // off to check that doing so changes no answer.
 var pruneOptional = true
+
+// leading returns the first limit of the best k hits of hs, best first,
+// near-duplicates moved down (reordering hs). better is a total order, so
+// the order is the one any sort gives. The best limit are sorted first:
+// collapse rarely reaches past them, and the slack is sorted only when it
+// does.
+func (x *Index) leading(hs []hit, k, limit int) []hit {
+	if len(hs) > k {
+		x.selectBest(hs, k)
+		hs = hs[:k]
+	}
+	head := min(limit, len(hs))
+	if len(hs) > head {
+		x.selectBest(hs, head)
+	}
+	x.sortHits(hs[:head])
+	if kept, i := x.collapse(hs, 0, 0, head); kept < collapseTop && i == head && len(hs) > head {
+		x.sortHits(hs[head:])
+		x.collapse(hs, kept, i, len(hs))
+	}
+	return hs[:head]
+}
 
 // endClause saturates the counts of the clause in the window and adds its
 // score to the entries' totals.
