@@ -82,6 +82,5 @@ func engine(x *Index) releval.Engine {
 // judgedQueries are the judged queries of both sets: the shared dev set's
 // keywords and our natural-language set's sentences.
 func judgedQueries(tb testing.TB) []releval.Query {
-	qs := readQueries(tb, filepath.Join(sharedData(tb), "relevance", "dev.jsonl"))
-	return append(qs, readQueries(tb, filepath.Join("testdata", "nl-dev.jsonl"))...)
+	return append(benchQueries(tb), readQueries(tb, filepath.Join("testdata", "nl-dev.jsonl"))...)
 }

@@ -59,7 +59,7 @@ func (x *Index) optionalClauses(query string) int {
 		return 0
 	}
 	n := 0
-	for _, opt := range s.requireClauses(min(s.matchShare, s.answerShare) * s.totalIDF * (1 - 1e-6)) {
+	for _, opt := range s.requireClauses(min(s.bars())) {
 		if opt {
 			n++
 		}

@@ -294,8 +294,7 @@ func (s *searcher) add(off uint32, tf float32) {
 // those that cover enough of the query, and returns the top limit, ranked
 // with coordination and the prior, near-duplicates moved down.
 func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
-	need := s.matchShare * s.totalIDF * (1 - 1e-6)
-	answer := s.answerShare * s.totalIDF * (1 - 1e-6)
+	need, answer := s.bars()
 	s.cursors = s.cursors[:0]
 	optional := s.requireClauses(min(need, answer))
 	for _, opt := range [2]bool{false, true} {
@@ -380,6 +379,12 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 		hits[i] = mcpdir.Hit{Entry: x.docs[h.doc].entry, Score: sc}
 	}
 	return mcpdir.SearchResult{Hits: hits, Total: total}
+}
+
+// bars are the IDF an entry must cover to match and the best entry to
+// answer at all (less a rounding margin).
+func (s *searcher) bars() (need, answer float32) {
+	return s.matchShare * s.totalIDF * (1 - 1e-6), s.answerShare * s.totalIDF * (1 - 1e-6)
 }
 
 // requireClauses tells the clauses an entry must match one of to reach
