@@ -2,6 +2,7 @@ package mcpdir
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -29,6 +30,25 @@ type Filter struct {
 // IsZero reports whether the filter lets everything through.
 func (f Filter) IsZero() bool {
 	return f.Transport == "" && f.Registry == "" && f.Official == nil && len(f.Tags) == 0 && f.Live == ""
+}
+
+// AppendKey appends the filter to b as a cache key: different filters give
+// different keys, and the zero filter appends nothing.
+func (f Filter) AppendKey(b []byte) []byte {
+	if f.IsZero() {
+		return b
+	}
+	official := ""
+	if f.Official != nil {
+		official = strconv.FormatBool(*f.Official)
+	}
+	for _, v := range [...]string{f.Transport, f.Registry, official, f.Live} {
+		b = strconv.AppendQuote(b, v) // quoted: no two filters give one key
+	}
+	for _, t := range f.Tags {
+		b = strconv.AppendQuote(b, t)
+	}
+	return b
 }
 
 // Facets are counts over all matches of a search.

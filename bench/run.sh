@@ -41,7 +41,8 @@ if ! command -v wrk >/dev/null; then
 fi
 work=$(mktemp -d)
 server=""
-trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
+cold=""
+trap 'kill $server $cold 2>/dev/null || true; rm -rf "$work"' EXIT
 go build -o "$work/mcpdir" ./cmd/mcpdir
 start=$(date +%s.%N)
 "$work/mcpdir" import --data-dir "$work/data" "$data/packages-corpus.jsonl" 2>/dev/null | sed -n 1p
@@ -59,6 +60,14 @@ server=$!; ready; sleep 1; empty_rss=$(rss_kib $server); kill $server; wait $ser
 "$work/mcpdir" serve --data-dir "$work/data" --addr "127.0.0.1:$port" --no-starter --bench-baseline 2>"$work/server.log" &
 server=$!
 ready; sleep 1
+# The same server without its caches of results and answers
+# (--search-cache 0), on the same store: what a query not asked before
+# costs, for the loads marked /cold.
+cold_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+cold_url=http://127.0.0.1:$cold_port
+"$work/mcpdir" serve --data-dir "$work/data" --addr "127.0.0.1:$cold_port" --no-starter --bench-baseline --search-cache 0 2>"$work/cold.log" &
+cold=$!
+url=$cold_url ready
 entries=$(wc -l < "$data/packages-corpus.jsonl")
 full_rss=$(rss_kib $server)
 echo "server RSS: $((empty_rss / 1024)) MiB empty, $((full_rss / 1024)) MiB with $entries entries: $(( (full_rss - empty_rss) * 1024 / entries )) bytes per entry (store cache, index and entries)"
@@ -164,7 +173,7 @@ load() { # name, wrk arguments...; prints "rps cpu_us allocs bytes" and keeps wr
 }
 # REST is measured again before each MCP era (rest/ERA), so that each era's
 # ratio is to the REST load right before it.
-names=(limit limit+middleware rest mcp-sessionless rest/session mcp-session rest/2026 mcp-2026 list-2026 detail-2026)
+names=(limit limit+middleware rest mcp-sessionless rest/session mcp-session rest/2026 mcp-2026 list-2026 detail-2026 limit/cold rest/cold mcp-2026/cold)
 rest_before() { case $1 in mcp-session) echo rest/session ;; mcp-2026) echo rest/2026 ;; *) echo rest ;; esac; }
 declare -A rps cpu allocs bytes
 for round in $(seq "${BENCH_ROUNDS:-3}"); do
@@ -173,6 +182,12 @@ for round in $(seq "${BENCH_ROUNDS:-3}"); do
     case $name in
       limit) r=$(load "$name" "$url/debug/baseline?bytes=$avg") ;;
       limit+middleware) r=$(load "$name" "$url/debug/baseline?bytes=$avg&observed=1") ;;
+      */cold) base=${name%/cold}
+        case $base in
+          limit) args=("$cold_url/debug/baseline?bytes=$avg") ;;
+          *) args=(-s "$work/$base.lua" "$cold_url/") ;;
+        esac
+        r=$(server=$cold url=$cold_url load "$name" "${args[@]}") ;;
       rest/*) r=$(load "$name" -s "$work/rest.lua" "$url/") ;;
       *) r=$(load "$name" -s "$work/$name.lua" "$url/") ;;
     esac
@@ -202,6 +217,7 @@ for era in mcp-sessionless mcp-session mcp-2026; do
   echo "MCP search_mcp $era / REST search right before it: $(ratio $era "$(rest_before $era)")   (the goal: >= 0.80)"
 done
 echo "(medians of the ratios of neighbouring measurements over ${BENCH_ROUNDS:-3} rounds)"
+echo "without the caches of results and answers (--search-cache 0; every search searched): REST / limit $(ratio rest/cold limit/cold), MCP 2026-07-28 / REST $(ratio mcp-2026/cold rest/cold)"
 # Server CPU per request, less swayed by other work on the machine than
 # requests a second: the same ratios as costs (1 / cost, relative).
 cost_ratio() { awk -v a="$(median ${cpu[$2]})" -v b="$(median ${cpu[$1]})" 'BEGIN {printf "%.3f", a / b}'; }

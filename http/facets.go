@@ -54,18 +54,7 @@ func facetKey(keywords string, f mcpdir.Filter) string {
 	if f.IsZero() {
 		return keywords
 	}
-	official := ""
-	if f.Official != nil {
-		official = "false"
-		if *f.Official {
-			official = "true"
-		}
-	}
-	key := make([]byte, 0, 64)
-	for _, v := range append([]string{keywords, f.Transport, f.Registry, official, f.Live}, f.Tags...) {
-		key = strconv.AppendQuote(key, v) // quoted: no two filters give one key
-	}
-	return string(key)
+	return string(f.AppendKey(strconv.AppendQuote(make([]byte, 0, 64), keywords)))
 }
 
 // encodeFacets is the facets' JSON.

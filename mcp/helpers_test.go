@@ -153,6 +153,9 @@ func (x *testIndex) Find(q mcpdir.Query) mcpdir.SearchResult {
 	return res
 }
 
+// Generation is always the same: the fixture does not change.
+func (x *testIndex) Generation() uint64 { return 0 }
+
 func (x *testIndex) Get(id string) (*mcpdir.Entry, bool) {
 	i := slices.IndexFunc(x.entries, func(e *mcpdir.Entry) bool { return e.ID == id })
 	if i < 0 {

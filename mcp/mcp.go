@@ -42,6 +42,9 @@ type Index interface {
 	Find(q mcpdir.Query) mcpdir.SearchResult
 	// Get returns an entry by its id.
 	Get(id string) (*mcpdir.Entry, bool)
+	// Generation changes whenever the index does: encoded answers are
+	// kept for one generation.
+	Generation() uint64
 }
 
 // Config is what the endpoint needs. Zero limits take the defaults below.
@@ -64,6 +67,10 @@ type Config struct {
 	KeepAliveInterval  time.Duration // SSE comment on open streams, for proxies and dead peers
 	MaxBodyBytes       int64         // a POST body larger than this is refused
 	KeyCheckInterval   time.Duration // how often open sessions' keys are checked (revocation, expiry)
+
+	// AnswerCacheBytes bounds the encoded search_mcp answers kept until
+	// the index changes (0: none: every answer is encoded from the items).
+	AnswerCacheBytes int
 
 	// Shared, when set, shares sessions between replicas (Redis): any
 	// replica serves any session's requests. Nil keeps them local.
@@ -177,7 +184,7 @@ func NewHandler(cfg Config) (*Handler, error) {
 		closing:  make(chan struct{}),
 		swept:    make(chan struct{}),
 	}
-	h.tools = newTools(cfg.Index, log)
+	h.tools = newTools(cfg.Index, log, cfg.AnswerCacheBytes)
 	h.tools.register(server, h.sdkTool)
 
 	getServer := func(*http.Request) *sdk.Server { return server }

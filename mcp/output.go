@@ -18,11 +18,19 @@ import (
 // is written straight into the answer from cached item encodings; any
 // other's is kept encoded, the text as a JSON string literal.
 type output struct {
-	search                 *searchOutput
-	t                      *tools
-	quotedText, structured []byte
-	isError                bool
+	search *searchOutput
+	t      *tools
+	encodedOutput
+	isError bool
 }
+
+// encodedOutput is an output kept encoded: the text as a JSON string
+// literal, and the structured content.
+type encodedOutput struct {
+	quotedText, structured []byte
+}
+
+func (e *encodedOutput) size() int { return len(e.quotedText) + len(e.structured) }
 
 // outputBuffers recycles the buffers of answers (tens of KB each).
 var outputBuffers = sync.Pool{New: func() any { return new([]byte) }}
@@ -30,8 +38,11 @@ var outputBuffers = sync.Pool{New: func() any { return new([]byte) }}
 func pooledBuffer() []byte { return (*outputBuffers.Get().(*[]byte))[:0] }
 
 func (t *tools) result(ctx context.Context, v any, isError bool) output {
-	if s, ok := v.(*searchOutput); ok {
-		return output{search: s, t: t}
+	switch v := v.(type) {
+	case *searchOutput:
+		return output{search: v, t: t}
+	case *encodedOutput:
+		return output{encodedOutput: *v}
 	}
 	body, err := marshal(v)
 	if err != nil {
@@ -44,7 +55,7 @@ func (t *tools) result(ctx context.Context, v any, isError bool) output {
 	// <, > and & escaped.
 	var structured bytes.Buffer
 	json.HTMLEscape(&structured, body)
-	return output{quotedText: appendString(nil, string(body), true), structured: structured.Bytes(), isError: isError}
+	return output{encodedOutput: encodedOutput{appendString(nil, string(body), true), structured.Bytes()}, isError: isError}
 }
 
 // appendText appends the text's string literal.

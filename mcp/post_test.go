@@ -21,7 +21,16 @@ import (
 // the direct answers turned off; a tripwire in front of the SDK's handlers
 // proves that the direct handler did answer the calls it should.
 func TestDirectMatchesSDK(t *testing.T) {
-	fast, ref := newEnv(t, nil), newEnv(t, nil)
+	// Searches answered directly, encoded from the items each time; and
+	// with answers kept encoded, each call sent in several forms answered
+	// from the first's.
+	t.Run("encoded each time", func(t *testing.T) { directMatchesSDK(t, 0) })
+	t.Run("answers kept", func(t *testing.T) { directMatchesSDK(t, 1<<20) })
+}
+
+func directMatchesSDK(t *testing.T, answerCacheBytes int) {
+	fast := newEnv(t, func(c *Config) { c.AnswerCacheBytes = answerCacheBytes })
+	ref := newEnv(t, nil)
 	ref.h.direct = false
 	var leaked []string
 	var mu sync.Mutex

@@ -16,6 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/gencache"
 )
 
 // Tool names, as the spec gives them.
@@ -39,12 +40,15 @@ type tools struct {
 	now   func() time.Time
 	// Cached encodings of search items: full and lean.
 	items, lean *mcpdir.EncodingCache
+	// answers keeps whole search answers, encoded, by their arguments.
+	answers *gencache.Cache[*encodedOutput]
 }
 
-func newTools(index Index, log *slog.Logger) *tools {
+func newTools(index Index, log *slog.Logger, answerCacheBytes int) *tools {
 	return &tools{index: index, log: log, now: time.Now,
-		items: mcpdir.NewEncodingCache(mcpdir.EncodeSearchItemHead),
-		lean:  mcpdir.NewEncodingCache(encodeLeanItem)}
+		items:   mcpdir.NewEncodingCache(mcpdir.EncodeSearchItemHead),
+		lean:    mcpdir.NewEncodingCache(encodeLeanItem),
+		answers: gencache.New(answerCacheBytes, (*encodedOutput).size)}
 }
 
 // ours reports whether name is one of the directory's tools: calls of
@@ -166,13 +170,32 @@ func (t *tools) search(raw json.RawMessage) (func() any, *failure) {
 		return nil, f
 	}
 	return func() any {
-		res := t.index.Find(mcpdir.Query{Text: keywords, Limit: limit, Filter: filter})
-		hits := res.Hits[:min(len(res.Hits), limit)]
-		if len(hits) == 0 {
-			notice = strings.TrimSpace(notice + " No MCP server matched: try fewer, broader or differently spelled keywords.")
+		if !t.answers.On() {
+			return t.find(keywords, limit, filter, notice)
 		}
-		return &searchOutput{hits: hits, total: max(res.Total, len(hits)), keywords: keywords, limit: limit, notice: notice}
+		// Searches repeat: their answers are kept encoded, by arguments
+		// (the notice follows from them and the hits).
+		var buf [128]byte
+		key := filter.AppendKey(strconv.AppendQuote(strconv.AppendInt(buf[:0], int64(limit), 10), keywords))
+		gen := t.index.Generation()
+		if enc, ok := t.answers.Get(gen, key); ok {
+			return enc
+		}
+		o := output{search: t.find(keywords, limit, filter, notice), t: t}
+		enc := &encodedOutput{quotedText: o.appendText(nil), structured: o.appendStructured(nil)}
+		t.answers.Put(gen, string(key), enc)
+		return enc
 	}, nil
+}
+
+// find runs a search.
+func (t *tools) find(keywords string, limit int, filter mcpdir.Filter, notice string) *searchOutput {
+	res := t.index.Find(mcpdir.Query{Text: keywords, Limit: limit, Filter: filter})
+	hits := res.Hits[:min(len(res.Hits), limit)]
+	if len(hits) == 0 {
+		notice = strings.TrimSpace(notice + " No MCP server matched: try fewer, broader or differently spelled keywords.")
+	}
+	return &searchOutput{hits: hits, total: max(res.Total, len(hits)), keywords: keywords, limit: limit, notice: notice}
 }
 
 // detail checks a detail call's arguments and returns the lookup to run.

@@ -3,12 +3,14 @@ package mcp
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/search"
 )
 
 // validate checks a structured result against an output schema with the
@@ -213,4 +215,45 @@ func FuzzAppendString(f *testing.F) {
 			t.Fatalf("appendString(%q, html) = %s, want %s", s, got, want)
 		}
 	})
+}
+
+// Answers kept encoded are what a search would answer: an entry added to
+// the index shows in the next call, and different arguments are answered
+// apart.
+func TestKeptAnswersFollowTheIndex(t *testing.T) {
+	idx := search.New()
+	entry := func(name, brief string) *mcpdir.Entry {
+		e := &mcpdir.Entry{Name: name, Brief: brief, Transports: []string{mcpdir.TransportStdio}}
+		e.ID = mcpdir.EntryID(e.NaturalKey())
+		return e
+	}
+	idx.Upsert(entry("pg-query", "Query Postgres databases"))
+	e := newEnv(t, func(c *Config) { c.Index, c.AnswerCacheBytes = idx, 1<<20 })
+	names := func(args string) []string {
+		t.Helper()
+		_, text := decodeToolResult(t, readRPC(t, e.post(jsonHeaders(keyUnlimited, nil), toolCall(1, toolSearch, args)), http.StatusOK))
+		var got []string
+		for _, item := range text["data"].([]any) {
+			got = append(got, item.(map[string]any)["name"].(string))
+		}
+		return got
+	}
+	for range 2 {
+		if got := names(`{"keywords":"postgres"}`); !slices.Equal(got, []string{"pg-query"}) {
+			t.Fatalf("postgres: %v", got)
+		}
+	}
+	if e.h.tools.answers.Len() == 0 {
+		t.Fatal("no answer kept")
+	}
+	idx.Upsert(entry("postgres-admin", "Administer Postgres servers"))
+	if got := names(`{"keywords":"postgres"}`); len(got) != 2 {
+		t.Errorf("postgres after an entry was added: %v", got)
+	}
+	if got := names(`{"keywords":"postgres","limit":1}`); len(got) != 1 {
+		t.Errorf("postgres, limit 1: %v", got)
+	}
+	if got := names(`{"keywords":"postgres","transport":"sse"}`); len(got) != 0 {
+		t.Errorf("postgres over sse: %v", got)
+	}
 }

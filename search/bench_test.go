@@ -168,6 +168,7 @@ func buildScaled(b *testing.B, entries []*mcpdir.Entry, raw int64, scale int) *I
 	before := heapInUse()
 	start := time.Now()
 	x := New()
+	x.SetResultCache(0)
 	x.Upsert(all...)
 	took := time.Since(start)
 	after := heapInUse()

@@ -2,7 +2,8 @@ package search
 
 import (
 	"strconv"
-	"sync"
+
+	"github.com/mcpdir/mcpdir/gencache"
 )
 
 // clauseCacheSize bounds the query words whose analysis is kept.
@@ -11,17 +12,9 @@ const clauseCacheSize = 4096
 // clauseCache keeps the analysis of query words (stem, expansions, weights)
 // across searches: the words of queries repeat, and finding a word's
 // prefixes and typos costs far more than looking it up. Expansions and
-// weights depend on the index's words and statistics, so the cache is
-// emptied whenever the index changes (its generation moves on).
-//
-// It is an approximate LRU: words are kept in two maps; a lookup that hits
-// the older one moves the word to the newer, and when the newer fills up
-// the older is dropped.
-type clauseCache struct {
-	mu       sync.Mutex
-	gen      uint64
-	cur, old map[string]*analyzedClause
-}
+// weights depend on the index's words and statistics, so the cache holds
+// for one generation of the index.
+type clauseCache = gencache.Cache[*analyzedClause]
 
 // analyzedClause is what a clause's words expand to, as addClause finds it.
 type analyzedClause struct {
@@ -58,44 +51,6 @@ func appendClauseKey(b []byte, w string, qw *qword, sentence bool) []byte {
 		b = append(append(b, 0), g...)
 	}
 	return b
-}
-
-// get returns the cached analysis of key for index generation gen.
-func (cc *clauseCache) get(gen uint64, key []byte) *analyzedClause {
-	cc.mu.Lock()
-	defer cc.mu.Unlock()
-	if cc.gen != gen {
-		cc.gen, cc.cur, cc.old = gen, nil, nil
-		return nil
-	}
-	if a, ok := cc.cur[string(key)]; ok {
-		return a
-	}
-	a, ok := cc.old[string(key)]
-	if ok {
-		cc.putLocked(string(key), a)
-	}
-	return a
-}
-
-// put caches the analysis of key for index generation gen.
-func (cc *clauseCache) put(gen uint64, key string, a *analyzedClause) {
-	cc.mu.Lock()
-	defer cc.mu.Unlock()
-	if cc.gen != gen {
-		cc.gen, cc.cur, cc.old = gen, nil, nil
-	}
-	cc.putLocked(key, a)
-}
-
-func (cc *clauseCache) putLocked(key string, a *analyzedClause) {
-	if len(cc.cur) >= clauseCacheSize/2 {
-		cc.old, cc.cur = cc.cur, nil
-	}
-	if cc.cur == nil {
-		cc.cur = make(map[string]*analyzedClause)
-	}
-	cc.cur[key] = a
 }
 
 // Generation counts the index's changes: what a caller keeps of a search

@@ -51,6 +51,7 @@ func loadIndex(tb testing.TB) *Index {
 	entries, _ := loadCorpus(tb)
 	corpusIndex.once.Do(func() {
 		x := New()
+		x.SetResultCache(0) // the tests and benchmarks here are of the search, not of its cache
 		x.Upsert(entries...)
 		corpusIndex.x = x
 	})

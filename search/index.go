@@ -22,6 +22,7 @@ import (
 	"sync"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/gencache"
 )
 
 // The fields of an entry that are searched, strongest first.
@@ -105,7 +106,8 @@ type Index struct {
 	// gen counts the index's changes: what is cached of its words and
 	// statistics holds for one generation.
 	gen     uint64
-	clauses clauseCache
+	clauses *clauseCache
+	results *gencache.Cache[mcpdir.SearchResult]
 	// facetIDs interns the registries and tags entries have, for filters
 	// and facet counts; facetNames is the other way.
 	facetIDs   map[string]uint32
@@ -122,6 +124,8 @@ func New() *Index {
 		termIDs:   make(map[string]uint32),
 		stemHeads: make(map[string]uint32),
 		facetIDs:  make(map[string]uint32),
+		clauses:   gencache.New[*analyzedClause](clauseCacheSize, nil),
+		results:   gencache.New[mcpdir.SearchResult](DefaultResultCache, nil),
 	}
 }
 

@@ -558,7 +558,7 @@ func (s *searcher) markConcepts(seq []string, words []span) {
 // cached across searches.
 func (s *searcher) addClause(x *Index, w string, qw *qword) {
 	s.key = appendClauseKey(s.key[:0], w, qw, s.sentence)
-	if a := x.clauses.get(x.gen, s.key); a != nil {
+	if a, ok := x.clauses.Get(x.gen, s.key); ok {
 		if s.clauseOf(a.stem) != nil {
 			return
 		}
@@ -574,7 +574,7 @@ func (s *searcher) addClause(x *Index, w string, qw *qword) {
 	c := s.newClause(w)
 	c.stem = st
 	s.expand(x, c, w, st, qw)
-	x.clauses.put(x.gen, string(s.key), &analyzedClause{
+	x.clauses.Put(x.gen, string(s.key), &analyzedClause{
 		stem: st, exps: append([]expansion(nil), c.exps...),
 		weight: c.weight, idf: c.idf, known: c.known, asked: c.asked, sure: c.sure,
 	})

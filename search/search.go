@@ -62,6 +62,21 @@ func (x *Index) Find(q mcpdir.Query) mcpdir.SearchResult {
 	}
 	x.mu.RLock()
 	defer x.mu.RUnlock()
+	var keyBuf [128]byte
+	key := appendResultKey(keyBuf[:0], q, limit)
+	if res, ok := x.results.Get(x.gen, key); ok && (res.Facets != nil || !q.Facets) {
+		if !q.Facets {
+			res.Facets = nil
+		}
+		return res
+	}
+	res := x.find(q, limit)
+	x.results.Put(x.gen, string(key), res)
+	return res
+}
+
+// find is Find, searched.
+func (x *Index) find(q mcpdir.Query, limit int) mcpdir.SearchResult {
 	s := x.searcher()
 	defer x.searchers.Put(s)
 	s.filter = x.compile(q.Filter)

@@ -40,6 +40,7 @@ type serveConfig struct {
 	store          *storeFlags
 	noStarter      bool
 	maxResults     int
+	searchCache    int
 	feedInterval   time.Duration
 	logLevel       string
 	baseline       bool
@@ -59,6 +60,16 @@ type serveConfig struct {
 	publicURL      string
 }
 
+// answerCacheBytes bounds the encoded answers each interface keeps beside
+// the index's results (about 1,300 search_mcp answers of 50 hits), or none
+// when no results are kept.
+func answerCacheBytes(searchCache int) int {
+	if searchCache == 0 {
+		return 0
+	}
+	return 32 << 20
+}
+
 func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
 	fs, storeAt := newFlags("serve", env, stderr)
 	var cfg serveConfig
@@ -69,6 +80,11 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 		return usageError{"MCPDIR_MAX_RESULTS must be a number"}
 	}
 	fs.IntVar(&cfg.maxResults, "max-results", maxResults, "results a REST search returns, 1..1000 (env MCPDIR_MAX_RESULTS)")
+	searchCache, err := strconv.Atoi(env.or("MCPDIR_SEARCH_CACHE", strconv.Itoa(search.DefaultResultCache)))
+	if err != nil {
+		return usageError{"MCPDIR_SEARCH_CACHE must be a number"}
+	}
+	fs.IntVar(&cfg.searchCache, "search-cache", searchCache, "searches whose results are kept until the directory changes; 0: none (env MCPDIR_SEARCH_CACHE)")
 	fs.DurationVar(&cfg.feedInterval, "feed-interval", 250*time.Millisecond, "how often to look for writes by other processes")
 	origins := fs.String("allowed-origins", env("MCPDIR_ALLOWED_ORIGINS"), "comma-separated browser origins allowed to call the MCP endpoint, or * (env MCPDIR_ALLOWED_ORIGINS)")
 	fs.BoolVar(&cfg.baseline, "bench-baseline", false, "mount GET /debug/baseline, a precomputed body for load benchmarks")
@@ -102,6 +118,9 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 	}
 	if cfg.maxResults < 1 || cfg.maxResults > 1000 {
 		return usageError{"--max-results must be between 1 and 1000"}
+	}
+	if cfg.searchCache < 0 || cfg.searchCache > 1<<20 {
+		return usageError{"--search-cache must be between 0 and 1048576"}
 	}
 	cfg.store = storeAt
 	if cfg.checkEvery = time.Duration(checkEvery); cfg.checkEvery != 0 && cfg.checkEvery < time.Second {
@@ -156,6 +175,7 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	index.SetResultCache(cfg.searchCache)
 	logger.Info("index built", "entries", index.Len(), "took", time.Since(start).Round(time.Millisecond))
 
 	bg, stopBackground := context.WithCancel(context.WithoutCancel(ctx))
@@ -217,6 +237,7 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 		Logger:           logger,
 		AllowedOrigins:   cfg.allowedOrigins,
 		ServerVersion:    version,
+		AnswerCacheBytes: answerCacheBytes(cfg.searchCache),
 	}
 	if cfg.redisURL != "" {
 		sessions, err := redis.NewSessions(cfg.redisURL)

@@ -1,0 +1,40 @@
+package search
+
+import (
+	"strconv"
+
+	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/gencache"
+)
+
+// DefaultResultCache is how many searches' results an index keeps.
+const DefaultResultCache = 4096
+
+// A result cache keeps the answers of recent searches (hits, total and,
+// when counted, facets) by text, limit and filter, for one generation of
+// the index: any change to the index empties it, so a cached answer is
+// exactly what the search would answer. Queries repeat (people and agents
+// ask the same few things), and a search that reads thousands of postings
+// costs a hundred times a lookup. Solr's queryResultCache is the same idea.
+// 50 hits and their facets are about 2 KB: the default keeps at most about
+// 8 MB. A cached result's slices and maps are shared by every search it
+// answers, and read only.
+
+// SetResultCache sets how many searches' results the index keeps: 0 keeps
+// none, and every search is searched.
+func (x *Index) SetResultCache(size int) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.results = gencache.New[mcpdir.SearchResult](size, nil)
+}
+
+// appendResultKey appends the cache key of a search for the best limit
+// hits: its text, limit and filter.
+func appendResultKey(b []byte, q mcpdir.Query, limit int) []byte {
+	b = strconv.AppendInt(b, int64(limit), 10)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(len(q.Text)), 10)
+	b = append(b, ' ')
+	b = append(b, q.Text...)
+	return q.Filter.AppendKey(b)
+}
