@@ -44,18 +44,26 @@ func (t *tools) result(ctx context.Context, v any, isError bool) output {
 	case *encodedOutput:
 		return output{encodedOutput: *v}
 	}
-	body, err := marshal(v)
+	enc, err := encode(v)
 	if err != nil {
 		t.log.ErrorContext(ctx, "mcp: encode tool result", "err", err)
-		body, _ = marshal(fail(mcpdir.ECodeInternal, "internal error: try again later"))
+		enc, _ = encode(fail(mcpdir.ECodeInternal, "internal error: try again later"))
 		isError = true
 	}
-	// The text is the JSON as marshal writes it; the SDK writes both the
-	// text's literal and the structured content as encoding/json does, with
-	// <, > and & escaped.
+	return output{encodedOutput: *enc, isError: isError}
+}
+
+// encode is v's output encoded: the text is the JSON as marshal writes it;
+// the SDK writes both the text's literal and the structured content as
+// encoding/json does, with <, > and & escaped.
+func encode(v any) (*encodedOutput, error) {
+	body, err := marshal(v)
+	if err != nil {
+		return nil, err
+	}
 	var structured bytes.Buffer
 	json.HTMLEscape(&structured, body)
-	return output{encodedOutput: encodedOutput{appendString(nil, string(body), true), structured.Bytes()}, isError: isError}
+	return &encodedOutput{appendString(nil, string(body), true), structured.Bytes()}, nil
 }
 
 // appendText appends the text's string literal.

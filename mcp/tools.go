@@ -40,7 +40,8 @@ type tools struct {
 	now   func() time.Time
 	// Cached encodings of search items: full and lean.
 	items, lean *mcpdir.EncodingCache
-	// answers keeps whole search answers, encoded, by their arguments.
+	// answers keeps whole answers of searches and details, encoded, by
+	// their arguments.
 	answers *gencache.Cache[*encodedOutput]
 }
 
@@ -216,11 +217,25 @@ func (t *tools) detail(raw json.RawMessage) (func() any, *failure) {
 			"mcp_id %q is not a UUID: pass the id field of a search_mcp result (36 characters, like 0b6e3a52-3c5f-5f0e-9d8a-1f2e3d4c5b6a), not the server's name", clip(id, 80))
 	}
 	return func() any {
+		// Details are kept encoded beside search answers, under a key no
+		// search has (those start with their limit).
+		var buf [64]byte
+		key := append(append(buf[:0], 'd'), id...)
+		gen := t.index.Generation()
+		if enc, ok := t.answers.Get(gen, key); ok {
+			return enc
+		}
 		e, found := t.index.Get(id)
 		if !found {
 			return fail(mcpdir.ECodeNotFound, "no MCP server has id %s: search again with search_mcp and use an id from its results", id)
 		}
-		return &detailOutput{Success: true, Data: mcpdir.NewDetail(e)}
+		out := &detailOutput{Success: true, Data: mcpdir.NewDetail(e)}
+		enc, err := encode(out)
+		if err != nil {
+			return out // for result to report
+		}
+		t.answers.Put(gen, string(key), enc)
+		return enc
 	}, nil
 }
 

@@ -217,9 +217,9 @@ func FuzzAppendString(f *testing.F) {
 	})
 }
 
-// Answers kept encoded are what a search would answer: an entry added to
-// the index shows in the next call, and different arguments are answered
-// apart.
+// Answers kept encoded are what a call would answer: an entry added to
+// the index shows in the next search, different arguments are answered
+// apart, and a changed entry's detail is its new one.
 func TestKeptAnswersFollowTheIndex(t *testing.T) {
 	idx := search.New()
 	entry := func(name, brief string) *mcpdir.Entry {
@@ -255,5 +255,24 @@ func TestKeptAnswersFollowTheIndex(t *testing.T) {
 	}
 	if got := names(`{"keywords":"postgres","transport":"sse"}`); len(got) != 0 {
 		t.Errorf("postgres over sse: %v", got)
+	}
+
+	pg := entry("pg-query", "Query Postgres databases")
+	brief := func() string {
+		t.Helper()
+		_, text := decodeToolResult(t, readRPC(t, e.post(jsonHeaders(keyUnlimited, nil), toolCall(1, toolDetail, `{"mcp_id":"`+pg.ID+`"}`)), http.StatusOK))
+		data, _ := text["data"].(map[string]any)
+		b, _ := data["brief"].(string)
+		return b
+	}
+	for range 2 {
+		if got := brief(); got != pg.Brief {
+			t.Fatalf("detail: brief %q", got)
+		}
+	}
+	pg.Brief = "Query and tune Postgres databases"
+	idx.Upsert(pg)
+	if got := brief(); got != pg.Brief {
+		t.Errorf("detail after the entry changed: brief %q", got)
 	}
 }
