@@ -20,10 +20,11 @@ type Cache[V any] struct {
 	limit int
 	cost  func(V) int
 
-	mu       sync.Mutex
-	gen      uint64
-	cur, old map[string]V
-	curCost  int
+	mu           sync.Mutex
+	gen          uint64
+	cur, old     map[string]V
+	curCost      int
+	hits, misses uint64
 }
 
 // New returns a cache whose values' costs add up to at most limit (0:
@@ -42,14 +43,19 @@ func (c *Cache[V]) Get(gen uint64, key []byte) (V, bool) {
 	defer c.mu.Unlock()
 	if c.gen != gen {
 		c.reset(gen)
+		c.misses++
 		return zero, false
 	}
 	if v, ok := c.cur[string(key)]; ok {
+		c.hits++
 		return v, true
 	}
 	v, ok := c.old[string(key)]
 	if ok {
+		c.hits++
 		c.putLocked(string(key), v)
+	} else {
+		c.misses++
 	}
 	return v, ok
 }
@@ -71,6 +77,16 @@ func (c *Cache[V]) Put(gen uint64, key string, v V) {
 
 // On reports whether the cache keeps anything.
 func (c *Cache[V]) On() bool { return c != nil && c.limit > 0 }
+
+// Lookups returns how many lookups found a value, and how many did not.
+func (c *Cache[V]) Lookups() (hits, misses uint64) {
+	if c == nil {
+		return 0, 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.hits, c.misses
+}
 
 // Len returns how many values are cached.
 func (c *Cache[V]) Len() int {

@@ -17,6 +17,9 @@ func TestGenerationEmptiesTheCache(t *testing.T) {
 	if _, ok := c.Get(1, []byte("a")); ok {
 		t.Fatal("the cache moved on to generation 2 and back")
 	}
+	if hits, misses := c.Lookups(); hits != 1 || misses != 2 {
+		t.Errorf("%d hits and %d misses counted, want 1 and 2", hits, misses)
+	}
 	// A value computed at an older generation than the cache's is dropped.
 	c.Put(2, "b", 2)
 	c.Put(1, "c", 3)

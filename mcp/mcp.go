@@ -209,6 +209,10 @@ func NewHandler(cfg Config) (*Handler, error) {
 	return h, nil
 }
 
+// AnswerLookups returns how many search_mcp and get_mcp_detail calls were
+// answered from the answers kept encoded, and how many were not.
+func (h *Handler) AnswerLookups() (hits, misses uint64) { return h.tools.answers.Lookups() }
+
 // Close ends every session and stream. The handler refuses requests after.
 func (h *Handler) Close() {
 	h.closeOnce.Do(func() {

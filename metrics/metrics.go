@@ -104,6 +104,21 @@ func New(entries func() int, droppedLogLines func() uint64) *Metrics {
 	return m
 }
 
+// Cache counts the lookups of a cache of answers by whether they found one:
+// lookups reads the cache's counts.
+func (m *Metrics) Cache(name string, lookups func() (hits, misses uint64)) {
+	for i, result := range []string{"hit", "miss"} {
+		m.registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name:        "mcpdir_cache_lookups_total",
+			Help:        "Lookups in the caches of search results and encoded answers, by whether they found one.",
+			ConstLabels: prometheus.Labels{"cache": name, "result": result},
+		}, func() float64 {
+			hits, misses := lookups()
+			return float64([2]uint64{hits, misses}[i])
+		}))
+	}
+}
+
 // OAuthRegistered counts a client registration.
 func (m *Metrics) OAuthRegistered() { m.oauthRegistrations.Inc() }
 

@@ -28,6 +28,14 @@ func (x *Index) SetResultCache(size int) {
 	x.results = gencache.New[mcpdir.SearchResult](size, nil)
 }
 
+// ResultLookups returns how many searches were answered from the results
+// kept, and how many were searched.
+func (x *Index) ResultLookups() (hits, misses uint64) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.results.Lookups()
+}
+
 // appendResultKey appends the cache key of a search for the best limit
 // hits: its text, limit and filter.
 func appendResultKey(b []byte, q mcpdir.Query, limit int) []byte {

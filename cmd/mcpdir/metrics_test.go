@@ -30,6 +30,20 @@ func TestMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
+	// The search twice through MCP: its results are kept from REST's, and
+	// the second call's answer from the first's.
+	unlimited := newKey(t, s.DataDir, "--rate-limit", "unlimited")
+	for range 2 {
+		req, _ := http.NewRequest(http.MethodPost, s.URL+"/api/open/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_mcp","arguments":{"keywords":"github"}}}`))
+		req.Header.Set("Authorization", "Bearer "+unlimited)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("search_mcp: %v %v", resp, err)
+		}
+		resp.Body.Close()
+	}
 
 	scrape := func(headers ...string) (int, string) {
 		req, _ := http.NewRequest(http.MethodGet, s.URL+"/metrics", nil)
@@ -61,7 +75,11 @@ func TestMetrics(t *testing.T) {
 		`mcpdir_rate_limited_total 1`,
 		`mcpdir_mcp_messages_total{method="tools/list",tool=""} 1`,
 		`mcpdir_http_request_duration_seconds_bucket{route="GET /api/open/v1/search",le=`,
-		`mcpdir_search_duration_seconds_count 1`,
+		`mcpdir_search_duration_seconds_count 2`, // REST's, then search_mcp's first (from the results kept)
+		`mcpdir_cache_lookups_total{cache="results",result="hit"} 1`,
+		`mcpdir_cache_lookups_total{cache="results",result="miss"} 1`,
+		`mcpdir_cache_lookups_total{cache="mcp_answers",result="hit"} 1`,
+		`mcpdir_cache_lookups_total{cache="mcp_answers",result="miss"} 1`,
 		`mcpdir_index_entries 2`, // the starter directory: 2xx entries
 		`mcpdir_mcp_open_streams 0`,
 		`mcpdir_changefeed_caught_up_timestamp_seconds `,

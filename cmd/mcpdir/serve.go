@@ -252,6 +252,8 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 		return err
 	}
 	defer mcpHandler.Close()
+	m.Cache("results", index.ResultLookups)
+	m.Cache("mcp_answers", mcpHandler.AnswerLookups)
 
 	pages.WithAccounts(&web.AccountConfig{
 		Apps:      authServer,
