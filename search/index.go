@@ -125,7 +125,7 @@ func New() *Index {
 		stemHeads: make(map[string]uint32),
 		facetIDs:  make(map[string]uint32),
 		clauses:   gencache.New[*analyzedClause](clauseCacheSize, nil),
-		results:   gencache.New[mcpdir.SearchResult](DefaultResultCache, nil),
+		results:   newResultCache(DefaultResultCache),
 	}
 }
 

@@ -7,7 +7,8 @@ import (
 	"github.com/mcpdir/mcpdir/gencache"
 )
 
-// DefaultResultCache is how many searches' results an index keeps.
+// DefaultResultCache is how many searches' results an index keeps (of up
+// to 50 hits; a search for more counts as one per 50).
 const DefaultResultCache = 4096
 
 // A result cache keeps the answers of recent searches (hits, total and,
@@ -17,15 +18,19 @@ const DefaultResultCache = 4096
 // ask the same few things), and a search that reads thousands of postings
 // costs a hundred times a lookup. Solr's queryResultCache is the same idea.
 // 50 hits and their facets are about 2 KB: the default keeps at most about
-// 8 MB. A cached result's slices and maps are shared by every search it
-// answers, and read only.
+// 8 MB, whatever the limits searches ask for. A cached result's slices and
+// maps are shared by every search it answers, and read only.
 
 // SetResultCache sets how many searches' results the index keeps: 0 keeps
 // none, and every search is searched.
 func (x *Index) SetResultCache(size int) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	x.results = gencache.New[mcpdir.SearchResult](size, nil)
+	x.results = newResultCache(size)
+}
+
+func newResultCache(size int) *gencache.Cache[mcpdir.SearchResult] {
+	return gencache.New(size, func(res mcpdir.SearchResult) int { return 1 + len(res.Hits)/(defaultLimit+1) })
 }
 
 // ResultLookups returns how many searches were answered from the results

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -83,15 +84,27 @@ func TestResultCacheFollowsChanges(t *testing.T) {
 	}
 }
 
-// The cache keeps at most the searches it is sized for.
+// The cache keeps at most the searches it is sized for, a search for more
+// than 50 hits counting as one per 50.
 func TestResultCacheIsBounded(t *testing.T) {
 	x := New()
-	x.Upsert(filterEntries()...)
+	var es []*mcpdir.Entry
+	for i := range 400 {
+		es = append(es, entry(fmt.Sprintf("postgres-%d", i), "Postgres tools", int64(i)))
+	}
+	x.Upsert(es...)
 	x.SetResultCache(8)
 	for i := range 100 {
 		x.Find(mcpdir.Query{Text: "postgres", Limit: i + 1})
 	}
 	if n := x.results.Len(); n > 8 || n == 0 {
-		t.Errorf("%d searches cached, want 1 to 8", n)
+		t.Errorf("%d searches of up to 100 hits cached, want 1 to 8", n)
+	}
+	x.SetResultCache(8)
+	for i := range 10 {
+		x.Find(mcpdir.Query{Text: "postgres", Limit: 300 + i})
+	}
+	if n := x.results.Len(); n > 2 {
+		t.Errorf("%d searches of 300 hits cached, want at most 2", n)
 	}
 }
