@@ -42,7 +42,7 @@ func (c *Cache[V]) Get(gen uint64, key []byte) (V, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.gen != gen {
-		c.reset(gen)
+		c.moveOn(gen)
 		c.misses++
 		return zero, false
 	}
@@ -60,19 +60,19 @@ func (c *Cache[V]) Get(gen uint64, key []byte) (V, bool) {
 	return v, ok
 }
 
-// Put caches v for key, computed at generation gen: a change between
-// reading the generation and computing v moved it on, so v is dropped at
-// the next lookup.
+// Put caches v for key, computed at generation gen or later (read the
+// generation first, then compute). A value of an older generation than
+// the cache has seen is dropped.
 func (c *Cache[V]) Put(gen uint64, key string, v V) {
 	if c == nil || c.limit == 0 {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.gen != gen {
-		c.reset(gen)
+	c.moveOn(gen)
+	if gen == c.gen {
+		c.putLocked(key, v)
 	}
-	c.putLocked(key, v)
 }
 
 // On reports whether the cache keeps anything.
@@ -98,8 +98,13 @@ func (c *Cache[V]) Len() int {
 	return len(c.cur) + len(c.old)
 }
 
-func (c *Cache[V]) reset(gen uint64) {
-	c.gen, c.cur, c.old, c.curCost = gen, nil, nil, 0
+// moveOn empties the cache for a newer generation; generations only move
+// on, so an older one (a caller that read it before a change) changes
+// nothing.
+func (c *Cache[V]) moveOn(gen uint64) {
+	if gen > c.gen {
+		c.gen, c.cur, c.old, c.curCost = gen, nil, nil, 0
+	}
 }
 
 func (c *Cache[V]) costOf(v V) int {

@@ -14,11 +14,20 @@ func TestGenerationEmptiesTheCache(t *testing.T) {
 	if _, ok := c.Get(2, []byte("a")); ok {
 		t.Fatal("a computed at generation 1 answered at generation 2")
 	}
-	if _, ok := c.Get(1, []byte("a")); ok {
-		t.Fatal("the cache moved on to generation 2 and back")
+	c.Put(2, "a", 2)
+	if v, ok := c.Get(2, []byte("a")); !ok || v != 2 {
+		t.Fatalf("a at generation 2: %d, %v", v, ok)
 	}
-	if hits, misses := c.Lookups(); hits != 1 || misses != 2 {
-		t.Errorf("%d hits and %d misses counted, want 1 and 2", hits, misses)
+	// A caller that read generation 1 before the change neither gets nor
+	// drops generation 2's values.
+	if _, ok := c.Get(1, []byte("a")); ok {
+		t.Fatal("a of generation 2 answered at generation 1")
+	}
+	if v, ok := c.Get(2, []byte("a")); !ok || v != 2 {
+		t.Fatalf("a at generation 2, after a lookup at generation 1: %d, %v", v, ok)
+	}
+	if hits, misses := c.Lookups(); hits != 3 || misses != 2 {
+		t.Errorf("%d hits and %d misses counted, want 3 and 2", hits, misses)
 	}
 	// A value computed at an older generation than the cache's is dropped.
 	c.Put(2, "b", 2)
@@ -64,5 +73,29 @@ func TestOffKeepsNothing(t *testing.T) {
 		if _, ok := c.Get(1, []byte("a")); ok || c.Len() != 0 {
 			t.Errorf("%+v kept a value", c)
 		}
+	}
+}
+
+// Concurrent lookups and puts across generations never answer a value of
+// another generation (run under -race).
+func TestConcurrentGenerations(t *testing.T) {
+	c := New[uint64](64, nil)
+	done := make(chan struct{})
+	for w := range 4 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i := range 2000 {
+				gen := uint64(i / 100)
+				key := fmt.Sprint(w, i%10)
+				if v, ok := c.Get(gen, []byte(key)); ok && v != gen {
+					t.Errorf("%s at generation %d: the value of generation %d", key, gen, v)
+					return
+				}
+				c.Put(gen, key, gen)
+			}
+		}()
+	}
+	for range 4 {
+		<-done
 	}
 }

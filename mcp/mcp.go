@@ -68,8 +68,9 @@ type Config struct {
 	MaxBodyBytes       int64         // a POST body larger than this is refused
 	KeyCheckInterval   time.Duration // how often open sessions' keys are checked (revocation, expiry)
 
-	// AnswerCacheBytes bounds the encoded search_mcp answers kept until
-	// the index changes (0: none: every answer is encoded from the items).
+	// AnswerCacheBytes bounds the encoded search_mcp and get_mcp_detail
+	// answers kept until the index changes (0: none: every answer is
+	// encoded anew).
 	AnswerCacheBytes int
 
 	// Shared, when set, shares sessions between replicas (Redis): any
