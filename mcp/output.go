@@ -15,8 +15,9 @@ import (
 // output is a call's result: the spec's envelope holds a JSON document as
 // text content (lean items for a search), and the full object as
 // structured content for clients that read the output schema. A search's
-// is written straight into the answer from cached item encodings; any
-// other's is kept encoded, the text as a JSON string literal.
+// is written straight into the answer from cached item encodings, unless
+// answers are kept (then it is encoded once, as a detail's is); any
+// other's is encoded, the text as a JSON string literal.
 type output struct {
 	search *searchOutput
 	t      *tools
