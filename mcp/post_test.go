@@ -179,9 +179,11 @@ func cond(ok bool, yes, no string) string {
 // get_mcp_detail and a tools/list, answered directly, beside the same
 // calls through the SDK's handlers (a session connected, served and
 // closed per sessionless or 2026-07-28 request), over the starter
-// directory, in one run.
+// directory, in one run. Nothing is kept: every call searches and
+// encodes its answer.
 func BenchmarkToolsCall(b *testing.B) {
 	idx := search.New()
+	idx.SetResultCache(0)
 	entries, err := starter.Entries()
 	if err != nil {
 		b.Fatal(err)
