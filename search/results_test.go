@@ -57,6 +57,9 @@ func TestResultCacheFacets(t *testing.T) {
 	if res := x.Find(q); res.Facets != nil || res.Total != with.Total {
 		t.Errorf("facets not asked for: %+v, total %d (want %d)", res.Facets, res.Total, with.Total)
 	}
+	if hits, misses := x.ResultLookups(); hits != 1 || misses != 2 {
+		t.Errorf("%d hits and %d misses counted, want 1 and 2 (the search with facets searched)", hits, misses)
+	}
 }
 
 // Any change to the index empties the cache: an entry added, replaced or

@@ -64,7 +64,10 @@ func (x *Index) Find(q mcpdir.Query) mcpdir.SearchResult {
 	defer x.mu.RUnlock()
 	var keyBuf [128]byte
 	key := appendResultKey(keyBuf[:0], q, limit)
-	if res, ok := x.results.Get(x.gen, key); ok && (res.Facets != nil || !q.Facets) {
+	if q.Facets {
+		key = append(key, 'f') // a result kept without facets does not answer
+	}
+	if res, ok := x.results.Get(x.gen, key); ok {
 		if !q.Facets {
 			res.Facets = nil
 		}
@@ -72,6 +75,9 @@ func (x *Index) Find(q mcpdir.Query) mcpdir.SearchResult {
 	}
 	res := x.find(q, limit)
 	x.results.Put(x.gen, string(key), res)
+	if q.Facets { // it answers the same search without facets too
+		x.results.Put(x.gen, string(key[:len(key)-1]), res)
+	}
 	return res
 }
 
