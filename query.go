@@ -32,9 +32,12 @@ func (f Filter) IsZero() bool {
 	return f.Transport == "" && f.Registry == "" && f.Official == nil && len(f.Tags) == 0 && f.Live == ""
 }
 
-// AppendKey appends the filter to b as a cache key: different filters give
-// different keys, and the zero filter appends nothing.
-func (f Filter) AppendKey(b []byte) []byte {
+// AppendKey appends the query to b as a cache key: its limit, text and
+// filter (not whether it counts facets). Different queries give different
+// keys.
+func (q Query) AppendKey(b []byte) []byte {
+	b = strconv.AppendQuote(strconv.AppendInt(b, int64(q.Limit), 10), q.Text)
+	f := q.Filter
 	if f.IsZero() {
 		return b
 	}

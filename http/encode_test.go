@@ -84,18 +84,3 @@ func BenchmarkEncodeSearchResponse(b *testing.B) {
 		}
 	})
 }
-
-// Searches that differ in any part of their filter never share facets.
-func TestFacetKeysTellFiltersApart(t *testing.T) {
-	yes, no := true, false
-	filters := []mcpdir.Filter{{}, {Transport: "stdio"}, {Registry: "npm"}, {Official: &yes}, {Official: &no},
-		{Live: mcpdir.LiveUp}, {Transport: "stdio", Live: mcpdir.LiveUp}, {Tags: []string{"a"}}, {Tags: []string{"a", "b"}}, {Tags: []string{"a\x00b"}}}
-	seen := map[string]int{}
-	for i, f := range filters {
-		k := facetKey("postgres", f)
-		if j, dup := seen[k]; dup {
-			t.Errorf("filters %+v and %+v share the key %q", filters[j], f, k)
-		}
-		seen[k] = i
-	}
-}

@@ -24,7 +24,7 @@ type searchResponse struct {
 // handleSearch serves GET /api/open/v1/search?keywords=…
 func handleSearch(index Searcher, guard mcpdir.Guard, maxResults int, logger *slog.Logger) http.Handler {
 	items := mcpdir.NewEncodingCache(mcpdir.EncodeSearchItemHead)
-	facets := &facetCache{}
+	facets := newFacetCache()
 	buffers := sync.Pool{New: func() any { return new([]byte) }}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		key, err := guard.Authenticate(r.Context(), r.Header.Get("Authorization"))
@@ -53,12 +53,13 @@ func handleSearch(index Searcher, guard mcpdir.Guard, maxResults int, logger *sl
 			writeError(w, r, logger, mcpdir.RateLimitedError(decision))
 			return
 		}
-		gen, fkey := index.Generation(), facetKey(keywords, filter)
-		counted, cached := facets.get(gen, fkey)
+		var keyBuf [128]byte
+		gen, fkey := index.Generation(), mcpdir.Query{Text: keywords, Filter: filter}.AppendKey(keyBuf[:0])
+		counted, cached := facets.Get(gen, fkey)
 		res := index.Find(mcpdir.Query{Text: keywords, Limit: maxResults, Filter: filter, Facets: !cached})
 		if !cached {
 			counted = encodeFacets(res.Facets)
-			facets.put(gen, fkey, counted)
+			facets.Put(gen, string(fkey), counted)
 		}
 		buf := buffers.Get().(*[]byte)
 		*buf = appendSearchResponse((*buf)[:0], items, res, keywords, counted)

@@ -177,7 +177,7 @@ func (t *tools) search(raw json.RawMessage) (func() any, *failure) {
 		// Searches repeat: their answers are kept encoded, by arguments
 		// (the notice follows from them and the hits).
 		var buf [128]byte
-		key := filter.AppendKey(strconv.AppendQuote(strconv.AppendInt(buf[:0], int64(limit), 10), keywords))
+		key := mcpdir.Query{Text: keywords, Limit: limit, Filter: filter}.AppendKey(buf[:0])
 		gen := t.index.Generation()
 		if enc, ok := t.answers.Get(gen, key); ok {
 			return enc

@@ -1,8 +1,6 @@
 package search
 
 import (
-	"strconv"
-
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/gencache"
 )
@@ -39,15 +37,4 @@ func (x *Index) ResultLookups() (hits, misses uint64) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	return x.results.Lookups()
-}
-
-// appendResultKey appends the cache key of a search for the best limit
-// hits: its text, limit and filter.
-func appendResultKey(b []byte, q mcpdir.Query, limit int) []byte {
-	b = strconv.AppendInt(b, int64(limit), 10)
-	b = append(b, ' ')
-	b = strconv.AppendInt(b, int64(len(q.Text)), 10)
-	b = append(b, ' ')
-	b = append(b, q.Text...)
-	return q.Filter.AppendKey(b)
 }

@@ -63,7 +63,7 @@ func (x *Index) Find(q mcpdir.Query) mcpdir.SearchResult {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	var keyBuf [128]byte
-	key := appendResultKey(keyBuf[:0], q, limit)
+	key := mcpdir.Query{Text: q.Text, Limit: limit, Filter: q.Filter}.AppendKey(keyBuf[:0])
 	if q.Facets {
 		key = append(key, 'f') // a result kept without facets does not answer
 	}
