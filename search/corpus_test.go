@@ -69,16 +69,7 @@ func readQueries(tb testing.TB, path string) []releval.Query {
 }
 
 // engine is the index as the evaluation runs it.
-func engine(x *Index) releval.Engine {
-	return func(query string) ([]string, int) {
-		res := x.Search(query, 50)
-		ranked := make([]string, len(res.Hits))
-		for i, h := range res.Hits {
-			ranked[i] = h.Entry.WebsiteURL
-		}
-		return ranked, res.Total
-	}
-}
+func engine(x *Index) releval.Engine { return releval.IndexEngine(x) }
 
 // judgedQueries are the judged queries of both sets: the shared dev set's
 // keywords and our natural-language set's sentences.

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mcpdir/mcpdir/search/lexicon"
 )
 
 // Query analysis on any input (the server passes validated keywords, but
@@ -31,7 +33,7 @@ func FuzzSearch(f *testing.F) {
 				t.Fatalf("%q: hits out of order", q)
 			}
 		}
-		tokenize(q, func(w string, _ bool) {
+		lexicon.Tokenize(q, func(w string, _ bool) {
 			if !utf8.ValidString(w) || w == "" {
 				t.Fatalf("%q: token %q", q, w)
 			}

@@ -1,33 +1,16 @@
 package search
 
-import "sort"
+import (
+	"sort"
 
-// maxFuzzyLen bounds the words that typo matching looks at; longer ones are
-// not words people mistype but identifiers they paste.
-const maxFuzzyLen = 32
+	"github.com/mcpdir/mcpdir/search/lexicon"
+)
+
+// maxFuzzyLen bounds the words that typo matching looks at.
+const maxFuzzyLen = lexicon.MaxTypoLen
 
 // maxFuzzyFound bounds the near words gathered for one query word.
 const maxFuzzyFound = 256
-
-// typoBudget is how many edits a word of n bytes may have: one for 4–7, two
-// from 8 on, none below (too many short words are one edit apart).
-func typoBudget(n int) int {
-	switch {
-	case n >= 8:
-		return 2
-	case n >= 4:
-		return 1
-	}
-	return 0
-}
-
-// fuzzyMatch is a dictionary word near a query word: dist edits from it
-// (whole), or from one of its prefixes.
-type fuzzyMatch struct {
-	id    uint32
-	dist  int
-	whole bool
-}
 
 // fuzzyWalk finds the dictionary words within an edit budget of a query
 // word, walking the sorted word list as an implicit trie with one row of the
@@ -40,10 +23,10 @@ type fuzzyWalk struct {
 	budget int
 	d      *dictionary
 	rows   [maxFuzzyLen + 3][maxFuzzyLen + 1]int8
-	found  []fuzzyMatch
+	found  []lexicon.Near
 }
 
-func (fw *fuzzyWalk) run(d *dictionary, terms []term, q string, budget int) []fuzzyMatch {
+func (fw *fuzzyWalk) run(d *dictionary, terms []term, q string, budget int) []lexicon.Near {
 	fw.q, fw.budget, fw.d = q, budget, d
 	fw.found = fw.found[:0]
 	for j := 0; j <= len(q); j++ {
@@ -79,7 +62,7 @@ func (fw *fuzzyWalk) walk(lo, hi, depth int, last byte) {
 	i := lo
 	for ; i < hi && len(d.words[i]) == depth; i++ {
 		if dist <= fw.budget {
-			fw.found = append(fw.found, fuzzyMatch{d.ids[i], dist, true})
+			fw.found = append(fw.found, lexicon.Near{ID: d.ids[i], Dist: dist, Whole: true})
 		}
 	}
 	if depth == n+fw.budget {
@@ -177,9 +160,9 @@ func (fw *fuzzyWalk) check(id uint32, w string, prefixDist int) {
 	}
 	switch {
 	case whole <= fw.budget:
-		fw.found = append(fw.found, fuzzyMatch{id, whole, true})
+		fw.found = append(fw.found, lexicon.Near{ID: id, Dist: whole, Whole: true})
 	case prefix <= fw.budget:
-		fw.found = append(fw.found, fuzzyMatch{id, prefix, false})
+		fw.found = append(fw.found, lexicon.Near{ID: id, Dist: prefix})
 	}
 }
 

@@ -16,13 +16,13 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/gencache"
+	"github.com/mcpdir/mcpdir/search/lexicon"
 )
 
 // The fields of an entry that are searched, strongest first.
@@ -106,7 +106,7 @@ type Index struct {
 	// gen counts the index's changes: what is cached of its words and
 	// statistics holds for one generation.
 	gen     uint64
-	clauses *clauseCache
+	clauses *lexicon.Cache
 	results *gencache.Cache[mcpdir.SearchResult]
 	// facetIDs interns the registries and tags entries have, for filters
 	// and facet counts; facetNames is the other way.
@@ -124,7 +124,7 @@ func New() *Index {
 		termIDs:   make(map[string]uint32),
 		stemHeads: make(map[string]uint32),
 		facetIDs:  make(map[string]uint32),
-		clauses:   gencache.New[*analyzedClause](clauseCacheSize, nil),
+		clauses:   lexicon.NewCache(),
 		results:   newResultCache(DefaultResultCache),
 	}
 }
@@ -134,6 +134,14 @@ func (x *Index) Len() int {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	return x.live
+}
+
+// Generation counts the index's changes: what a caller keeps of a search
+// (its facet counts, say) holds while the generation stays the same.
+func (x *Index) Generation() uint64 {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.gen
 }
 
 // Get returns an indexed entry by ID.
@@ -272,14 +280,14 @@ func (x *Index) termID(text string) uint32 {
 	id := uint32(len(x.terms))
 	x.terms = append(x.terms, term{text: text, sameStem: id})
 	x.termIDs[text] = id
-	s := stem(text)
+	s := lexicon.Stem(text)
 	if head, ok := x.stemHeads[s]; ok {
 		x.terms[id].sameStem = x.terms[head].sameStem
 		x.terms[head].sameStem = id
 	} else {
 		x.stemHeads[s] = id
 	}
-	if !isPair(text) && !isConcept(text) {
+	if !lexicon.IsPair(text) && !lexicon.IsConcept(text) {
 		x.dict.pending = append(x.dict.pending, id)
 	}
 	return id
@@ -448,34 +456,8 @@ func (ft *fieldTerm) named() bool { return ft.tf[fieldName] > 0 || ft.tf[fieldTi
 
 // analyzer turns entries into words; it reuses its buffers.
 type analyzer struct {
-	pos      map[string]int // word → index in terms
-	stems    stemCache
-	seq      []string         // the stems of the field being read
-	concepts []string         // the entry's concepts, once for each cue found
-	lang     *language        // the entry's language, nil for English
-	at       [maxCueWords]int // where a cue's words are
-}
-
-// maxConceptTF bounds how many of a concept's terms count for an entry.
-const maxConceptTF = 3
-
-// maxStemCache bounds a stem cache.
-const maxStemCache = 1 << 16
-
-// stemCache keeps the stems of words seen: English stemming costs a
-// microsecond a word, and the words of entries and queries repeat.
-type stemCache map[string]string
-
-func (sc *stemCache) of(w string) string {
-	if s, ok := (*sc)[w]; ok {
-		return s
-	}
-	if *sc == nil || len(*sc) >= maxStemCache {
-		*sc = make(stemCache)
-	}
-	s := stem(w)
-	(*sc)[w] = s
-	return s
+	pos    map[string]int // word → index in terms
+	reader lexicon.Reader
 }
 
 func (a *analyzer) analyzeAll(out []analyzed, entries []*mcpdir.Entry) []analyzed {
@@ -505,16 +487,7 @@ func (a *analyzer) analyze(out *analyzed, e *mcpdir.Entry) {
 		a.pos = make(map[string]int)
 	}
 	clear(a.pos)
-	a.concepts = a.concepts[:0]
-	var lc languageCount
-	for _, text := range [2]string{e.Title, e.Brief} {
-		tokenize(text, func(w string, part bool) {
-			if !part {
-				lc.add(w)
-			}
-		})
-	}
-	a.lang = lc.language()
+	a.reader.Begin(e.Title, e.Brief)
 	out.entry = e
 	out.terms = out.terms[:0]
 	out.doc = doc{entry: e, popularity: e.Popularity, nameKey: head(e.Name)}
@@ -541,18 +514,10 @@ func (a *analyzer) analyze(out *analyzed, e *mcpdir.Entry) {
 	}
 	a.field(out, fieldBrief, e.Brief)
 	a.field(out, fieldDescription, e.Description)
-	// An entry belongs to a concept the more, the more of its terms it
-	// has: a recipe server says recipe, ingredients and meal plan; a
-	// "kitchen sink" test server says kitchen once.
-	slices.Sort(a.concepts)
-	for i, c := range a.concepts {
-		if i < maxConceptTF || a.concepts[i-maxConceptTF] != c {
-			a.addTerm(out, fieldTags, c)
-		}
-	}
+	a.reader.Concepts(func(c string) { a.addTerm(out, fieldTags, c) })
 
 	prior := 1 + popularityWeight*math.Log1p(float64(max(e.Popularity, 0)))
-	if !informative(e.Brief) && !informative(e.Description) {
+	if !lexicon.Informative(e.Brief) && !lexicon.Informative(e.Description) {
 		prior *= placeholderFactor
 	}
 	off := nameStemOffset(e.Name)
@@ -578,52 +543,8 @@ func (a *analyzer) analyze(out *analyzed, e *mcpdir.Entry) {
 
 // field adds the words of one field's text.
 func (a *analyzer) field(out *analyzed, f int, text string) {
-	if text == "" {
-		return
-	}
-	var pw phraseWindow
-	n := out.words[f]
-	add := func(w string) { a.addTerm(out, f, w) }
 	cues := f != fieldDescription && f != fieldTool && f != fieldPackage
-	a.seq = a.seq[:0]
-	tokenize(text, func(w string, part bool) {
-		if stopWords[w] || a.lang != nil && a.lang.stop[w] {
-			if !part {
-				pw.stop(w)
-			}
-			return
-		}
-		add(w)
-		// Concepts and glosses are told by whole words: "SpriteCook" is
-		// not about cooking.
-		if cues && !part {
-			a.seq = append(a.seq, a.stems.of(w))
-		}
-		if !part {
-			n++
-			pw.push(w, func(short string, _ int) { add(short) })
-			if a.lang != nil {
-				if s := a.lang.stemOf(w); s != "" {
-					add(s)
-				}
-			}
-		}
-	})
-	out.words[f] = n
-	if !cues {
-		return
-	}
-	// The field's concepts, and the English words of its foreign ones.
-	for i := range a.seq {
-		conceptCues.match(a.seq, i, entryCue, &a.at, func(c *cue, _ int) {
-			a.concepts = append(a.concepts, c.to)
-		})
-		glossCues.match(a.seq, i, anyCue, &a.at, func(c *cue, _ int) {
-			for _, w := range c.words {
-				add(w)
-			}
-		})
-	}
+	out.words[f] += a.reader.Field(text, cues, func(w string) { a.addTerm(out, f, w) })
 }
 
 // addTerm counts word w once more in field f.
@@ -680,8 +601,8 @@ func nameStemOffset(name string) int {
 // sharing most words differ in few bits.
 func simhash(text string) uint64 {
 	var v [64]int16
-	tokenize(text, func(w string, part bool) {
-		if part || stopWords[w] {
+	lexicon.Tokenize(text, func(w string, part bool) {
+		if part || lexicon.IsStop(w) {
 			return
 		}
 		x := uint64(14695981039346656037) // FNV-1a

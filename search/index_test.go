@@ -361,3 +361,18 @@ func TestAnalysisFollowsUpserts(t *testing.T) {
 		t.Errorf("found %q after removal", names(r))
 	}
 }
+
+func TestSplitNamespace(t *testing.T) {
+	for name, want := range map[string][2]string{
+		"io.github.modelcontextprotocol/server-postgres": {"modelcontextprotocol", "server-postgres"},
+		"com.cloudflare/docs":                            {"cloudflare", "docs"},
+		"io.gitlab.acme.tools/runner":                    {"acme.tools", "runner"},
+		"@modelcontextprotocol/server-postgres":          {"", "@modelcontextprotocol/server-postgres"},
+		"mcp-server-postgres":                            {"", "mcp-server-postgres"},
+		"owner/repo":                                     {"", "owner/repo"},
+	} {
+		if p, r := splitNamespace(name); p != want[0] || r != want[1] {
+			t.Errorf("splitNamespace(%q) = %q, %q; want %q, %q", name, p, r, want[0], want[1])
+		}
+	}
+}

@@ -2,7 +2,6 @@ package search
 
 import (
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/mcpdir/mcpdir"
@@ -102,64 +101,5 @@ func TestOtherLanguages(t *testing.T) {
 	// An English query still finds the dice roller.
 	if res := x.Search("roll a die", 10); len(res.Hits) == 0 || res.Hits[0].Entry.Name != "die-roller" {
 		t.Errorf("roll a die: %v", names(res))
-	}
-}
-
-func TestDetectLanguage(t *testing.T) {
-	for text, want := range map[string]string{
-		"Aktienkurse und Börsendaten für deutsche Unternehmen": "german",
-		"Wettervorhersage für morgen in Berlin":                "german",
-		"buscar vuelos baratos para el fin de semana":          "spanish",
-		"rechercher des vols pas chers pour le week-end":       "french",
-		"Roll a die for tabletop games":                        "",
-		"MCP server for the GitHub API: issues, pull requests": "",
-	} {
-		var lc languageCount
-		tokenize(text, func(w string, part bool) {
-			if !part {
-				lc.add(w)
-			}
-		})
-		l := lc.language()
-		got := ""
-		if l != nil {
-			got = l.name
-		}
-		if got != want {
-			t.Errorf("%q: %q, want %q", text, got, want)
-		}
-	}
-}
-
-// TestConceptsParse checks that every concept and gloss line is read: a
-// concept names a slug and has entry terms; no cue is empty.
-func TestConceptsParse(t *testing.T) {
-	slugs := map[string]bool{}
-	entryTerms := map[string]int{}
-	for _, cs := range conceptCues {
-		for _, c := range cs {
-			if len(c.stems) == 0 || !isConcept(c.to) || len(c.to) <= len(conceptMark) {
-				t.Fatalf("bad cue %+v", c)
-			}
-			slugs[c.to] = true
-			if c.entry {
-				entryTerms[c.to]++
-			}
-		}
-	}
-	declared := strings.Count(conceptsText, "\n= ")
-	if strings.HasPrefix(conceptsText, "= ") {
-		declared++
-	}
-	if len(slugs) != declared {
-		t.Errorf("%d concepts with cues, %d declared", len(slugs), declared)
-	}
-	for s := range slugs {
-		if entryTerms[s] == 0 {
-			t.Errorf("concept %s has no entry terms: no entry can be assigned to it", s)
-		}
-	}
-	if len(glossCues) == 0 {
-		t.Error("no gloss read")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/search/lexicon"
 )
 
 const defaultLimit = 50
@@ -27,17 +28,6 @@ var (
 		fieldName: 0.5, fieldTitle: 0.5, fieldTags: 0.3, fieldPackage: 0.5, fieldTool: 0.3,
 		fieldBrief: 0.75, fieldDescription: 0.75,
 	}
-)
-
-// An entry's coverage of a query is the share of the query's words it
-// matches, each word weighing its IDF. An entry must cover minMatch to match
-// at all. A query that no entry covers to minAnswer is not about anything in
-// the directory ("height of mount everest" matches a few entries on one
-// word each): it gets no results. Coordination then scales scores by the
-// share of the query's weight (IDF and topicality) an entry matches.
-const (
-	minMatch  = 0.25
-	minAnswer = 0.5
 )
 
 // collapseTop is how many leading hits are kept free of near-duplicates.
@@ -118,26 +108,10 @@ func (x *Index) find(q mcpdir.Query, limit int) mcpdir.SearchResult {
 // of the index, so they stay in cache, and every postings list is read
 // once, in order, across the windows.
 type searcher struct {
-	words       []qword
-	spare       []qword // the other buffer of words, for rewriting them
-	content     []int
-	sentence    bool // the query is written as a sentence
-	stems       stemCache
-	seq         []string // stems of the content words, then glossed
-	seqWords    []span   // the words each stem of seq stands for
-	named       []string // the concepts whose entries' terms the query has
-	key         []byte   // a clause's cache key or a joined word, built here
-	at          [maxCueWords]int
-	pairs       []string
-	clauses     []clause
-	totalIDF    float32
-	totalWeight float32
-	// The shares of totalIDF an entry must cover to match, and the best
-	// entry to answer at all (minMatch and minAnswer, less for long queries).
-	matchShare, answerShare float32
-	cands                   []cand
-	fuzzy                   fuzzyWalk
-	cursors                 []cursor
+	parser lexicon.Parser
+	vocab  vocabulary
+	fuzzy  fuzzyWalk
+	cursors []cursor
 	// per window: a clause's counts, and the running totals of entries
 	acc [window]accum
 	// inClause[:nIn] are the window offsets the current clause touched,
@@ -319,12 +293,12 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 	s.cursors = s.cursors[:0]
 	optional := s.requireClauses(min(need, answer))
 	for _, opt := range [2]bool{false, true} {
-		for ci := range s.clauses {
+		for ci := range s.parser.Clauses {
 			if optional[ci] != opt {
 				continue
 			}
-			for _, e := range s.clauses[ci].exps {
-				s.cursors = append(s.cursors, cursor{b: x.terms[e.term].postings, weight: e.weight, clause: ci, optional: opt})
+			for _, e := range s.parser.Clauses[ci].Exps {
+				s.cursors = append(s.cursors, cursor{b: x.terms[e.Term].postings, weight: e.Weight, clause: ci, optional: opt})
 			}
 		}
 	}
@@ -354,7 +328,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			for ; i < len(s.cursors) && s.cursors[i].clause == ci; i++ {
 				s.fill(&s.cursors[i], base, end, x.liveBits)
 			}
-			s.endClause(&s.clauses[ci])
+			s.endClause(&s.parser.Clauses[ci])
 		}
 		for _, off := range s.touched[:s.nTouched] {
 			a := &s.acc[off]
@@ -373,7 +347,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			if s.withFacets {
 				s.facets.count(&x.docs[d].facets)
 			}
-			sc *= weight / s.totalWeight
+			sc *= weight / s.parser.TotalWeight
 			sc *= x.priors[d]
 			if sc < s.bar {
 				continue // k hits are better
@@ -405,7 +379,8 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 // bars are the IDF an entry must cover to match and the best entry to
 // answer at all (less a rounding margin).
 func (s *searcher) bars() (need, answer float32) {
-	return s.matchShare * s.totalIDF * (1 - 1e-6), s.answerShare * s.totalIDF * (1 - 1e-6)
+	p := &s.parser
+	return p.MatchShare * p.TotalIDF * (1 - 1e-6), p.AnswerShare * p.TotalIDF * (1 - 1e-6)
 }
 
 // requireClauses tells the clauses an entry must match one of to reach
@@ -417,18 +392,18 @@ func (s *searcher) bars() (need, answer float32) {
 // that cannot match. It returns, per clause, whether it is optional.
 func (s *searcher) requireClauses(cutoff float32) []bool {
 	s.byIDF = s.byIDF[:0]
-	for ci := range s.clauses {
+	for ci := range s.parser.Clauses {
 		s.byIDF = append(s.byIDF, ci)
 	}
-	slices.SortFunc(s.byIDF, func(a, b int) int { return cmp.Compare(s.clauses[a].idf, s.clauses[b].idf) })
+	slices.SortFunc(s.byIDF, func(a, b int) int { return cmp.Compare(s.parser.Clauses[a].IDF, s.parser.Clauses[b].IDF) })
 	optional := s.optional[:0]
-	for range s.clauses {
+	for range s.parser.Clauses {
 		optional = append(optional, false)
 	}
 	sum := float32(0)
 	for _, ci := range s.byIDF {
 		// (with a margin for the other orders the sums are added in)
-		if sum += s.clauses[ci].idf; !pruneOptional || sum*(1+1e-5) >= cutoff {
+		if sum += s.parser.Clauses[ci].IDF; !pruneOptional || sum*(1+1e-5) >= cutoff {
 			break
 		}
 		optional[ci] = true
@@ -465,9 +440,9 @@ func (x *Index) leading(hs []hit, k, limit int) []hit {
 
 // endClause saturates the counts of the clause in the window and adds its
 // score to the entries' totals.
-func (s *searcher) endClause(c *clause) {
-	weight := c.weight // a bonus clause adds to scores, not to coverage
-	if c.bonus {
+func (s *searcher) endClause(c *lexicon.Clause) {
+	weight := c.Weight // a bonus clause adds to scores, not to coverage
+	if c.Bonus {
 		weight = 0
 	}
 	for _, off := range s.inClause[:s.nIn] {
@@ -477,8 +452,8 @@ func (s *searcher) endClause(c *clause) {
 		s.candidate[off/64] |= 1 << (off % 64)
 		s.touched[s.nTouched] = off
 		s.nTouched += isZero(a.score)
-		a.score += c.weight * tf * (k1 + 1) / (tf + k1)
-		a.idf += c.idf
+		a.score += c.Weight * tf * (k1 + 1) / (tf + k1)
+		a.idf += c.IDF
 		a.weight += weight
 	}
 	s.nIn = 0

@@ -164,11 +164,13 @@ func writeSheets(dir string, parts int, pools []string, entries []*mcpdir.Entry,
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	per := (len(qs) + parts - 1) / parts
 	for part := range parts {
 		var b strings.Builder
 		n := 0
-		for _, q := range qs[min(part*per, len(qs)):min((part+1)*per, len(qs))] {
+		for i, q := range qs {
+			if i%parts != part {
+				continue // every sheet gets every kind
+			}
 			var urls []string
 			for u := range cands[q.QID] {
 				if _, judged := q.Judgments[u]; !judged && byURL[u] != nil {

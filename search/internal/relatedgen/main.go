@@ -1,13 +1,13 @@
 // Command relatedgen mines related terms from the packages corpus and
-// WordNet, and writes them as search/related.txt, the table of related
+// WordNet, and writes them as search/lexicon/related.txt, the table of related
 // words the search engine ships. Run from the module root:
 //
-//	go run ./search/internal/relatedgen -corpus ../shared/data/packages-corpus.jsonl -wordnet /usr/share/wordnet -o search/related.txt
+//	go run ./search/internal/relatedgen -corpus ../shared/data/packages-corpus.jsonl -wordnet /usr/share/wordnet -o search/lexicon/related.txt
 //
 // WordNet is Debian's wordnet-base (apt-get install wordnet-base).
 //
 // The corpus gives the candidates: the content words of each entry's name
-// and brief, read through the engine's own analysis (search.ContentWords),
+// and brief, read through the engine's own analysis (lexicon.ContentWords),
 // are counted together per entry; their positive pointwise mutual
 // information (PPMI), reduced by a truncated SVD, gives each word a vector,
 // and two words are similar when their vectors point the same way
@@ -45,7 +45,7 @@ func run(args []string, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	corpusPath := fs.String("corpus", "", "the packages corpus (JSON lines with name and brief)")
 	wordnetDir := fs.String("wordnet", "", "WordNet's dictionary directory (data.noun, data.verb, …), e.g. /usr/share/wordnet")
-	out := fs.String("o", "", "the file to write (search/related.txt)")
+	out := fs.String("o", "", "the file to write (search/lexicon/related.txt)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func run(args []string, stderr io.Writer) error {
 func writeHeader(w io.Writer, corpusName, corpusSHA string) {
 	fmt.Fprintf(w, `# Related terms for search, mined offline. Generated: do not edit; remake with
 #
-#   go run ./search/internal/relatedgen -corpus ../shared/data/packages-corpus.jsonl -wordnet /usr/share/wordnet -o search/related.txt
+#   go run ./search/internal/relatedgen -corpus ../shared/data/packages-corpus.jsonl -wordnet /usr/share/wordnet -o search/lexicon/related.txt
 #
 # Sources:
 # - %s (sha256 %s),
@@ -100,7 +100,7 @@ func writeHeader(w io.Writer, corpusName, corpusSHA string) {
 #   words sharing an entry, reduced to %d dimensions by a truncated SVD; similarity is their cosine.
 # - WordNet 3.0 (Debian package wordnet-base), which confirms pairs of the corpus.
 #   WordNet 3.0 Copyright 2006 by Princeton University. All rights reserved.
-#   Its licence, which this file must carry, is in search/related-LICENSE.
+#   Its licence, which this file must carry, is in search/lexicon/related-LICENSE.
 #
 # One line a word: "word: neighbour weight, ...", at most %d neighbours, best first.
 # Words are folded lower case, as the engine's tokenizer gives them; each is the corpus's most

@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpdir/mcpdir/search"
+	"github.com/mcpdir/mcpdir/search/lexicon"
 )
 
 // params are the knobs of mining; defaultParams are those the shipped
@@ -268,7 +268,7 @@ func readCorpus(corpus []byte, minDF int) ([]doc, map[string]map[string]int, err
 		var ts []token
 		wholes := map[string]bool{}
 		for i, text := range []string{unscoped(rec.Name), rec.Brief} {
-			search.ContentWords(text, func(w, s string, part bool) {
+			lexicon.ContentWords(text, func(w, s string, part bool) {
 				ts = append(ts, token{w, s, part, i == 0})
 				if !part {
 					wholes[w] = true
@@ -534,6 +534,6 @@ func (wn wordNet) stems(v *vocab) map[[2]int]kinship {
 // stemOf is the engine's stem of a WordNet lemma.
 func stemOf(w string) string {
 	st := w
-	search.ContentWords(w, func(_, s string, _ bool) { st = s })
+	lexicon.ContentWords(w, func(_, s string, _ bool) { st = s })
 	return st
 }

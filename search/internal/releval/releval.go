@@ -242,3 +242,21 @@ func (r *Report) Table() string {
 	}
 	return b.String()
 }
+
+// Searcher is a search index as the evaluation asks it.
+type Searcher interface {
+	Search(query string, limit int) mcpdir.SearchResult
+}
+
+// IndexEngine is the engine of a search index: its best 50 hits' website
+// URLs, and its total.
+func IndexEngine(x Searcher) Engine {
+	return func(query string) ([]string, int) {
+		res := x.Search(query, 50)
+		ranked := make([]string, len(res.Hits))
+		for i, h := range res.Hits {
+			ranked[i] = h.Entry.WebsiteURL
+		}
+		return ranked, res.Total
+	}
+}

@@ -1,4 +1,4 @@
-package search
+package lexicon
 
 import (
 	"strings"
@@ -19,7 +19,7 @@ import (
 // overlapping character pairs ("股票价格" → 股票, 票价, 价格), the usual way
 // to search Chinese and Japanese without a dictionary: a query's pairs meet
 // the text's pairs wherever they share a two-character word.
-func tokenize(s string, emit func(w string, part bool)) {
+func Tokenize(s string, emit func(w string, part bool)) {
 	start := -1
 	startIdeo := false
 	for i, r := range s {
@@ -224,7 +224,7 @@ func fold(s string) string {
 
 // stem is the English stem of a folded word; words with digits or other
 // scripts are their own stem.
-func stem(w string) string {
+func Stem(w string) string {
 	for i := 0; i < len(w); i++ {
 		if !isASCIILetter(w[i]) {
 			return w
@@ -295,9 +295,9 @@ func setOf(words string) map[string]bool {
 }
 
 // informative reports whether a brief says anything beyond "an MCP server".
-func informative(brief string) bool {
+func Informative(brief string) bool {
 	found := false
-	tokenize(brief, func(w string, part bool) {
+	Tokenize(brief, func(w string, part bool) {
 		if !found && !part && !stopWords[w] && !weakWords[w] && !placeholderWords[w] && !isNumber(w) {
 			found = true
 		}
@@ -313,3 +313,26 @@ func isNumber(w string) bool {
 	}
 	return true
 }
+
+// maxStemCache bounds a stem cache.
+const maxStemCache = 1 << 16
+
+// stemCache keeps the stems of words seen: English stemming costs a
+// microsecond a word, and the words of entries and queries repeat.
+type stemCache map[string]string
+
+func (sc *stemCache) of(w string) string {
+	if s, ok := (*sc)[w]; ok {
+		return s
+	}
+	if *sc == nil || len(*sc) >= maxStemCache {
+		*sc = make(stemCache)
+	}
+	s := Stem(w)
+	(*sc)[w] = s
+	return s
+}
+
+// IsStop reports whether w (folded) is an English stop word: one that
+// carries no meaning in any query, neither indexed nor searched.
+func IsStop(w string) bool { return stopWords[w] }

@@ -1,4 +1,4 @@
-package search
+package lexicon
 
 import "strings"
 
@@ -68,7 +68,7 @@ var (
 func init() {
 	for _, g := range synonymGroups {
 		for _, w := range g {
-			synonymsByStem[stem(w)] = g
+			synonymsByStem[Stem(w)] = g
 		}
 	}
 	for _, p := range phrases {
@@ -133,4 +133,4 @@ func pairOf(a, b string) string { return a + pairSep + b }
 
 const pairSep = ">"
 
-func isPair(t string) bool { return strings.Contains(t, pairSep) }
+func IsPair(t string) bool { return strings.Contains(t, pairSep) }

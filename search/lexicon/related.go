@@ -1,4 +1,4 @@
-package search
+package lexicon
 
 import (
 	_ "embed"
@@ -41,9 +41,9 @@ func parseRelated(text string) map[string][]neighbour {
 			if w == "" || err != nil {
 				continue
 			}
-			ns = append(ns, neighbour{stem(w), float32(f)})
+			ns = append(ns, neighbour{Stem(w), float32(f)})
 		}
-		m[stem(word)] = ns
+		m[Stem(word)] = ns
 	}
 	return m
 }

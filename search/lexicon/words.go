@@ -1,4 +1,4 @@
-package search
+package lexicon
 
 // ContentWords calls emit with each word of text that carries meaning, as
 // the index sees it — folded, stop words and request phrasing ("tool",
@@ -8,9 +8,9 @@ package search
 // (search/internal/relatedgen) read text through it, so that what they
 // produce matches what the index holds.
 func ContentWords(text string, emit func(word, stem string, part bool)) {
-	tokenize(text, func(w string, part bool) {
+	Tokenize(text, func(w string, part bool) {
 		if !stopWords[w] && !weakWords[w] {
-			emit(w, stem(w), part)
+			emit(w, Stem(w), part)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package search
+package lexicon
 
 import (
 	_ "embed"
@@ -34,8 +34,8 @@ const (
 
 const conceptMark = "§"
 
-// isConcept reports whether an index word is a concept's pseudo-word.
-func isConcept(t string) bool { return strings.HasPrefix(t, conceptMark) }
+// IsConcept reports whether an index word is a concept's pseudo-word.
+func IsConcept(t string) bool { return strings.HasPrefix(t, conceptMark) }
 
 // cue is a word or phrase that names a concept (or, in the gloss, a
 // foreign word or phrase and its English words).
@@ -121,7 +121,7 @@ func parseGloss(text string) cueTable {
 		// "工具: tool") are left out: in every Chinese brief they would only
 		// lengthen the postings of the commonest English words.
 		var words []string
-		tokenize(to, func(w string, part bool) {
+		Tokenize(to, func(w string, part bool) {
 			if !part && !stopWords[w] && !weakWords[w] && !fillerWords[w] && !placeholderWords[w] {
 				words = append(words, w)
 			}
@@ -137,9 +137,9 @@ func parseGloss(text string) cueTable {
 func (t cueTable) add(list string, c cue) {
 	for term := range strings.SplitSeq(list, ",") {
 		var stems []string
-		tokenize(term, func(w string, part bool) {
+		Tokenize(term, func(w string, part bool) {
 			if !part && !stopWords[w] {
-				stems = append(stems, stem(w))
+				stems = append(stems, Stem(w))
 			}
 		})
 		if len(stems) == 0 {

@@ -1,4 +1,4 @@
-package search
+package lexicon
 
 import (
 	"strconv"
@@ -6,20 +6,23 @@ import (
 	"github.com/mcpdir/mcpdir/gencache"
 )
 
-// clauseCacheSize bounds the query words whose analysis is kept.
-const clauseCacheSize = 4096
+// CacheSize bounds the query words whose analysis a cache keeps.
+const CacheSize = 4096
 
-// clauseCache keeps the analysis of query words (stem, expansions, weights)
+// Cache keeps the analysis of query words (stem, expansions, weights)
 // across searches: the words of queries repeat, and finding a word's
 // prefixes and typos costs far more than looking it up. Expansions and
 // weights depend on the index's words and statistics, so the cache holds
 // for one generation of the index.
-type clauseCache = gencache.Cache[*analyzedClause]
+type Cache = gencache.Cache[*analysis]
 
-// analyzedClause is what a clause's words expand to, as addClause finds it.
-type analyzedClause struct {
+// NewCache returns a cache of the analyses of CacheSize query words.
+func NewCache() *Cache { return gencache.New[*analysis](CacheSize, nil) }
+
+// analysis is what a clause's words expand to, as addClause finds it.
+type analysis struct {
 	stem   string
-	exps   []expansion
+	exps   []Expansion
 	weight float32
 	idf    float32
 	known  bool
@@ -51,12 +54,4 @@ func appendClauseKey(b []byte, w string, qw *qword, sentence bool) []byte {
 		b = append(append(b, 0), g...)
 	}
 	return b
-}
-
-// Generation counts the index's changes: what a caller keeps of a search
-// (its facet counts, say) holds while the generation stays the same.
-func (x *Index) Generation() uint64 {
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	return x.gen
 }

@@ -1,4 +1,4 @@
-package search
+package lexicon
 
 import (
 	"github.com/blevesearch/snowballstem"

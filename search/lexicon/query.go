@@ -1,4 +1,4 @@
-package search
+package lexicon
 
 import (
 	"math"
@@ -35,6 +35,22 @@ const (
 	maxTypoTerms   = 32
 )
 
+// MaxTypoLen bounds the words that typo matching looks at; longer ones are
+// not words people mistype but identifiers they paste.
+const MaxTypoLen = 32
+
+// typoBudget is how many edits a word of n bytes may have: one for 4–7, two
+// from 8 on, none below (too many short words are one edit apart).
+func typoBudget(n int) int {
+	switch {
+	case n >= 8:
+		return 2
+	case n >= 4:
+		return 1
+	}
+	return 0
+}
+
 // relatedBelowDF is how few entries a keyword is found in for its
 // related words to be looked for too.
 const relatedBelowDF = 50
@@ -55,29 +71,99 @@ const (
 	typoDominance = 8
 )
 
-// clause is one meaningful word of a query and the index words that stand
-// for it.
-type clause struct {
-	word   string
-	stem   string
-	exps   []expansion
-	weight float32 // weight of the word in scores
-	idf    float32 // weight of the word in the query's coverage
-	known  bool    // some index word stands for it
-	// asked marks a word entries hardly use that people ask for a concept
-	// with ("umbrella" for weather): in a sentence it says what the query
-	// is about; sure, that its concept's entries answer the query alone.
-	asked, sure bool
-	// bonus marks the clause of a direction pair ("pdf to markdown"): it
-	// adds to the score of entries that match its words in that order,
-	// and is no part of the query's coverage.
-	bonus bool
+// Vocabulary is what the parser needs of an index: its words, how many
+// entries have them, and the words near a query word.
+type Vocabulary interface {
+	// Term returns the id of an indexed word.
+	Term(w string) (id uint32, ok bool)
+	// Text is the word of an id.
+	Text(id uint32) string
+	// Stats are how many live entries have the word, and have it in their
+	// name or title.
+	Stats(id uint32) (df, nameDF uint32)
+	// SameStem calls f with at most n of the words whose English stem is st.
+	SameStem(st string, n int, f func(id uint32))
+	// Prefixed calls f with every word that begins with w.
+	Prefixed(w string, f func(id uint32, text string))
+	// Near returns the words within budget edits of w (at most MaxTypoLen
+	// bytes), as whole words or as their prefixes.
+	Near(w string, budget int) []Near
+	// Live is how many entries are indexed.
+	Live() int
+	// Generation counts the index's changes: what the parser keeps of its
+	// analyses holds for one generation.
+	Generation() uint64
 }
 
-// expansion is an index word standing for a query word, with its weight.
-type expansion struct {
-	term   uint32
-	weight float32
+// Near is an index word near a query word: Dist edits from it (Whole), or
+// from one of its prefixes.
+type Near struct {
+	ID    uint32
+	Dist  int
+	Whole bool
+}
+
+// Parser turns query text into weighted clauses over an index's words. It
+// keeps its scratch space from one query to the next, so a parser is used
+// by one search at a time.
+type Parser struct {
+	// What a parse found: the clauses, whether the query is written as a
+	// sentence, the sums of the clauses' IDF and weight, and the shares of
+	// TotalIDF an entry must cover to match and the best entry to answer.
+	Clauses                 []Clause
+	Sentence                bool
+	TotalIDF, TotalWeight   float32
+	MatchShare, AnswerShare float32
+
+	v     Vocabulary
+	cache *Cache
+	gen   uint64
+	live  int
+
+	words    []qword
+	spare    []qword // the other buffer of words, for rewriting them
+	content  []int
+	stems    stemCache
+	seq      []string // stems of the content words, then glossed
+	seqWords []span   // the words each stem of seq stands for
+	named    []string // the concepts whose entries' terms the query has
+	key      []byte   // a clause's cache key or a joined word, built here
+	at       [maxCueWords]int
+	pairs    []string
+	cands    []cand
+}
+
+// Parse turns query q into clauses over vocabulary v, keeping the analysis
+// of its words in cache. It reports false when the query has nothing to
+// search for.
+func (p *Parser) Parse(v Vocabulary, cache *Cache, q string) bool {
+	p.v, p.cache, p.gen, p.live = v, cache, v.Generation(), v.Live()
+	return p.parse(q)
+}
+
+// Clause is one meaningful word of a query and the index words that stand
+// for it.
+type Clause struct {
+	Word   string
+	Stem   string
+	Exps   []Expansion
+	Weight float32 // weight of the word in scores
+	IDF    float32 // weight of the word in the query's coverage
+	Known  bool    // some index word stands for it
+	// Asked marks a word entries hardly use that people ask for a concept
+	// with ("umbrella" for weather): in a sentence it says what the query
+	// is about; Sure, that its concept's entries answer the query alone.
+	Asked, Sure bool
+	// Bonus marks the clause of a direction pair ("pdf to markdown"): it
+	// adds to the score of entries that match its words in that order,
+	// and is no part of the query's coverage.
+	Bonus bool
+}
+
+// Expansion is an index word standing for a query word, with its weight.
+type Expansion struct {
+	Term   uint32
+	Weight float32
 }
 
 // qword is one word of a query as typed.
@@ -93,139 +179,139 @@ type qword struct {
 
 // parse turns a query into clauses; it reports false when the query has
 // nothing to search for.
-func (s *searcher) parse(x *Index, q string) bool {
-	s.words, s.pairs = s.words[:0], s.pairs[:0]
+func (p *Parser) parse(q string) bool {
+	p.words, p.pairs = p.words[:0], p.pairs[:0]
 	n := 0
-	tokenize(truncate(q, maxQueryBytes), func(w string, part bool) {
+	Tokenize(truncate(q, maxQueryBytes), func(w string, part bool) {
 		if part {
-			if k := len(s.words); k > 0 && n <= maxQueryWords {
-				s.words[k-1].parts = append(s.words[k-1].parts, w)
+			if k := len(p.words); k > 0 && n <= maxQueryWords {
+				p.words[k-1].parts = append(p.words[k-1].parts, w)
 			}
 			return
 		}
 		if n++; n <= maxQueryWords {
-			s.addWord(w)
+			p.addWord(w)
 		}
 	})
-	foreign := s.foreign(x)
-	dropIdioms(s.words)
+	foreign := p.foreign()
+	dropIdioms(p.words)
 	var pw phraseWindow
-	content := s.content[:0]
-	for i := range s.words {
-		if s.words[i].idiom {
+	content := p.content[:0]
+	for i := range p.words {
+		if p.words[i].idiom {
 			pw = phraseWindow{} // the "to" of "up to date" gives no direction
 			continue
 		}
-		if s.words[i].stop {
-			pw.stop(s.words[i].text)
+		if p.words[i].stop {
+			pw.stop(p.words[i].text)
 			continue
 		}
 		content = append(content, i)
 		k := len(content) - 1
-		pw.push(s.words[i].text, func(short string, span int) {
-			if isPair(short) {
-				s.pairs = append(s.pairs, short)
+		pw.push(p.words[i].text, func(short string, span int) {
+			if IsPair(short) {
+				p.pairs = append(p.pairs, short)
 				return
 			}
 			for _, j := range content[k-span+1 : k+1] {
-				s.words[j].shorts = append(s.words[j].shorts, short)
+				p.words[j].shorts = append(p.words[j].shorts, short)
 			}
 		})
 	}
-	s.content = content
-	s.joinCompounds(x)
-	s.findCues()
-	s.sentence = s.isSentence(x, foreign)
-	if !s.sentence {
-		s.keepBorneOut()
+	p.content = content
+	p.joinCompounds()
+	p.findCues()
+	p.Sentence = p.isSentence(foreign)
+	if !p.Sentence {
+		p.keepBorneOut()
 	}
 	// Agent phrasing ("find an mcp server to …") is dropped when there is
 	// anything else to search for, and so is the small talk of a sentence
 	// ("is there something that tells me the weather today").
-	weak := func(w string) bool { return weakWords[w] || s.sentence && fillerWords[w] }
+	weak := func(w string) bool { return weakWords[w] || p.Sentence && fillerWords[w] }
 	strong := false
 	for _, i := range content {
-		strong = strong || !weak(s.words[i].text)
+		strong = strong || !weak(p.words[i].text)
 	}
-	s.clauses = s.clauses[:0]
+	p.Clauses = p.Clauses[:0]
 	for _, i := range content {
-		w := &s.words[i]
+		w := &p.words[i]
 		if strong && weak(w.text) {
 			continue
 		}
-		if _, ok := x.termIDs[w.text]; !ok && len(w.parts) > 0 {
+		if _, ok := p.v.Term(w.text); !ok && len(w.parts) > 0 {
 			// A compound the index does not know ("PostgresMCP"): search
 			// for its parts.
-			for _, p := range w.parts {
-				if !stopWords[p] && !isPair(p) && !(strong && weak(p)) {
-					s.addClause(x, p, w)
+			for _, part := range w.parts {
+				if !stopWords[part] && !IsPair(part) && !(strong && weak(part)) {
+					p.addClause(part, w)
 				}
 			}
 			continue
 		}
-		s.addClause(x, w.text, w)
+		p.addClause(w.text, w)
 	}
-	s.dropUnknown()
-	if len(s.clauses) == 0 {
+	p.dropUnknown()
+	if len(p.Clauses) == 0 {
 		return false
 	}
-	s.addPairClauses(x)
-	return s.setShares()
+	p.addPairClauses()
+	return p.setShares()
 }
 
 // isSentence reports whether the query is written as a sentence: it has
 // stop words, or many words (the directory's own: a string of gibberish
 // is no sentence), or is in another language.
-func (s *searcher) isSentence(x *Index, foreign bool) bool {
+func (p *Parser) isSentence(foreign bool) bool {
 	familiar := 0
-	for _, w := range s.words {
-		if _, ok := x.termIDs[w.text]; ok || w.stop {
+	for _, w := range p.words {
+		if _, ok := p.v.Term(w.text); ok || w.stop {
 			familiar++
 		}
 	}
-	return len(s.words)-len(s.content) >= 2 || familiar >= 6 || foreign && len(s.words) >= 3
+	return len(p.words)-len(p.content) >= 2 || familiar >= 6 || foreign && len(p.words) >= 3
 }
 
 // setShares sums the query's weights and sets the shares of it an entry
 // must cover to match and the best entry to answer. It reports whether
 // any of the query's words is known to the index.
-func (s *searcher) setShares() bool {
-	topic := s.sentence && s.raiseTopics()
+func (p *Parser) setShares() bool {
+	topic := p.Sentence && p.raiseTopics()
 	known := false
 	n, unknown := 0, 0
-	s.totalIDF, s.totalWeight = 0, 0
+	p.TotalIDF, p.TotalWeight = 0, 0
 	maxIDF := float32(0)
-	for i := range s.clauses {
-		if c := &s.clauses[i]; !c.bonus {
-			known = known || c.known
-			if !c.known {
+	for i := range p.Clauses {
+		if c := &p.Clauses[i]; !c.Bonus {
+			known = known || c.Known
+			if !c.Known {
 				unknown++
 			}
-			s.totalIDF += c.idf
-			s.totalWeight += c.weight
-			maxIDF = max(maxIDF, c.idf)
+			p.TotalIDF += c.IDF
+			p.TotalWeight += c.Weight
+			maxIDF = max(maxIDF, c.IDF)
 			n++
 		}
 	}
 	// A long query is answered by entries that match a few of its words:
 	// nobody writes a brief with every word of a pasted task. A sentence
 	// that asks for a concept is answered by the entries about it.
-	s.matchShare = min(minMatch, matchClauses/float32(n))
+	p.MatchShare = min(minMatch, matchClauses/float32(n))
 	answer := float32(answerClauses)
 	if n > shortSentence {
 		answer = taskAnswerClauses
 	}
-	s.answerShare = min(minAnswer, answer/float32(n))
+	p.AnswerShare = min(minAnswer, answer/float32(n))
 	if topic {
-		s.answerShare = min(s.answerShare, maxIDF/s.totalIDF)
+		p.AnswerShare = min(p.AnswerShare, maxIDF/p.TotalIDF)
 	}
-	if s.sentence && unknown <= 1 {
+	if p.Sentence && unknown <= 1 {
 		// A sentence of known words that names what servers are named
 		// for ("binance", "jira") is answered by the entries that have
 		// that name.
-		for _, c := range s.clauses {
-			if r := c.weight / c.idf; !c.bonus && c.known && r*r >= namedTopicality {
-				s.answerShare = min(s.answerShare, c.idf/s.totalIDF)
+		for _, c := range p.Clauses {
+			if r := c.Weight / c.IDF; !c.Bonus && c.Known && r*r >= namedTopicality {
+				p.AnswerShare = min(p.AnswerShare, c.IDF/p.TotalIDF)
 			}
 		}
 	}
@@ -241,22 +327,33 @@ const namedTopicality = 0.45
 // the umbrella says what is asked, while "bring" and "afternoon", rarer in
 // the directory, say nothing about it. It reports whether one of them is
 // sure, so that the concept's entries alone answer the query.
-func (s *searcher) raiseTopics() bool {
+func (p *Parser) raiseTopics() bool {
 	var idf, weight float32
 	topic := false
-	for _, c := range s.clauses {
-		if !c.bonus {
-			idf, weight = max(idf, c.idf), max(weight, c.weight)
-			topic = topic || c.sure
+	for _, c := range p.Clauses {
+		if !c.Bonus {
+			idf, weight = max(idf, c.IDF), max(weight, c.Weight)
+			topic = topic || c.Sure
 		}
 	}
-	for i := range s.clauses {
-		if c := &s.clauses[i]; c.asked {
-			c.idf, c.weight = idf, weight
+	for i := range p.Clauses {
+		if c := &p.Clauses[i]; c.Asked {
+			c.IDF, c.Weight = idf, weight
 		}
 	}
 	return topic
 }
+
+// An entry's coverage of a query is the share of the query's words it
+// matches, each word weighing its IDF. An entry must cover minMatch to match
+// at all. A query that no entry covers to minAnswer is not about anything in
+// the directory ("height of mount everest" matches a few entries on one
+// word each): it gets no results. Coordination then scales scores by the
+// share of the query's weight (IDF and topicality) an entry matches.
+const (
+	minMatch  = 0.25
+	minAnswer = 0.5
+)
 
 // How many clauses' worth of a long query an entry must cover to match,
 // and the best entry to answer at all: a question of a few words must be
@@ -283,39 +380,39 @@ const unknownSentenceShare = 0.25
 // dropUnknown drops the character pairs of Chinese or Japanese text that no
 // entry has (most pairs straddle two words) and weighs other unknown words
 // down.
-func (s *searcher) dropUnknown() {
+func (p *Parser) dropUnknown() {
 	kept := 0
-	for i := range s.clauses {
-		c := &s.clauses[i]
-		if !c.known {
-			if isBigram(c.word) {
+	for i := range p.Clauses {
+		c := &p.Clauses[i]
+		if !c.Known {
+			if isBigram(c.Word) {
 				continue
 			}
 			share := float32(unknownShare)
-			if s.sentence {
+			if p.Sentence {
 				share = unknownSentenceShare
 			}
-			c.idf *= share
-			c.weight *= share
+			c.IDF *= share
+			c.Weight *= share
 		}
 		// Swapped, not copied: each clause keeps expansions of its own for
 		// later searches to reuse, where a copy would leave two clauses
 		// sharing one array.
-		s.clauses[kept], s.clauses[i] = s.clauses[i], s.clauses[kept]
+		p.Clauses[kept], p.Clauses[i] = p.Clauses[i], p.Clauses[kept]
 		kept++
 	}
-	s.clauses = s.clauses[:kept]
+	p.Clauses = p.Clauses[:kept]
 }
 
 // addWord appends a word to the query's, reusing the space of earlier
 // searches.
-func (s *searcher) addWord(w string) {
-	if len(s.words) == cap(s.words) {
-		s.words = append(s.words, qword{})
+func (p *Parser) addWord(w string) {
+	if len(p.words) == cap(p.words) {
+		p.words = append(p.words, qword{})
 	} else {
-		s.words = s.words[:len(s.words)+1]
+		p.words = p.words[:len(p.words)+1]
 	}
-	q := &s.words[len(s.words)-1]
+	q := &p.words[len(p.words)-1]
 	*q = qword{text: w, stop: stopWords[w], parts: q.parts[:0], shorts: q.shorts[:0],
 		concepts: q.concepts[:0], gloss: q.gloss[:0]}
 }
@@ -324,30 +421,30 @@ func (s *searcher) addWord(w string) {
 // compounds the index does not know are cut into words it does
 // ("zugverbindungen" → zug, verbindungen), and its words also look for
 // their stems in that language. It reports whether it found one.
-func (s *searcher) foreign(x *Index) bool {
+func (p *Parser) foreign() bool {
 	var lc languageCount
-	for _, w := range s.words {
+	for _, w := range p.words {
 		lc.add(w.text)
 	}
 	l := lc.language()
 	if l == nil {
 		return false
 	}
-	words := s.spare[:0]
-	for _, w := range s.words {
+	words := p.spare[:0]
+	for _, w := range p.words {
 		if w.stop = w.stop || l.stop[w.text]; w.stop {
 			words = append(words, w)
 			continue
 		}
-		if a, b, ok := x.decompound(w.text); ok {
+		if a, b, ok := p.decompound(w.text); ok {
 			words = append(words, qword{text: a}, qword{text: b})
 		} else {
 			words = append(words, w)
 		}
 	}
-	s.words, s.spare = words, s.words
-	for i := range s.words {
-		if w := &s.words[i]; !w.stop {
+	p.words, p.spare = words, p.words
+	for i := range p.words {
+		if w := &p.words[i]; !w.stop {
 			if st := l.stemOf(w.text); st != "" {
 				w.shorts = append(w.shorts, st)
 			}
@@ -362,8 +459,8 @@ const minCompound = 8
 // decompound cuts a word the index does not know into two words it knows
 // or has a gloss for, the most even cut first; a linking "s" may end the
 // first ("verbindungsdaten").
-func (x *Index) decompound(w string) (string, string, bool) {
-	if len(w) < minCompound || x.knows(w) {
+func (p *Parser) decompound(w string) (string, string, bool) {
+	if len(w) < minCompound || p.knows(w) {
 		return "", "", false
 	}
 	for i := 0; i < len(w); i++ {
@@ -374,11 +471,11 @@ func (x *Index) decompound(w string) (string, string, bool) {
 	best, bestLeft, bestRight := 0, "", ""
 	for i := minPrefixLen; i <= len(w)-minPrefixLen; i++ {
 		left, right := w[:i], w[i:]
-		if !x.knows(right) {
+		if !p.knows(right) {
 			continue
 		}
-		if !x.knows(left) {
-			if left = strings.TrimSuffix(left, "s"); len(left) < minPrefixLen || !x.knows(left) {
+		if !p.knows(left) {
+			if left = strings.TrimSuffix(left, "s"); len(left) < minPrefixLen || !p.knows(left) {
 				continue
 			}
 		}
@@ -390,11 +487,11 @@ func (x *Index) decompound(w string) (string, string, bool) {
 }
 
 // knows reports whether some entry has word w, or the gloss has it.
-func (x *Index) knows(w string) bool {
-	if id, ok := x.termIDs[w]; ok && x.terms[id].df > 0 {
+func (p *Parser) knows(w string) bool {
+	if id, ok := p.v.Term(w); ok && p.df(id) > 0 {
 		return true
 	}
-	_, ok := glossCues[stem(w)]
+	_, ok := glossCues[Stem(w)]
 	return ok
 }
 
@@ -404,18 +501,18 @@ const maxJoin = 3
 // joinCompounds lets adjacent query words find the compound they spell
 // ("eleven labs" → elevenlabs, "open weather map" → openweathermap), the
 // way people split names that packages write as one word.
-func (s *searcher) joinCompounds(x *Index) {
-	for i := range s.words {
-		s.key = append(s.key[:0], s.words[i].text...)
-		for n := 2; n <= maxJoin && i+n <= len(s.words); n++ {
-			next := &s.words[i+n-1]
-			if next.stop || s.words[i].stop {
+func (p *Parser) joinCompounds() {
+	for i := range p.words {
+		p.key = append(p.key[:0], p.words[i].text...)
+		for n := 2; n <= maxJoin && i+n <= len(p.words); n++ {
+			next := &p.words[i+n-1]
+			if next.stop || p.words[i].stop {
 				break
 			}
-			s.key = append(s.key, next.text...)
-			if id, ok := x.termIDs[string(s.key)]; ok {
+			p.key = append(p.key, next.text...)
+			if id, ok := p.v.Term(string(p.key)); ok {
 				for j := i; j < i+n; j++ {
-					s.words[j].shorts = append(s.words[j].shorts, x.terms[id].text)
+					p.words[j].shorts = append(p.words[j].shorts, p.v.Text(id))
 				}
 			}
 		}
@@ -457,51 +554,51 @@ func truncate(s string, n int) string {
 // words with an English gloss. Concepts are looked for in the query as
 // written and with its foreign words glossed ("wetter morgen" reads as
 // "weather morgen"), so that a German query finds the weather concept.
-func (s *searcher) findCues() {
-	s.seq, s.seqWords, s.named = s.seq[:0], s.seqWords[:0], s.named[:0]
-	for _, i := range s.content {
-		s.seq = append(s.seq, s.stems.of(s.words[i].text))
-		s.seqWords = append(s.seqWords, span{i, i + 1})
+func (p *Parser) findCues() {
+	p.seq, p.seqWords, p.named = p.seq[:0], p.seqWords[:0], p.named[:0]
+	for _, i := range p.content {
+		p.seq = append(p.seq, p.stems.of(p.words[i].text))
+		p.seqWords = append(p.seqWords, span{i, i + 1})
 	}
-	n := len(s.seq)
+	n := len(p.seq)
 	glossed := false
-	for p := 0; p < n; {
+	for i := 0; i < n; {
 		best := (*cue)(nil)
 		bestSpan := 0
-		glossCues.match(s.seq[:n], p, anyCue, &s.at, func(c *cue, n int) {
+		glossCues.match(p.seq[:n], i, anyCue, &p.at, func(c *cue, n int) {
 			if n > bestSpan {
 				best, bestSpan = c, n
 			}
 		})
 		if best == nil {
-			s.seq = append(s.seq, s.seq[p])
-			s.seqWords = append(s.seqWords, s.seqWords[p])
-			p++
+			p.seq = append(p.seq, p.seq[i])
+			p.seqWords = append(p.seqWords, p.seqWords[i])
+			i++
 			continue
 		}
 		glossed = true
-		from := span{s.seqWords[p].from, s.seqWords[p+bestSpan-1].to}
+		from := span{p.seqWords[i].from, p.seqWords[i+bestSpan-1].to}
 		for _, w := range best.words {
-			s.seq = append(s.seq, s.stems.of(w))
-			s.seqWords = append(s.seqWords, from)
-			for j := range s.words[from.from:from.to] {
-				if ww := &s.words[from.from+j]; !ww.stop && !slices.Contains(ww.gloss, w) {
+			p.seq = append(p.seq, p.stems.of(w))
+			p.seqWords = append(p.seqWords, from)
+			for j := range p.words[from.from:from.to] {
+				if ww := &p.words[from.from+j]; !ww.stop && !slices.Contains(ww.gloss, w) {
 					ww.gloss = append(ww.gloss, w)
 				}
 			}
 		}
-		p += bestSpan
+		i += bestSpan
 	}
-	s.markConcepts(s.seq[:n], s.seqWords[:n])
+	p.markConcepts(p.seq[:n], p.seqWords[:n])
 	if glossed {
-		s.markConcepts(s.seq[n:], s.seqWords[n:])
+		p.markConcepts(p.seq[n:], p.seqWords[n:])
 	}
 	// A concept weighs as one word of the query, however many name it.
-	for i := range s.words {
-		for k := range s.words[i].concepts {
-			c := &s.words[i].concepts[k]
-			for j := range s.words {
-				if slices.ContainsFunc(s.words[j].concepts, func(n named) bool { return n.concept == c.concept }) {
+	for i := range p.words {
+		for k := range p.words[i].concepts {
+			c := &p.words[i].concepts[k]
+			for j := range p.words {
+				if slices.ContainsFunc(p.words[j].concepts, func(n named) bool { return n.concept == c.concept }) {
 					c.words++
 				}
 			}
@@ -514,11 +611,11 @@ func (s *searcher) findCues() {
 // entries' own words. In "tail k8s pod logs crashloopbackoff" k8s bears
 // Kubernetes out, but in "chocolate cake recipe with frosting" nothing
 // bears out the frost of the weather.
-func (s *searcher) keepBorneOut() {
-	for i := range s.words {
-		w := &s.words[i]
+func (p *Parser) keepBorneOut() {
+	for i := range p.words {
+		w := &p.words[i]
 		w.concepts = slices.DeleteFunc(w.concepts, func(n named) bool {
-			return n.words < 2 && !slices.Contains(s.named, n.concept)
+			return n.words < 2 && !slices.Contains(p.named, n.concept)
 		})
 	}
 }
@@ -529,21 +626,21 @@ type named struct {
 	words   int    // how many words of the query ask for it
 }
 
-// span is a run of query words, s.words[from:to].
+// span is a run of query words, p.words[from:to].
 type span struct{ from, to int }
 
 // markConcepts marks the words of every concept cue the stems spell.
-func (s *searcher) markConcepts(seq []string, words []span) {
-	for p := range seq {
-		conceptCues.match(seq, p, entryCue, &s.at, func(c *cue, _ int) {
-			if !slices.Contains(s.named, c.to) {
-				s.named = append(s.named, c.to)
+func (p *Parser) markConcepts(seq []string, words []span) {
+	for i := range seq {
+		conceptCues.match(seq, i, entryCue, &p.at, func(c *cue, _ int) {
+			if !slices.Contains(p.named, c.to) {
+				p.named = append(p.named, c.to)
 			}
 		})
-		conceptCues.match(seq, p, askCue, &s.at, func(c *cue, n int) {
-			for _, q := range s.at[:n] {
+		conceptCues.match(seq, i, askCue, &p.at, func(c *cue, n int) {
+			for _, q := range p.at[:n] {
 				for j := words[q].from; j < words[q].to; j++ {
-					w := &s.words[j]
+					w := &p.words[j]
 					if !w.stop && !slices.ContainsFunc(w.concepts, func(n named) bool { return n.concept == c.to }) {
 						w.concepts = append(w.concepts, named{concept: c.to})
 					}
@@ -556,33 +653,33 @@ func (s *searcher) markConcepts(seq []string, words []span) {
 // addClause adds a clause for query word w (the word qw, or one of its
 // parts) unless one with the same stem exists. The analysis of a word is
 // cached across searches.
-func (s *searcher) addClause(x *Index, w string, qw *qword) {
-	s.key = appendClauseKey(s.key[:0], w, qw, s.sentence)
-	if a, ok := x.clauses.Get(x.gen, s.key); ok {
-		if s.clauseOf(a.stem) != nil {
+func (p *Parser) addClause(w string, qw *qword) {
+	p.key = appendClauseKey(p.key[:0], w, qw, p.Sentence)
+	if a, ok := p.cache.Get(p.gen, p.key); ok {
+		if p.clauseOf(a.stem) != nil {
 			return
 		}
-		c := s.newClause(w)
-		c.stem, c.weight, c.idf, c.known, c.asked, c.sure = a.stem, a.weight, a.idf, a.known, a.asked, a.sure
-		c.exps = append(c.exps, a.exps...)
+		c := p.newClause(w)
+		c.Stem, c.Weight, c.IDF, c.Known, c.Asked, c.Sure = a.stem, a.weight, a.idf, a.known, a.asked, a.sure
+		c.Exps = append(c.Exps, a.exps...)
 		return
 	}
-	st := stem(w)
-	if s.clauseOf(st) != nil {
+	st := Stem(w)
+	if p.clauseOf(st) != nil {
 		return
 	}
-	c := s.newClause(w)
-	c.stem = st
-	s.expand(x, c, w, st, qw)
-	x.clauses.Put(x.gen, string(s.key), &analyzedClause{
-		stem: st, exps: append([]expansion(nil), c.exps...),
-		weight: c.weight, idf: c.idf, known: c.known, asked: c.asked, sure: c.sure,
+	c := p.newClause(w)
+	c.Stem = st
+	p.expand(c, w, st, qw)
+	p.cache.Put(p.gen, string(p.key), &analysis{
+		stem: st, exps: append([]Expansion(nil), c.Exps...),
+		weight: c.Weight, idf: c.IDF, known: c.Known, asked: c.Asked, sure: c.Sure,
 	})
 }
 
-func (s *searcher) clauseOf(st string) *clause {
-	for i := range s.clauses {
-		if c := &s.clauses[i]; !c.bonus && c.stem == st {
+func (p *Parser) clauseOf(st string) *Clause {
+	for i := range p.Clauses {
+		if c := &p.Clauses[i]; !c.Bonus && c.Stem == st {
 			return c
 		}
 	}
@@ -590,32 +687,32 @@ func (s *searcher) clauseOf(st string) *clause {
 }
 
 // newClause appends a clause, reusing the space of earlier searches.
-func (s *searcher) newClause(w string) *clause {
-	if len(s.clauses) < cap(s.clauses) {
-		s.clauses = s.clauses[:len(s.clauses)+1]
+func (p *Parser) newClause(w string) *Clause {
+	if len(p.Clauses) < cap(p.Clauses) {
+		p.Clauses = p.Clauses[:len(p.Clauses)+1]
 	} else {
-		s.clauses = append(s.clauses, clause{})
+		p.Clauses = append(p.Clauses, Clause{})
 	}
-	c := &s.clauses[len(s.clauses)-1]
-	c.word, c.stem, c.exps, c.bonus, c.asked, c.sure = w, "", c.exps[:0], false, false, false
+	c := &p.Clauses[len(p.Clauses)-1]
+	c.Word, c.Stem, c.Exps, c.Bonus, c.Asked, c.Sure = w, "", c.Exps[:0], false, false, false
 	return c
 }
 
 // addPairClauses adds a bonus clause for each direction pair of the query
 // whose two words are clauses, weighing as their mean.
-func (s *searcher) addPairClauses(x *Index) {
-	for _, p := range s.pairs {
-		a, b, _ := strings.Cut(p, pairSep)
-		ca, cb := s.clauseOf(stem(a)), s.clauseOf(stem(b))
+func (p *Parser) addPairClauses() {
+	for _, pair := range p.pairs {
+		a, b, _ := strings.Cut(pair, pairSep)
+		ca, cb := p.clauseOf(Stem(a)), p.clauseOf(Stem(b))
 		if ca == nil || cb == nil {
 			continue
 		}
-		weight := (ca.weight + cb.weight) / 2
-		c := s.newClause(p)
-		c.bonus, c.weight, c.idf = true, weight, 0
+		weight := (ca.Weight + cb.Weight) / 2
+		c := p.newClause(pair)
+		c.Bonus, c.Weight, c.IDF = true, weight, 0
 		for _, sa := range withSynonyms(a) {
 			for _, sb := range withSynonyms(b) {
-				if id, ok := x.termIDs[pairOf(sa, sb)]; ok {
+				if id, ok := p.v.Term(pairOf(sa, sb)); ok {
 					c.add(id, weightExact)
 				}
 			}
@@ -625,56 +722,56 @@ func (s *searcher) addPairClauses(x *Index) {
 
 // expand finds the index words that stand for query word w, and the
 // clause's weight.
-func (s *searcher) expand(x *Index, c *clause, w, st string, qw *qword) {
-	if id, ok := x.termIDs[w]; ok {
+func (p *Parser) expand(c *Clause, w, st string, qw *qword) {
+	if id, ok := p.v.Term(w); ok {
 		c.add(id, weightExact)
 	}
-	s.addStem(x, c, st, weightStem)
+	p.addStem(c, st, weightStem)
 	if g := synonymsByStem[st]; g != nil {
 		for _, syn := range g {
 			if syn != w {
-				if id, ok := x.termIDs[syn]; ok {
+				if id, ok := p.v.Term(syn); ok {
 					c.add(id, weightSynonym)
 				}
-				s.addStem(x, c, stem(syn), weightSynonym*weightStem)
+				p.addStem(c, Stem(syn), weightSynonym*weightStem)
 			}
 		}
 	}
 	for _, short := range qw.shorts {
-		if id, ok := x.termIDs[short]; ok {
+		if id, ok := p.v.Term(short); ok {
 			c.add(id, weightExact)
 		}
 	}
 	// A foreign word also looks for its English words.
 	for _, g := range qw.gloss {
-		if id, ok := x.termIDs[g]; ok {
+		if id, ok := p.v.Term(g); ok {
 			c.add(id, weightGloss)
 		}
-		s.addStem(x, c, stem(g), weightGloss*weightStem)
+		p.addStem(c, Stem(g), weightGloss*weightStem)
 	}
-	core := len(c.exps)
+	core := len(c.Exps)
 	// A word of a sentence that entries have is meant as written: "anna"
 	// is not "annotation", "unread" not "unreal".
-	literal := s.sentence && c.maxDF(x, core) > 0
+	literal := p.Sentence && p.maxDF(c, core) > 0
 	if len(w) >= minPrefixLen && !literal {
-		s.addPrefixed(x, c, w)
+		p.addPrefixed(c, w)
 	}
 	// A word that names a concept is a word, not a typo; nor is a short
 	// word of a sentence that entries do not have ("unread" is not
 	// "unreal").
-	typo := !literal && len(qw.concepts) == 0 && (!s.sentence || len(w) >= minSentenceTypo)
-	if typo && c.maxDF(x, len(c.exps)) <= uint32(x.live/typoRareness) {
-		s.addTypos(x, c, w, c.maxDF(x, len(c.exps)))
+	typo := !literal && len(qw.concepts) == 0 && (!p.Sentence || len(w) >= minSentenceTypo)
+	if typo && p.maxDF(c, len(c.Exps)) <= uint32(p.live/typoRareness) {
+		p.addTypos(c, w, p.maxDF(c, len(c.Exps)))
 	}
-	if c.maxDF(x, core) == 0 {
+	if p.maxDF(c, core) == 0 {
 		// Nothing but prefixes and typos: they stand for the word.
-		core = len(c.exps)
+		core = len(c.Exps)
 	}
 	// Neighbours stand in for a rare keyword, where the index has little
 	// of its own (and cost the scan of their postings).
-	if !s.sentence && c.maxDF(x, core) < relatedBelowDF {
+	if !p.Sentence && p.maxDF(c, core) < relatedBelowDF {
 		for _, n := range relatedByStem[st] {
-			s.addStem(x, c, n.stem, weightRelated*n.weight)
+			p.addStem(c, n.stem, weightRelated*n.weight)
 		}
 	}
 	// A word people ask for a concept with stands for the concept's
@@ -685,26 +782,26 @@ func (s *searcher) expand(x *Index, c *clause, w, st string, qw *qword) {
 	// A word asks for its concepts alone where the concept has many more
 	// entries than the word itself ("umbrella", "leftovers"); a word
 	// entries use as much ("desktop") says what it says.
-	wordDF := c.maxDF(x, core)
+	wordDF := p.maxDF(c, core)
 	for _, k := range qw.concepts {
-		if id, ok := x.termIDs[k.concept]; ok {
+		if id, ok := p.v.Term(k.concept); ok {
 			c.add(id, weightConcept/float32(k.words))
-			c.asked = c.asked || wordDF*askRatio < x.terms[id].df
+			c.Asked = c.Asked || wordDF*askRatio < p.df(id)
 			// The concept alone answers the query where the word is
 			// none of the entries' or two words ask for it: "president"
 			// asks for politics in no trivia question.
-			c.sure = c.sure || c.asked && (wordDF == 0 || k.words > 1)
+			c.Sure = c.Sure || c.Asked && (wordDF == 0 || k.words > 1)
 		}
 	}
-	if c.maxDF(x, core) == 0 {
+	if p.maxDF(c, core) == 0 {
 		// An everyday word entries do not use ("umbrella"): its concepts
 		// stand for it.
-		core = len(c.exps)
+		core = len(c.Exps)
 	}
-	df := c.maxDF(x, core)
-	c.known = df > 0
-	c.idf = idf(df, x.live)
-	c.weight = c.idf * float32(math.Sqrt(c.topicality(x, core, s.sentence)))
+	df := p.maxDF(c, core)
+	c.Known = df > 0
+	c.IDF = idf(df, p.live)
+	c.Weight = c.IDF * float32(math.Sqrt(p.topicality(c, core)))
 }
 
 // topicality is the share of the entries containing the clause's words that
@@ -718,19 +815,19 @@ func (s *searcher) expand(x *Index, c *clause, w, st string, qw *qword) {
 // In a sentence a word needs more evidence to count as a name (a prior of
 // sentencePrior entries, one of them naming): most words of a sentence
 // only describe, and a rare one ("produce", "priority") is no name.
-func (c *clause) topicality(x *Index, core int, sentence bool) float64 {
+func (p *Parser) topicality(c *Clause, core int) float64 {
 	prior := 2.0
-	if sentence {
+	if p.Sentence {
 		prior = sentencePrior
 	}
 	named, all := 0.0, 0.0
-	for _, e := range c.exps[:core] {
-		t := &x.terms[e.term]
-		all += float64(e.weight) * float64(t.df)
-		if isConcept(t.text) {
-			named += float64(e.weight) * float64(t.df) // what entries are about
+	for _, e := range c.Exps[:core] {
+		df, nameDF := p.v.Stats(e.Term)
+		all += float64(e.Weight) * float64(df)
+		if IsConcept(p.v.Text(e.Term)) {
+			named += float64(e.Weight) * float64(df) // what entries are about
 		} else {
-			named += float64(e.weight) * float64(t.nameDF)
+			named += float64(e.Weight) * float64(nameDF)
 		}
 	}
 	return (named + 1) / (all + prior)
@@ -742,7 +839,7 @@ const sentencePrior = 10
 
 // withSynonyms is w and the other words of its synonym group.
 func withSynonyms(w string) []string {
-	if g := synonymsByStem[stem(w)]; g != nil {
+	if g := synonymsByStem[Stem(w)]; g != nil {
 		return g
 	}
 	return []string{w}
@@ -755,19 +852,19 @@ func idf(df uint32, n int) float32 {
 }
 
 // add adds an expansion, keeping the best weight of a word found twice.
-func (c *clause) add(id uint32, weight float32) {
-	for i := range c.exps {
-		if c.exps[i].term == id {
-			c.exps[i].weight = max(c.exps[i].weight, weight)
+func (c *Clause) add(id uint32, weight float32) {
+	for i := range c.Exps {
+		if c.Exps[i].Term == id {
+			c.Exps[i].Weight = max(c.Exps[i].Weight, weight)
 			return
 		}
 	}
-	c.exps = append(c.exps, expansion{id, weight})
+	c.Exps = append(c.Exps, Expansion{id, weight})
 }
 
-func (c *clause) has(id uint32) bool {
-	for _, e := range c.exps {
-		if e.term == id {
+func (c *Clause) has(id uint32) bool {
+	for _, e := range c.Exps {
+		if e.Term == id {
 			return true
 		}
 	}
@@ -777,11 +874,17 @@ func (c *clause) has(id uint32) bool {
 // maxDF is the largest document frequency among the clause's first n
 // words: the frequency of the word they stand for together, as Lucene's
 // synonym query has it.
-func (c *clause) maxDF(x *Index, n int) uint32 {
+func (p *Parser) maxDF(c *Clause, n int) uint32 {
 	df := uint32(0)
-	for _, e := range c.exps[:n] {
-		df = max(df, x.terms[e.term].df)
+	for _, e := range c.Exps[:n] {
+		df = max(df, p.df(e.Term))
 	}
+	return df
+}
+
+// df is how many entries have an index word.
+func (p *Parser) df(id uint32) uint32 {
+	df, _ := p.v.Stats(id)
 	return df
 }
 
@@ -789,36 +892,21 @@ func (c *clause) maxDF(x *Index, n int) uint32 {
 const maxStemRing = 32
 
 // addStem adds the words that share stem st.
-func (s *searcher) addStem(x *Index, c *clause, st string, weight float32) {
-	head, ok := x.stemHeads[st]
-	if !ok {
-		return
-	}
-	id := head
-	for range maxStemRing {
+func (p *Parser) addStem(c *Clause, st string, weight float32) {
+	p.v.SameStem(st, maxStemRing, func(id uint32) {
 		if !c.has(id) {
 			c.add(id, weight)
 		}
-		if id = x.terms[id].sameStem; id == head {
-			return
-		}
-	}
+	})
 }
 
 // addPrefixed adds the words that w begins, the most frequent first.
-func (s *searcher) addPrefixed(x *Index, c *clause, w string) {
-	d := &x.dict
-	s.cands = s.cands[:0]
-	lo := sort.SearchStrings(d.words, w)
-	for i := lo; i < len(d.words) && strings.HasPrefix(d.words[i], w); i++ {
-		s.addCand(x, c, d.ids[i], prefixWeight(w, d.words[i]))
-	}
-	for _, id := range d.pending {
-		if strings.HasPrefix(x.terms[id].text, w) {
-			s.addCand(x, c, id, prefixWeight(w, x.terms[id].text))
-		}
-	}
-	s.takeCands(c, maxPrefixTerms)
+func (p *Parser) addPrefixed(c *Clause, w string) {
+	p.cands = p.cands[:0]
+	p.v.Prefixed(w, func(id uint32, text string) {
+		p.addCand(c, id, prefixWeight(w, text))
+	})
+	p.takeCands(c, maxPrefixTerms)
 }
 
 // prefixWeight weighs word t found by its prefix w by how much of it w is:
@@ -828,9 +916,9 @@ func prefixWeight(w, t string) float32 {
 }
 
 // addTypos adds the words near w that are far more frequent than it.
-func (s *searcher) addTypos(x *Index, c *clause, w string, df uint32) {
+func (p *Parser) addTypos(c *Clause, w string, df uint32) {
 	budget := typoBudget(len(w))
-	if budget == 0 || len(w) > maxFuzzyLen {
+	if budget == 0 || len(w) > MaxTypoLen {
 		return
 	}
 	for i := 0; i < len(w); i++ {
@@ -840,53 +928,53 @@ func (s *searcher) addTypos(x *Index, c *clause, w string, df uint32) {
 	}
 	// The nearest corrections win, as in a spell checker: two edits are
 	// tried only when no word one edit away will do.
-	s.cands = s.cands[:0]
-	for b := 1; b <= budget && len(s.cands) == 0; b++ {
-		for _, m := range s.fuzzy.run(&x.dict, x.terms, w, b) {
-			if x.terms[m.id].df <= typoDominance*df {
+	p.cands = p.cands[:0]
+	for b := 1; b <= budget && len(p.cands) == 0; b++ {
+		for _, m := range p.v.Near(w, b) {
+			if p.df(m.ID) <= typoDominance*df {
 				continue
 			}
 			weight := float32(weightTypo1)
-			if m.dist > 1 {
+			if m.Dist > 1 {
 				weight = weightTypo2
 			}
-			if !m.whole {
+			if !m.Whole {
 				weight *= typoPrefixFactor
 			}
-			s.addCand(x, c, m.id, weight)
+			p.addCand(c, m.ID, weight)
 		}
 	}
-	s.takeCands(c, maxTypoTerms)
+	p.takeCands(c, maxTypoTerms)
 }
 
 // cand is a candidate expansion, ranked by weight then frequency.
 type cand struct {
-	expansion
+	Expansion
 	df uint32
 }
 
-func (s *searcher) addCand(x *Index, c *clause, id uint32, weight float32) {
-	if df := x.terms[id].df; df > 0 && !c.has(id) {
-		s.cands = append(s.cands, cand{expansion{id, weight}, df})
+func (p *Parser) addCand(c *Clause, id uint32, weight float32) {
+	if df := p.df(id); df > 0 && !c.has(id) {
+		p.cands = append(p.cands, cand{Expansion{id, weight}, df})
 	}
 }
 
 // takeCands adds the best n candidates to the clause.
-func (s *searcher) takeCands(c *clause, n int) {
-	if len(s.cands) > n {
-		sort.Slice(s.cands, func(i, j int) bool {
-			a, b := s.cands[i], s.cands[j]
-			if a.weight != b.weight {
-				return a.weight > b.weight
+func (p *Parser) takeCands(c *Clause, n int) {
+	if len(p.cands) > n {
+		sort.Slice(p.cands, func(i, j int) bool {
+			a, b := p.cands[i], p.cands[j]
+			if a.Weight != b.Weight {
+				return a.Weight > b.Weight
 			}
 			if a.df != b.df {
 				return a.df > b.df
 			}
-			return a.term < b.term
+			return a.Term < b.Term
 		})
-		s.cands = s.cands[:n]
+		p.cands = p.cands[:n]
 	}
-	for _, k := range s.cands {
-		c.add(k.term, k.weight)
+	for _, k := range p.cands {
+		c.add(k.Term, k.Weight)
 	}
 }

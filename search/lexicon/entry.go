@@ -1,0 +1,99 @@
+package lexicon
+
+import "slices"
+
+// Reader reads the fields of an entry into the words an index keeps of it:
+// folded words and the parts of compound names, stop words left out, the
+// short forms of phrases ("text to speech" → tts), and, for an entry in
+// another language, the words' stems in it and the English words of its
+// glossed words. It also finds the concepts the entry is about. A Reader
+// reuses its buffers: one goroutine at a time.
+type Reader struct {
+	stems    stemCache
+	seq      []string         // the stems of the field being read
+	concepts []string         // the entry's concepts, once for each cue found
+	lang     *language        // the entry's language, nil for English
+	at       [maxCueWords]int // where a cue's words are
+}
+
+// maxConceptTF bounds how many of a concept's terms count for an entry.
+const maxConceptTF = 3
+
+// Begin starts an entry, whose language its title and brief tell.
+func (r *Reader) Begin(title, brief string) {
+	r.concepts = r.concepts[:0]
+	var lc languageCount
+	for _, text := range [2]string{title, brief} {
+		Tokenize(text, func(w string, part bool) {
+			if !part {
+				lc.add(w)
+			}
+		})
+	}
+	r.lang = lc.language()
+}
+
+// Field calls add with the words of one field's text and returns how many
+// words it has. Where cues is true the field's words also assign the entry
+// to concepts and gloss its foreign words (names, titles, tags, briefs: not
+// tool descriptions or package identifiers).
+func (r *Reader) Field(text string, cues bool, add func(w string)) int {
+	if text == "" {
+		return 0
+	}
+	var pw phraseWindow
+	n := 0
+	r.seq = r.seq[:0]
+	Tokenize(text, func(w string, part bool) {
+		if stopWords[w] || r.lang != nil && r.lang.stop[w] {
+			if !part {
+				pw.stop(w)
+			}
+			return
+		}
+		add(w)
+		// Concepts and glosses are told by whole words: "SpriteCook" is
+		// not about cooking.
+		if cues && !part {
+			r.seq = append(r.seq, r.stems.of(w))
+		}
+		if !part {
+			n++
+			pw.push(w, func(short string, _ int) { add(short) })
+			if r.lang != nil {
+				if s := r.lang.stemOf(w); s != "" {
+					add(s)
+				}
+			}
+		}
+	})
+	if !cues {
+		return n
+	}
+	// The field's concepts, and the English words of its foreign ones.
+	for i := range r.seq {
+		conceptCues.match(r.seq, i, entryCue, &r.at, func(c *cue, _ int) {
+			r.concepts = append(r.concepts, c.to)
+		})
+		glossCues.match(r.seq, i, anyCue, &r.at, func(c *cue, _ int) {
+			for _, w := range c.words {
+				add(w)
+			}
+		})
+	}
+	return n
+}
+
+// Concepts calls add with the pseudo-word of each concept of the entry read
+// since Begin, once for each of its cues found, at most maxConceptTF times:
+// an entry belongs to a concept the more, the more of its terms it has (a
+// recipe server says recipe, ingredients and meal plan; a "kitchen sink"
+// test server says kitchen once).
+func (r *Reader) Concepts(add func(concept string)) {
+	slices.Sort(r.concepts)
+	for i, c := range r.concepts {
+		if i < maxConceptTF || r.concepts[i-maxConceptTF] != c {
+			add(c)
+		}
+	}
+}

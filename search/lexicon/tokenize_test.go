@@ -1,0 +1,94 @@
+package lexicon
+
+import (
+	"slices"
+	"testing"
+
+)
+
+func words(s string) (whole, all []string) {
+	Tokenize(s, func(w string, part bool) {
+		if !part {
+			whole = append(whole, w)
+		}
+		all = append(all, w)
+	})
+	return whole, all
+}
+
+func TestTokenizePackageNames(t *testing.T) {
+	for _, name := range []string{
+		"@scope/mcp-server-postgres", "mcp_server_postgres", "PostgresMCP", "postgres.mcp",
+		"postgresmcp", "mcp-postgres", "POSTGRES",
+	} {
+		if _, all := words(name); !slices.Contains(all, "postgres") {
+			t.Errorf("%q → %q, want postgres among them", name, all)
+		}
+	}
+}
+
+func TestTokenizeCompounds(t *testing.T) {
+	tests := []struct {
+		in        string
+		whole     []string
+		want, not []string
+	}{
+		{in: "GitHub", whole: []string{"github"}, want: []string{"git", "hub"}},
+		{in: "HTTPServer", whole: []string{"httpserver"}, want: []string{"http", "server"}},
+		{in: "getUserById", whole: []string{"getuserbyid"}, want: []string{"get", "user", "by", "id"}},
+		{in: "pdf2md", whole: []string{"pdf2md"}, want: []string{"pdf", "md", "pdf>md"}},
+		{in: "mcpdoc todoistmcp", whole: []string{"mcpdoc", "todoistmcp"}, want: []string{"doc", "todoist"}},
+		{in: "k8s s3 mp3 web3", whole: []string{"k8s", "s3", "mp3", "web3"}, not: []string{"k", "s", "mp", "web"}},
+		{in: "Café Zürich", whole: []string{"cafe", "zurich"}},
+		{in: "Text-to-Speech, v2.0!", whole: []string{"text", "to", "speech", "v2", "0"}},
+		{in: "将Mermaid图表转换", whole: []string{"将", "mermaid", "图表", "表转", "转换"}},
+		{in: "株価を調べる 한국어 검색", whole: []string{"株価", "価を", "を調", "調べ", "べる", "한국어", "검색"}},
+	}
+	for _, tt := range tests {
+		whole, all := words(tt.in)
+		if !slices.Equal(whole, tt.whole) {
+			t.Errorf("%q: words %q, want %q", tt.in, whole, tt.whole)
+		}
+		for _, w := range tt.want {
+			if !slices.Contains(all, w) {
+				t.Errorf("%q: %q lacks part %q", tt.in, all, w)
+			}
+		}
+		for _, w := range tt.not {
+			if slices.Contains(all, w) {
+				t.Errorf("%q: %q has part %q", tt.in, all, w)
+			}
+		}
+	}
+}
+
+func TestStem(t *testing.T) {
+	for _, pair := range [][2]string{
+		{"databases", "database"}, {"forecasts", "forecasting"}, {"diagrams", "diagram"},
+		{"payments", "payment"}, {"coding", "code"}, {"kubernets", "kubernetes"},
+	} {
+		if a, b := Stem(pair[0]), Stem(pair[1]); a != b {
+			t.Errorf("stem(%q) = %q, stem(%q) = %q, want equal", pair[0], a, pair[1], b)
+		}
+	}
+	if got := Stem("k8s"); got != "k8s" {
+		t.Errorf("stem(k8s) = %q, want it unchanged", got)
+	}
+}
+
+func TestInformative(t *testing.T) {
+	for brief, want := range map[string]bool{
+		"":                                 false,
+		"Add your description here":        false,
+		"A Model Context Protocol server":  false,
+		"A MCP server project":             false,
+		"MCP server for PostgreSQL":        true,
+		"Todoist MCP Server":               true,
+		"An MCP server for the Slack API.": true,
+	} {
+		if got := Informative(brief); got != want {
+			t.Errorf("informative(%q) = %v, want %v", brief, got, want)
+		}
+	}
+}
+

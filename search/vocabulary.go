@@ -1,0 +1,69 @@
+package search
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/mcpdir/mcpdir/search/lexicon"
+)
+
+// vocabulary is the index's words as the query parser reads them
+// (lexicon.Vocabulary), under the search's read lock; it finds typos with
+// the search's own walk.
+type vocabulary struct {
+	x     *Index
+	fuzzy *fuzzyWalk
+}
+
+func (v *vocabulary) Term(w string) (uint32, bool) {
+	id, ok := v.x.termIDs[w]
+	return id, ok
+}
+
+func (v *vocabulary) Text(id uint32) string { return v.x.terms[id].text }
+
+func (v *vocabulary) Stats(id uint32) (df, nameDF uint32) {
+	t := &v.x.terms[id]
+	return t.df, t.nameDF
+}
+
+func (v *vocabulary) SameStem(st string, n int, f func(id uint32)) {
+	head, ok := v.x.stemHeads[st]
+	if !ok {
+		return
+	}
+	id := head
+	for range n {
+		f(id)
+		if id = v.x.terms[id].sameStem; id == head {
+			return
+		}
+	}
+}
+
+func (v *vocabulary) Prefixed(w string, f func(id uint32, text string)) {
+	d := &v.x.dict
+	for i := sort.SearchStrings(d.words, w); i < len(d.words) && strings.HasPrefix(d.words[i], w); i++ {
+		f(d.ids[i], d.words[i])
+	}
+	for _, id := range d.pending {
+		if t := v.x.terms[id].text; strings.HasPrefix(t, w) {
+			f(id, t)
+		}
+	}
+}
+
+func (v *vocabulary) Near(w string, budget int) []lexicon.Near {
+	return v.fuzzy.run(&v.x.dict, v.x.terms, w, budget)
+}
+
+func (v *vocabulary) Live() int { return v.x.live }
+
+func (v *vocabulary) Generation() uint64 { return v.x.gen }
+
+// parse turns the query into the searcher's clauses over the index's words;
+// it reports false when there is nothing to search for.
+func (s *searcher) parse(x *Index, q string) bool {
+	s.vocab = vocabulary{x: x, fuzzy: &s.fuzzy}
+	return s.parser.Parse(&s.vocab, x.clauses, q)
+}
