@@ -108,9 +108,9 @@ func (x *Index) find(q mcpdir.Query, limit int) mcpdir.SearchResult {
 // of the index, so they stay in cache, and every postings list is read
 // once, in order, across the windows.
 type searcher struct {
-	parser lexicon.Parser
-	vocab  vocabulary
-	fuzzy  fuzzyWalk
+	parser  lexicon.Parser
+	vocab   vocabulary
+	fuzzy   fuzzyWalk
 	cursors []cursor
 	// per window: a clause's counts, and the running totals of entries
 	acc [window]accum

@@ -3,7 +3,6 @@ package lexicon
 import (
 	"slices"
 	"testing"
-
 )
 
 func words(s string) (whole, all []string) {
@@ -91,4 +90,3 @@ func TestInformative(t *testing.T) {
 		}
 	}
 }
-
