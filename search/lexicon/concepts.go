@@ -2,7 +2,6 @@ package lexicon
 
 import (
 	_ "embed"
-	"iter"
 	"slices"
 	"strings"
 )
@@ -54,19 +53,6 @@ var (
 	glossCues   = parseGloss(glossText)
 )
 
-// dataLines yields the lines of a table of meaning that hold data: trimmed,
-// blank lines and # comments left out.
-func dataLines(text string) iter.Seq[string] {
-	return func(yield func(string) bool) {
-		for line := range strings.Lines(text) {
-			line = strings.TrimSpace(line)
-			if line != "" && !strings.HasPrefix(line, "#") && !yield(line) {
-				return
-			}
-		}
-	}
-}
-
 // parseConcepts reads concepts.txt:
 //
 //	= slug | Label
@@ -74,17 +60,14 @@ func dataLines(text string) iter.Seq[string] {
 //	ask: term, term, …
 func parseConcepts(text string) cueTable {
 	t := cueTable{}
-	mark := ""
-	for line := range dataLines(text) {
+	for r := range records(text) {
+		mark := conceptMark + r.heading
 		switch {
-		case strings.HasPrefix(line, "="):
-			slug, _, _ := strings.Cut(strings.TrimSpace(line[1:]), "|")
-			mark = conceptMark + strings.TrimSpace(slug)
-		case mark == "":
-		case strings.HasPrefix(line, "entry:"):
-			t.add(line[len("entry:"):], cue{to: mark, entry: true})
-		case strings.HasPrefix(line, "ask:"):
-			t.add(line[len("ask:"):], cue{to: mark})
+		case r.heading == "":
+		case r.key == "entry":
+			t.add(r.items, cue{to: mark, entry: true})
+		case r.key == "ask":
+			t.add(r.items, cue{to: mark})
 		}
 	}
 	t.dropAskedEntryTerms()
@@ -109,33 +92,32 @@ func (t cueTable) dropAskedEntryTerms() {
 	}
 }
 
-// parseGloss reads gloss.txt: "foreign word or phrase: english words".
+// parseGloss reads gloss.txt: blocks by language, records "foreign word
+// or phrase: english words".
 func parseGloss(text string) cueTable {
 	t := cueTable{}
-	for line := range dataLines(text) {
-		from, to, ok := strings.Cut(line, ":")
-		if !ok {
-			continue
-		}
+	for r := range records(text) {
 		// Words that say nothing of what a server does ("服务: service",
 		// "工具: tool") are left out: in every Chinese brief they would only
 		// lengthen the postings of the commonest English words.
 		var words []string
-		Tokenize(to, func(w string, part bool) {
-			if !part && !stopWords[w] && !weakWords[w] && !fillerWords[w] && !placeholderWords[w] {
-				words = append(words, w)
-			}
-		})
+		for _, to := range r.items {
+			Tokenize(to, func(w string, part bool) {
+				if !part && !stopWords[w] && !weakWords[w] && !fillerWords[w] && !placeholderWords[w] {
+					words = append(words, w)
+				}
+			})
+		}
 		if len(words) > 0 {
-			t.add(from, cue{words: words, entry: true})
+			t.add([]string{r.key}, cue{words: words, entry: true})
 		}
 	}
 	return t
 }
 
-// add adds a cue for each comma-separated term of list.
-func (t cueTable) add(list string, c cue) {
-	for term := range strings.SplitSeq(list, ",") {
+// add adds a cue for each of the terms.
+func (t cueTable) add(terms []string, c cue) {
+	for _, term := range terms {
 		var stems []string
 		Tokenize(term, func(w string, part bool) {
 			if !part && !stopWords[w] {

@@ -24,26 +24,22 @@ type language struct {
 	stemmer  func(*snowballstem.Env) bool
 }
 
+// languages are the languages other than English that the lexicon
+// tells, by the code their stop words have in words.txt.
 var languages = []*language{
-	newLanguage("german", german.Stem, `aber als am auch auf aus bei bin bis das dass dem den der des die dies diese
-		dieser du durch ein eine einem einen einer eines er es fur gegen hat haben ich ihr im ist kann konnen
-		mein meine mit nach nicht noch oder sein sich sie sind uber um und uns unter vom von vor war was
-		welche wie wir wird werden wo zu zum zur zwischen in`),
-	newLanguage("french", french.Stem, `au aux avec ce ces cette dans de des du elle en est et il ils je la le les
-		leur lui ma mais me mes mon ne nos notre nous ou par pas pour qu que qui sa se ses son sont sur ta
-		te tes ton tu un une vos votre vous`),
-	newLanguage("spanish", spanish.Stem, `al como con de del el ella en es esta este esto estos la las le lo los me
-		mi mis muy no nos o para pero por que se sin sobre son su sus tu un una unas uno unos y`),
-	newLanguage("portuguese", portuguese.Stem, `ao aos as com como da das de do dos e ela ele em entre esta este eu
-		mais mas meu minha na nao nas no nos o os ou para pela pelo por que se sem seu sua sao um uma`),
-	newLanguage("italian", italian.Stem, `al alla anche che ci come con da dal dei del della delle di e gli il in io
-		la le lo ma mi mio mia nel nella non per piu questo questa se si sono su sua suo tra un una uno`),
-	newLanguage("dutch", dutch.Stem, `aan al bij dat de den der die dit een en er het hij hoe in is je maar met
-		mijn naar niet of om ons onze op te tot uit van voor wat wij ze zijn`),
+	newLanguage("german", "de", german.Stem),
+	newLanguage("french", "fr", french.Stem),
+	newLanguage("spanish", "es", spanish.Stem),
+	newLanguage("portuguese", "pt", portuguese.Stem),
+	newLanguage("italian", "it", italian.Stem),
+	newLanguage("dutch", "nl", dutch.Stem),
 }
 
-func newLanguage(name string, stemmer func(*snowballstem.Env) bool, stop string) *language {
-	l := &language{name: name, stop: setOf(stop), distinct: map[string]bool{}, stemmer: stemmer}
+func newLanguage(name, code string, stemmer func(*snowballstem.Env) bool) *language {
+	l := &language{name: name, stop: map[string]bool{}, distinct: map[string]bool{}, stemmer: stemmer}
+	for _, w := range wordList("language-stop")[code] {
+		l.stop[w] = true
+	}
 	for w := range l.stop {
 		if !stopWords[w] && !englishLooking[w] {
 			l.distinct[w] = true
@@ -53,8 +49,7 @@ func newLanguage(name string, stemmer func(*snowballstem.Env) bool, stop string)
 }
 
 // englishLooking are foreign stop words that English texts use as words.
-var englishLooking = setOf(`die was am bin war um hat me us son sin con ce per sa ma ta te tu
-	lo la el mi ci si se il io da di del mas et ne non`)
+var englishLooking = wordSet("english-looking")
 
 // languageCount tells the language of a text from its words.
 type languageCount struct {

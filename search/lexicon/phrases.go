@@ -2,56 +2,6 @@ package lexicon
 
 import "strings"
 
-// synonymGroups are well-known equivalent words of the field: abbreviations
-// and their expansions, and alternative names of one product. A query word
-// finds the other words of its group (slightly below itself). Matching is by
-// stem, so "databases" finds "db" too. Kept small and general on purpose:
-// hyponyms ("payment" → "stripe") are not synonyms.
-var synonymGroups = [][]string{
-	{"k8s", "kubernetes"},
-	{"pg", "postgres", "postgresql"},
-	{"gh", "github"},
-	{"db", "database"},
-	{"js", "javascript"},
-	{"ts", "typescript"},
-	{"py", "python"},
-	{"md", "markdown"},
-	{"doc", "documentation"},
-	{"repo", "repository"},
-	{"gql", "graphql"},
-	{"yt", "youtube"},
-	{"img", "image"},
-	{"config", "configuration"},
-	{"auth", "authentication"},
-	{"ppt", "pptx", "powerpoint"},
-	{"excel", "xlsx", "xls"},
-	{"fs", "filesystem"},
-	{"dir", "directory"},
-	{"mongo", "mongodb"},
-	{"gcal", "gcalendar"},
-}
-
-// phrases are multi-word terms and the short form that stands for them. The
-// indexer adds the short form wherever a field spells out the phrase (stop
-// words skipped, a plural "s" allowed), so "tts" finds "text-to-speech"; a
-// query that spells out the phrase also looks for the short form.
-var phrases = []struct{ words, short string }{
-	{"text speech", "tts"},
-	{"speech text", "stt"},
-	{"optical character recognition", "ocr"},
-	{"large language model", "llm"},
-	{"natural language processing", "nlp"},
-	{"machine learning", "ml"},
-	{"artificial intelligence", "ai"},
-	{"google cloud", "gcp"},
-	{"amazon web services", "aws"},
-	{"retrieval augmented generation", "rag"},
-	{"command line", "cli"},
-	{"user interface", "ui"},
-	{"file system", "filesystem"},
-	{"e mail", "email"},
-}
-
 // phrase is one entry of phrases, split into words.
 type phrase struct {
 	words []string
@@ -65,16 +15,19 @@ var (
 	phrasesByLast = map[string][]phrase{}
 )
 
+// init reads the synonym groups and phrases of words.txt.
 func init() {
-	for _, g := range synonymGroups {
-		for _, w := range g {
-			synonymsByStem[Stem(w)] = g
+	for r := range records(wordsText) {
+		switch r.heading {
+		case "synonyms":
+			for _, w := range r.items {
+				synonymsByStem[Stem(w)] = r.items
+			}
+		case "phrases":
+			ws := strings.Fields(r.items[0])
+			last := ws[len(ws)-1]
+			phrasesByLast[last] = append(phrasesByLast[last], phrase{ws, r.key})
 		}
-	}
-	for _, p := range phrases {
-		ws := strings.Fields(p.words)
-		last := ws[len(ws)-1]
-		phrasesByLast[last] = append(phrasesByLast[last], phrase{ws, p.short})
 	}
 }
 

@@ -29,21 +29,17 @@ var relatedByStem = parseRelated(relatedText)
 
 func parseRelated(text string) map[string][]neighbour {
 	m := map[string][]neighbour{}
-	for line := range dataLines(text) {
-		word, list, ok := strings.Cut(line, ":")
-		if !ok {
-			continue
-		}
+	for r := range records(text) {
 		var ns []neighbour
-		for item := range strings.SplitSeq(list, ",") {
-			w, sim, _ := strings.Cut(strings.TrimSpace(item), " ")
+		for _, item := range r.items {
+			w, sim, _ := strings.Cut(item, " ")
 			f, err := strconv.ParseFloat(sim, 32)
 			if w == "" || err != nil {
 				continue
 			}
 			ns = append(ns, neighbour{Stem(w), float32(f)})
 		}
-		m[Stem(word)] = ns
+		m[Stem(r.key)] = ns
 	}
 	return m
 }

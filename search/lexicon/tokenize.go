@@ -233,65 +233,24 @@ func Stem(w string) string {
 	return english.Stem(w, false)
 }
 
-// stopWords carry no meaning in any query: they are neither indexed nor
-// searched. Kept short on purpose: "go", "it" or "us" can be what someone
-// searches for.
-var stopWords = setOf(`a about above after all also am an and any are as at be been being both but by
-	can could did do does doing each either etc every for from had has have having he her hers here his how i if
-	in into is its itself just me more most much my myself no nor not of off on once only or other our ours
-	out over own per s same she should so some such t than that the their theirs them then there these they
-	this those through thus to too under until up upon us very via was we were what when where whether which
-	while who whom whose why will with within without would you your yours`)
+// The word lists of words.txt (see there what each is for).
+var (
+	stopWords        = wordSet("stop")
+	weakWords        = wordSet("weak")
+	fillerWords      = wordSet("filler")
+	placeholderWords = wordSet("placeholder")
+	stopIdioms       = idioms()
+)
 
-// weakWords are how people and agents phrase a request for a server ("find
-// an mcp server to …", "let my agent …"): they are indexed (a directory of MCP
-// servers says "mcp" and "server" everywhere) but dropped from a query that
-// has other words, so that they neither match everything nor outweigh what
-// the query is about.
-var weakWords = setOf(`mcp mcps server servers tool tools find need needs want wants let lets agent agents
-	looking look please help something anything able allow allows model context protocol like way ways
-	thing things use using`)
-
-// fillerWords are the small talk of a sentence ("can you tell me what the
-// weather is like today", "let claude read my mail"): dropped from a query
-// written as a sentence that has other words, kept in a keyword query.
-var fillerWords = setOf(`today tonight tomorrow yesterday now currently right soon quickly easily automatically
-	simply really actually maybe possible possibly kindly hi hello hey thanks thank know tell show give
-	get gets got make makes made go goes going went gone keep keeps kept wish try trying start see someone somebody everything stuff
-	kind sort bit lot lots good great nice cool assistant assistants chatbot claude chatgpt copilot
-	ask asking question questions answer app apps program software service services solution
-	integration integrate connect connects connected access`)
-
-// stopIdioms are set phrases that praise rather than describe ("up-to-date
-// library documentation"): their words would otherwise be searched for on
-// their own ("date"). Dropped from queries.
-var stopIdioms = [][]string{
-	{"up", "to", "date"},
-	{"state", "of", "the", "art"},
-	{"out", "of", "the", "box"},
-	{"easy", "to", "use"},
-	{"ready", "to", "use"},
-	{"all", "in", "one"},
-	{"plug", "and", "play"},
-	{"best", "in", "class"},
-	{"production", "ready"},
-	{"production", "grade"},
-	{"enterprise", "grade"},
-}
-
-// placeholderWords are what an uninformative brief is made of: a brief
-// that says nothing else ("A Model Context Protocol server", "Add your
-// description here", "A MCP server project") is treated as missing.
-var placeholderWords = setOf(`add description here project package example sample template placeholder
-	reserved test testing demo hello world todo tbd simple basic small first python typescript node js
-	implementation sdk client wrapper version`)
-
-func setOf(words string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(words) {
-		m[w] = true
+// idioms are the set phrases of words.txt, split into words.
+func idioms() [][]string {
+	var out [][]string
+	for _, items := range wordList("idioms") {
+		for _, phrase := range items {
+			out = append(out, strings.Fields(phrase))
+		}
 	}
-	return m
+	return out
 }
 
 // informative reports whether a brief says anything beyond "an MCP server".

@@ -1,0 +1,82 @@
+package lexicon
+
+import (
+	_ "embed"
+	"iter"
+	"strings"
+)
+
+// The lexicon's tables (words.txt, concepts.txt, gloss.txt, related.txt)
+// share one text format:
+//
+//	# a comment
+//	= heading | label
+//	key: item, item, item
+//
+// A heading starts a block (a list of words, a concept, a language); each
+// record of the block is a key and its comma-separated items, words or
+// phrases. Blank lines and comments are left out.
+
+//go:embed words.txt
+var wordsText string
+
+// record is one record of a table, with the heading of its block.
+type record struct {
+	heading string // the block's heading, before any "|"
+	key     string
+	items   []string // trimmed, empty ones left out
+}
+
+// records yields the records of a table; a line that is neither a heading
+// nor a record is left out.
+func records(text string) iter.Seq[record] {
+	return func(yield func(record) bool) {
+		heading := ""
+		for line := range strings.Lines(text) {
+			line = strings.TrimSpace(line)
+			switch {
+			case line == "" || strings.HasPrefix(line, "#"):
+			case strings.HasPrefix(line, "="):
+				h, _, _ := strings.Cut(line[1:], "|")
+				heading = strings.TrimSpace(h)
+			default:
+				key, list, ok := strings.Cut(line, ":")
+				if !ok {
+					continue
+				}
+				r := record{heading: heading, key: strings.TrimSpace(key)}
+				for item := range strings.SplitSeq(list, ",") {
+					if item = strings.TrimSpace(item); item != "" {
+						r.items = append(r.items, item)
+					}
+				}
+				if !yield(r) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// wordList is the items of every record of a block of words.txt, by key:
+// wordList("stop")["en"].
+func wordList(heading string) map[string][]string {
+	lists := map[string][]string{}
+	for r := range records(wordsText) {
+		if r.heading == heading {
+			lists[r.key] = append(lists[r.key], r.items...)
+		}
+	}
+	return lists
+}
+
+// wordSet is the words of a block of words.txt, of every key.
+func wordSet(heading string) map[string]bool {
+	set := map[string]bool{}
+	for _, items := range wordList(heading) {
+		for _, w := range items {
+			set[w] = true
+		}
+	}
+	return set
+}
