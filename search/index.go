@@ -43,8 +43,9 @@ const maxTF = 255
 // doc is what the index keeps of one entry besides its postings.
 type doc struct {
 	entry *mcpdir.Entry // nil once removed or replaced
-	prior float32       // quality and popularity factor of the score
 	sig   uint64        // simhash of the brief, to spot near-duplicates
+	// placeholder: the brief and description say nothing (see Params).
+	placeholder bool
 	// stemOff is where the name's stem starts: after an npm scope and a
 	// republisher's prefix, so that forks of one server share it.
 	stemOff uint16
@@ -105,7 +106,10 @@ type Index struct {
 	lenSum    [numFields]int64 // decoded lengths of live entries, by field
 	// gen counts the index's changes: what is cached of its words and
 	// statistics holds for one generation.
-	gen     uint64
+	gen uint64
+	// params are the ranking's weights; paramsGen counts their changes.
+	params    Params
+	paramsGen int64
 	clauses *lexicon.Cache
 	results *gencache.Cache[mcpdir.SearchResult]
 	// facetIDs interns the registries and tags entries have, for filters
@@ -126,6 +130,7 @@ func New() *Index {
 		facetIDs:  make(map[string]uint32),
 		clauses:   lexicon.NewCache(),
 		results:   newResultCache(DefaultResultCache),
+		params:    DefaultParams(),
 	}
 }
 
@@ -225,7 +230,7 @@ func (x *Index) add(a *analyzed) {
 	d := uint32(len(x.docs))
 	a.doc.facets = x.internFacets(a.entry)
 	x.docs = append(x.docs, a.doc)
-	x.priors = append(x.priors, a.doc.prior)
+	x.priors = append(x.priors, x.prior(&a.doc))
 	if int(d)/64 >= len(x.liveBits) {
 		x.liveBits = append(x.liveBits, 0)
 	}
@@ -471,17 +476,6 @@ func (a *analyzer) analyzeAll(out []analyzed, entries []*mcpdir.Entry) []analyze
 	return out
 }
 
-// Prior factors: small on purpose, they order near-equals and never turn
-// a poor match into a good one.
-const (
-	popularityWeight  = 0.02 // per unit of log1p(popularity)
-	placeholderFactor = 0.7  // brief and description say nothing
-	republishedFactor = 0.9  // a mirror's copy of someone else's package
-	officialFactor    = 1.1
-	verifiedFactor    = 1.05
-	downFactor        = 0.9 // the latest live check found the remote endpoint down
-)
-
 func (a *analyzer) analyze(out *analyzed, e *mcpdir.Entry) {
 	if a.pos == nil {
 		a.pos = make(map[string]int)
@@ -516,24 +510,8 @@ func (a *analyzer) analyze(out *analyzed, e *mcpdir.Entry) {
 	a.field(out, fieldDescription, e.Description)
 	a.reader.Concepts(func(c string) { a.addTerm(out, fieldTags, c) })
 
-	prior := 1 + popularityWeight*math.Log1p(float64(max(e.Popularity, 0)))
-	if !lexicon.Informative(e.Brief) && !lexicon.Informative(e.Description) {
-		prior *= placeholderFactor
-	}
+	out.doc.placeholder = !lexicon.Informative(e.Brief) && !lexicon.Informative(e.Description)
 	off := nameStemOffset(e.Name)
-	if off > 0 && e.Name[off-1] == '-' {
-		prior *= republishedFactor
-	}
-	if e.IsOfficial {
-		prior *= officialFactor
-	}
-	if e.IsVerified {
-		prior *= verifiedFactor
-	}
-	if live := e.CheckedLive(); live != nil && live.Status == mcpdir.LiveDown {
-		prior *= downFactor
-	}
-	out.doc.prior = float32(prior)
 	for f, n := range out.words {
 		out.lens[f] = lenCode(n)
 	}

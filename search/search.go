@@ -13,23 +13,6 @@ import (
 
 const defaultLimit = 50
 
-// BM25F: each field's counts are length-normalised and weighted, summed,
-// then saturated once per query word (k1).
-const k1 = 2
-
-var (
-	fieldWeight = [numFields]float32{
-		fieldName: 3, fieldTitle: 2.5, fieldTags: 2, fieldPackage: 1.5, fieldTool: 1.5,
-		fieldBrief: 1, fieldDescription: 0.5,
-	}
-	// fieldB is how much a field's length normalises its counts; lists of
-	// tags and tools are not prose and are barely normalised.
-	fieldB = [numFields]float32{
-		fieldName: 0.5, fieldTitle: 0.5, fieldTags: 0.3, fieldPackage: 0.5, fieldTool: 0.3,
-		fieldBrief: 0.75, fieldDescription: 0.75,
-	}
-)
-
 // collapseTop is how many leading hits are kept free of near-duplicates.
 const collapseTop = 10
 
@@ -135,7 +118,7 @@ type searcher struct {
 	// norms[f][c] is field f's weight over its BM25 length normalisation
 	// for length code c, computed for the index statistics in normsFor.
 	norms    [numFields][256]float32
-	normsFor [numFields + 1]int64
+	normsFor [numFields + 2]int64
 	// The query's filter, and its facet counts when asked.
 	filter     filter
 	withFacets bool
@@ -197,12 +180,13 @@ func (x *Index) searcher() *searcher {
 // computeNorms fills the norm table unless the index statistics are those
 // it was last filled for.
 func (s *searcher) computeNorms(x *Index) {
-	key := [numFields + 1]int64{int64(x.live)}
-	copy(key[1:], x.lenSum[:])
+	key := [numFields + 2]int64{int64(x.live), x.paramsGen}
+	copy(key[2:], x.lenSum[:])
 	if key == s.normsFor {
 		return
 	}
 	s.normsFor = key
+	p := &x.params
 	for f := range numFields {
 		avg := float32(1)
 		if x.live > 0 && x.lenSum[f] > 0 {
@@ -210,7 +194,7 @@ func (s *searcher) computeNorms(x *Index) {
 		}
 		for c := range 256 {
 			l := float32(lenDecode(uint8(c)))
-			s.norms[f][c] = fieldWeight[f] / (1 - fieldB[f] + fieldB[f]*l/avg)
+			s.norms[f][c] = p.Fields[f] / (1 - p.FieldB[f] + p.FieldB[f]*l/avg)
 		}
 	}
 }
@@ -328,7 +312,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			for ; i < len(s.cursors) && s.cursors[i].clause == ci; i++ {
 				s.fill(&s.cursors[i], base, end, x.liveBits)
 			}
-			s.endClause(&s.parser.Clauses[ci])
+			s.endClause(&s.parser.Clauses[ci], x.params.K1)
 		}
 		for _, off := range s.touched[:s.nTouched] {
 			a := &s.acc[off]
@@ -440,7 +424,7 @@ func (x *Index) leading(hs []hit, k, limit int) []hit {
 
 // endClause saturates the counts of the clause in the window and adds its
 // score to the entries' totals.
-func (s *searcher) endClause(c *lexicon.Clause) {
+func (s *searcher) endClause(c *lexicon.Clause, k1 float32) {
 	weight := c.Weight // a bonus clause adds to scores, not to coverage
 	if c.Bonus {
 		weight = 0

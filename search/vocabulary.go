@@ -65,5 +65,5 @@ func (v *vocabulary) Generation() uint64 { return v.x.gen }
 // it reports false when there is nothing to search for.
 func (s *searcher) parse(x *Index, q string) bool {
 	s.vocab = vocabulary{x: x, fuzzy: &s.fuzzy}
-	return s.parser.Parse(&s.vocab, x.clauses, q)
+	return s.parser.Parse(&s.vocab, &x.params.Lexicon, x.clauses, q)
 }

@@ -23,14 +23,6 @@ var conceptsText string
 //go:embed gloss.txt
 var glossText string
 
-// weightConcept is how much a concept's entries count for a word that
-// names the concept; weightGloss how much the English words of a foreign
-// word count for it.
-const (
-	weightConcept = 0.7
-	weightGloss   = 0.5
-)
-
 const conceptMark = "§"
 
 // IsConcept reports whether an index word is a concept's pseudo-word.

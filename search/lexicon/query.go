@@ -16,16 +16,15 @@ const (
 	maxQueryWords = 48
 )
 
-// How much a document word counts for a query word, by how it was found.
+// weightExact is the weight of the query word itself, and of the short
+// forms of the phrases it belongs to.
+const weightExact = 1
+
+// typoPrefixFactor scales a typo match on a word's prefix, and
+// typoTwoFactor one two edits away.
 const (
-	weightExact   = 1
-	weightStem    = 0.95 // same English stem: "databases" for "database"
-	weightSynonym = 0.9  // "k8s" for "kubernetes"
-	weightPrefix  = 0.8  // "postgresql" for "postgres", times len(w)/len(t)
-	weightTypo1   = 0.6  // one edit away
-	weightTypo2   = 0.45 // two edits away
-	// typoPrefixFactor scales a typo match on a word's prefix.
 	typoPrefixFactor = 0.85
+	typoTwoFactor    = 0.75
 )
 
 // Expansion bounds, so that a short or common prefix stays cheap.
@@ -115,8 +114,9 @@ type Parser struct {
 	TotalIDF, TotalWeight   float32
 	MatchShare, AnswerShare float32
 
-	v     Vocabulary
-	cache *Cache
+	v      Vocabulary
+	params *Params
+	cache  *Cache
 	gen   uint64
 	live  int
 
@@ -133,11 +133,12 @@ type Parser struct {
 	cands    []cand
 }
 
-// Parse turns query q into clauses over vocabulary v, keeping the analysis
-// of its words in cache. It reports false when the query has nothing to
+// Parse turns query q into clauses over vocabulary v with params, keeping
+// the analysis of its words in cache (which must be emptied when the params
+// change). It reports false when the query has nothing to
 // search for.
-func (p *Parser) Parse(v Vocabulary, cache *Cache, q string) bool {
-	p.v, p.cache, p.gen, p.live = v, cache, v.Generation(), v.Live()
+func (p *Parser) Parse(v Vocabulary, params *Params, cache *Cache, q string) bool {
+	p.v, p.params, p.cache, p.gen, p.live = v, params, cache, v.Generation(), v.Live()
 	return p.parse(q)
 }
 
@@ -366,16 +367,11 @@ const (
 	shortSentence     = 6
 )
 
-// unknownShare is how much a word no entry has counts in a query's
-// coverage: it cannot tell entries apart, and an everyday word the entries
-// do not use ("baratos", "umbrella") must not empty the answer; it still
-// counts some, so that a query of mostly unknown words answers nothing.
-const unknownShare = 0.5
-
-// unknownSentenceShare is unknownShare in a sentence, where an unknown
-// word is mostly an everyday or foreign one ("Kundendaten im CRM
-// aktualisieren").
-const unknownSentenceShare = 0.25
+// A word no entry has counts less in a query's coverage and scores
+// (Params.Unknown): it cannot tell entries apart, and an everyday word the
+// entries do not use ("baratos", "umbrella") must not empty the answer; it
+// still counts some, so that a query of mostly unknown words answers
+// nothing.
 
 // dropUnknown drops the character pairs of Chinese or Japanese text that no
 // entry has (most pairs straddle two words) and weighs other unknown words
@@ -388,9 +384,9 @@ func (p *Parser) dropUnknown() {
 			if isBigram(c.Word) {
 				continue
 			}
-			share := float32(unknownShare)
+			share := p.params.Unknown
 			if p.Sentence {
-				share = unknownSentenceShare
+				share = p.params.UnknownSentence
 			}
 			c.IDF *= share
 			c.Weight *= share
@@ -707,7 +703,7 @@ func (p *Parser) addPairClauses() {
 		if ca == nil || cb == nil {
 			continue
 		}
-		weight := (ca.Weight + cb.Weight) / 2
+		weight := p.params.Pair * (ca.Weight + cb.Weight) / 2
 		c := p.newClause(pair)
 		c.Bonus, c.Weight, c.IDF = true, weight, 0
 		for _, sa := range withSynonyms(a) {
@@ -726,14 +722,14 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword) {
 	if id, ok := p.v.Term(w); ok {
 		c.add(id, weightExact)
 	}
-	p.addStem(c, st, weightStem)
+	p.addStem(c, st, p.params.Stem)
 	if g := synonymsByStem[st]; g != nil {
 		for _, syn := range g {
 			if syn != w {
 				if id, ok := p.v.Term(syn); ok {
-					c.add(id, weightSynonym)
+					c.add(id, p.params.Synonym)
 				}
-				p.addStem(c, Stem(syn), weightSynonym*weightStem)
+				p.addStem(c, Stem(syn), p.params.Synonym*p.params.Stem)
 			}
 		}
 	}
@@ -745,9 +741,9 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword) {
 	// A foreign word also looks for its English words.
 	for _, g := range qw.gloss {
 		if id, ok := p.v.Term(g); ok {
-			c.add(id, weightGloss)
+			c.add(id, p.params.Gloss)
 		}
-		p.addStem(c, Stem(g), weightGloss*weightStem)
+		p.addStem(c, Stem(g), p.params.Gloss*p.params.Stem)
 	}
 	core := len(c.Exps)
 	// A word of a sentence that entries have is meant as written: "anna"
@@ -771,7 +767,7 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword) {
 	// of its own (and cost the scan of their postings).
 	if !p.Sentence && p.maxDF(c, core) < relatedBelowDF {
 		for _, n := range relatedByStem[st] {
-			p.addStem(c, n.stem, weightRelated*n.weight)
+			p.addStem(c, n.stem, p.params.Related*n.weight)
 		}
 	}
 	// A word people ask for a concept with stands for the concept's
@@ -785,7 +781,7 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword) {
 	wordDF := p.maxDF(c, core)
 	for _, k := range qw.concepts {
 		if id, ok := p.v.Term(k.concept); ok {
-			c.add(id, weightConcept/float32(k.words))
+			c.add(id, p.params.Concept/float32(k.words))
 			c.Asked = c.Asked || wordDF*askRatio < p.df(id)
 			// The concept alone answers the query where the word is
 			// none of the entries' or two words ask for it: "president"
@@ -801,7 +797,7 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword) {
 	df := p.maxDF(c, core)
 	c.Known = df > 0
 	c.IDF = idf(df, p.live)
-	c.Weight = c.IDF * float32(math.Sqrt(p.topicality(c, core)))
+	c.Weight = c.IDF * float32(math.Pow(p.topicality(c, core), float64(p.params.Topicality)))
 }
 
 // topicality is the share of the entries containing the clause's words that
@@ -818,7 +814,7 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword) {
 func (p *Parser) topicality(c *Clause, core int) float64 {
 	prior := 2.0
 	if p.Sentence {
-		prior = sentencePrior
+		prior = float64(p.params.SentencePrior)
 	}
 	named, all := 0.0, 0.0
 	for _, e := range c.Exps[:core] {
@@ -832,10 +828,6 @@ func (p *Parser) topicality(c *Clause, core int) float64 {
 	}
 	return (named + 1) / (all + prior)
 }
-
-// sentencePrior is topicality's prior, in entries, for the words of a
-// sentence.
-const sentencePrior = 10
 
 // withSynonyms is w and the other words of its synonym group.
 func withSynonyms(w string) []string {
@@ -904,7 +896,7 @@ func (p *Parser) addStem(c *Clause, st string, weight float32) {
 func (p *Parser) addPrefixed(c *Clause, w string) {
 	p.cands = p.cands[:0]
 	p.v.Prefixed(w, func(id uint32, text string) {
-		p.addCand(c, id, prefixWeight(w, text))
+		p.addCand(c, id, p.params.Prefix*prefixWeight(w, text))
 	})
 	p.takeCands(c, maxPrefixTerms)
 }
@@ -912,7 +904,7 @@ func (p *Parser) addPrefixed(c *Clause, w string) {
 // prefixWeight weighs word t found by its prefix w by how much of it w is:
 // "postgresql" is nearly "postgres", "ticket" is another word than "tick".
 func prefixWeight(w, t string) float32 {
-	return weightPrefix * float32(len(w)) / float32(len(t))
+	return float32(len(w)) / float32(len(t))
 }
 
 // addTypos adds the words near w that are far more frequent than it.
@@ -934,9 +926,9 @@ func (p *Parser) addTypos(c *Clause, w string, df uint32) {
 			if p.df(m.ID) <= typoDominance*df {
 				continue
 			}
-			weight := float32(weightTypo1)
+			weight := p.params.Typo
 			if m.Dist > 1 {
-				weight = weightTypo2
+				weight *= typoTwoFactor
 			}
 			if !m.Whole {
 				weight *= typoPrefixFactor

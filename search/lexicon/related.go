@@ -15,9 +15,6 @@ import (
 //go:embed related.txt
 var relatedText string
 
-// weightRelated scales a neighbour's similarity into its weight.
-const weightRelated = 0.3
-
 // neighbour is a related word's stem and its similarity.
 type neighbour struct {
 	stem   string

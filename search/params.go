@@ -1,0 +1,108 @@
+package search
+
+import (
+	"math"
+
+	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/search/lexicon"
+)
+
+// Params are the ranking's weights. They are fitted, not set by hand: a
+// coordinate ascent over the judged queries of the tune half of our
+// natural-language set, with the keyword dev sets kept whole
+// (docs/BENCHMARKS.md gives the figures on the other half):
+//
+//	go run ./search/internal/tune
+type Params struct {
+	// Fields weighs each field's counts in BM25F; FieldB is how much a
+	// field's length normalises them (lists of tags and tools are not
+	// prose and are barely normalised); K1 saturates a query word's
+	// weighted counts.
+	Fields [numFields]float32
+	FieldB [numFields]float32
+	K1     float32
+	// The prior of an entry, a factor of its score: 1 plus Popularity
+	// times log1p(popularity), times Placeholder when its brief and
+	// description say nothing, Republished for a mirror's copy of someone
+	// else's package, Official, Verified, and Down when its latest live
+	// check found its endpoint down. Small on purpose: they order
+	// near-equals and never turn a poor match into a good one.
+	Popularity                                   float32
+	Placeholder, Republished, Official, Verified float32
+	Down                                         float32
+	// Lexicon weighs how query words find index words.
+	Lexicon lexicon.Params
+}
+
+// DefaultParams are the fitted weights the index starts with.
+func DefaultParams() Params {
+	return Params{
+		Fields: [numFields]float32{
+			fieldName: 3, fieldTitle: 2.5, fieldTags: 2, fieldPackage: 1.5, fieldTool: 1.5,
+			fieldBrief: 1, fieldDescription: 0.5,
+		},
+		FieldB: [numFields]float32{
+			fieldName: 0.5, fieldTitle: 0.5, fieldTags: 0.3, fieldPackage: 0.5, fieldTool: 0.3,
+			fieldBrief: 0.75, fieldDescription: 0.75,
+		},
+		K1:          2,
+		Popularity:  0.02,
+		Placeholder: 0.7,
+		Republished: 0.9,
+		Official:    1.1,
+		Verified:    1.05,
+		Down:        0.9,
+		Lexicon: lexicon.Params{
+			Stem: 0.95, Synonym: 0.9, Prefix: 0.8, Typo: 0.6,
+			Concept: 0.7, Gloss: 0.5, Related: 0.3,
+			Unknown: 0.5, UnknownSentence: 0.25,
+			Topicality: 0.5, SentencePrior: 10,
+			Pair: 1,
+		},
+	}
+}
+
+// SetParams changes the ranking's weights: for tuning them and for tests.
+// What was kept of earlier searches is dropped.
+func (x *Index) SetParams(p Params) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.params = p
+	x.paramsGen++
+	x.gen++
+	for d := range x.docs {
+		if x.docs[d].entry != nil {
+			x.priors[d] = x.prior(&x.docs[d])
+		}
+	}
+}
+
+// Params returns the ranking's weights.
+func (x *Index) Params() Params {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.params
+}
+
+// prior is an entry's prior under the index's params.
+func (x *Index) prior(d *doc) float32 {
+	p := &x.params
+	e := d.entry
+	prior := 1 + float64(p.Popularity)*math.Log1p(float64(max(e.Popularity, 0)))
+	if d.placeholder {
+		prior *= float64(p.Placeholder)
+	}
+	if d.stemOff > 0 && e.Name[d.stemOff-1] == '-' {
+		prior *= float64(p.Republished)
+	}
+	if e.IsOfficial {
+		prior *= float64(p.Official)
+	}
+	if e.IsVerified {
+		prior *= float64(p.Verified)
+	}
+	if live := e.CheckedLive(); live != nil && live.Status == mcpdir.LiveDown {
+		prior *= float64(p.Down)
+	}
+	return float32(prior)
+}
