@@ -110,8 +110,8 @@ type Index struct {
 	// params are the ranking's weights; paramsGen counts their changes.
 	params    Params
 	paramsGen int64
-	clauses *lexicon.Cache
-	results *gencache.Cache[mcpdir.SearchResult]
+	clauses   *lexicon.Cache
+	results   *gencache.Cache[mcpdir.SearchResult]
 	// facetIDs interns the registries and tags entries have, for filters
 	// and facet counts; facetNames is the other way.
 	facetIDs   map[string]uint32

@@ -117,8 +117,8 @@ type Parser struct {
 	v      Vocabulary
 	params *Params
 	cache  *Cache
-	gen   uint64
-	live  int
+	gen    uint64
+	live   int
 
 	words    []qword
 	spare    []qword // the other buffer of words, for rewriting them

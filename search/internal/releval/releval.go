@@ -260,3 +260,33 @@ func IndexEngine(x Searcher) Engine {
 		return ranked, res.Total
 	}
 }
+
+// Half is the half of a judged set a query belongs to, by a rule fixed
+// once: the number that ends its id, odd for "tune", even for "check".
+// Rules, constants and tables are chosen on the tune half; the figures
+// reported and gated are the check half's.
+func Half(qid string) string {
+	i := len(qid)
+	for i > 0 && qid[i-1] >= '0' && qid[i-1] <= '9' {
+		i--
+	}
+	n := 0
+	for _, c := range qid[i:] {
+		n = n*10 + int(c-'0')
+	}
+	if n%2 == 1 {
+		return "tune"
+	}
+	return "check"
+}
+
+// Split returns the queries of one half.
+func Split(qs []Query, half string) []Query {
+	var out []Query
+	for _, q := range qs {
+		if Half(q.QID) == half {
+			out = append(out, q)
+		}
+	}
+	return out
+}
