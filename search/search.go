@@ -115,6 +115,9 @@ type searcher struct {
 	// then the best k are selected and the worst of them is the bar.
 	best []hit
 	bar  float32
+	// coverage is the share of the query's IDF the best-covering entry
+	// matches.
+	coverage float32
 	// norms[f][c] is field f's weight over its BM25 length normalisation
 	// for length code c, computed for the index statistics in normsFor.
 	norms    [numFields][256]float32
@@ -345,6 +348,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 		}
 		s.nTouched = 0
 	}
+	s.coverage = best / max(s.parser.TotalIDF, 1e-9)
 	if best < answer {
 		return mcpdir.SearchResult{}
 	}

@@ -26,17 +26,26 @@ type analysis struct {
 	weight float32
 	idf    float32
 	known  bool
+	df     uint32
+	nameDF uint32
 	asked  bool
 	sure   bool
 }
 
 // appendClauseKey appends the cache key of word w of query word qw to b:
 // its analysis depends on the phrases, concepts and gloss qw was found in,
-// and on whether the query is a sentence. The key is built in a reused
-// buffer, so that a hit allocates nothing.
-func appendClauseKey(b []byte, w string, qw *qword, sentence bool) []byte {
-	if sentence {
-		b = append(b, 2)
+// and on whether the query is a sentence and in another language. The key
+// is built in a reused buffer, so that a hit allocates nothing.
+func appendClauseKey(b []byte, w string, qw *qword, sentence, foreign bool) []byte {
+	if sentence || foreign {
+		flags := byte(2)
+		if foreign {
+			flags |= 4
+		}
+		if sentence {
+			flags |= 8
+		}
+		b = append(b, flags)
 	}
 	b = append(b, w...)
 	if len(qw.shorts)+len(qw.concepts)+len(qw.gloss) == 0 {

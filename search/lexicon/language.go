@@ -1,6 +1,8 @@
 package lexicon
 
 import (
+	"slices"
+
 	"github.com/blevesearch/snowballstem"
 	"github.com/blevesearch/snowballstem/dutch"
 	"github.com/blevesearch/snowballstem/french"
@@ -17,6 +19,7 @@ import (
 // searched as its stem, so that "Aktienkurse" meets "Aktienkurs".
 type language struct {
 	name string
+	code string // as words.txt and gloss.txt head its blocks
 	stop map[string]bool
 	// distinct are the stop words that are neither English ones nor words
 	// an English text uses: what tells the language.
@@ -36,7 +39,7 @@ var languages = []*language{
 }
 
 func newLanguage(name, code string, stemmer func(*snowballstem.Env) bool) *language {
-	l := &language{name: name, stop: map[string]bool{}, distinct: map[string]bool{}, stemmer: stemmer}
+	l := &language{name: name, code: code, stop: map[string]bool{}, distinct: map[string]bool{}, stemmer: stemmer}
 	for _, w := range wordList("language-stop")[code] {
 		l.stop[w] = true
 	}
@@ -61,6 +64,7 @@ type languageCount struct {
 func (lc *languageCount) add(w string) {
 	lc.n++
 	in := stopLanguages[w]
+	in.distinct |= glossLanguages[w]
 	english := stopWords[w]
 	if in.distinct == 0 && !english {
 		return // most words: two lookups, not two a language
@@ -90,6 +94,27 @@ var stopLanguages = func() map[string]struct{ stop, distinct uint8 } {
 				in.distinct |= 1 << i
 			}
 			m[w] = in
+		}
+	}
+	return m
+}()
+
+// glossLanguages tells, of the words gloss.txt gives English words for,
+// which of the languages they are words of (bit i for languages[i]): a
+// query of everyday foreign words ("Kalender verwalten", "gestionar
+// facturas") has no stop words to tell its language by. Words English
+// uses too ("hotel", "data") tell nothing.
+var glossLanguages = func() map[string]uint8 {
+	m := map[string]uint8{}
+	for r := range records(glossText) {
+		i := slices.IndexFunc(languages, func(l *language) bool { return l.code == r.heading })
+		if i < 0 || commonEnglish[r.key] || stopWords[r.key] || englishLooking[r.key] {
+			continue
+		}
+		n := 0
+		Tokenize(r.key, func(string, bool) { n++ })
+		if n == 1 {
+			m[r.key] |= 1 << i
 		}
 	}
 	return m

@@ -13,7 +13,7 @@ import (
 // fits.
 const (
 	maxQueryBytes = 1024
-	maxQueryWords = 48
+	maxQueryWords = 200
 )
 
 // weightExact is the weight of the query word itself, and of the short
@@ -111,6 +111,7 @@ type Parser struct {
 	// TotalIDF an entry must cover to match and the best entry to answer.
 	Clauses                 []Clause
 	Sentence                bool
+	foreignText             bool // the query is in another language than English
 	TotalIDF, TotalWeight   float32
 	MatchShare, AnswerShare float32
 
@@ -151,6 +152,10 @@ type Clause struct {
 	Weight float32 // weight of the word in scores
 	IDF    float32 // weight of the word in the query's coverage
 	Known  bool    // some index word stands for it
+	// DF is how many entries have the word (or what stands for it: its
+	// stem, synonyms, or its concept where entries do not use it), and
+	// NameDF how many have it in their name or title.
+	DF, NameDF uint32
 	// Asked marks a word entries hardly use that people ask for a concept
 	// with ("umbrella" for weather): in a sentence it says what the query
 	// is about; Sure, that its concept's entries answer the query alone.
@@ -194,7 +199,8 @@ func (p *Parser) parse(q string) bool {
 			p.addWord(w)
 		}
 	})
-	foreign := p.foreign()
+	p.foreignText = p.foreign()
+	foreign := p.foreignText
 	dropIdioms(p.words)
 	var pw phraseWindow
 	content := p.content[:0]
@@ -650,13 +656,14 @@ func (p *Parser) markConcepts(seq []string, words []span) {
 // parts) unless one with the same stem exists. The analysis of a word is
 // cached across searches.
 func (p *Parser) addClause(w string, qw *qword) {
-	p.key = appendClauseKey(p.key[:0], w, qw, p.Sentence)
+	p.key = appendClauseKey(p.key[:0], w, qw, p.Sentence, p.foreignText)
 	if a, ok := p.cache.Get(p.gen, p.key); ok {
 		if p.clauseOf(a.stem) != nil {
 			return
 		}
 		c := p.newClause(w)
 		c.Stem, c.Weight, c.IDF, c.Known, c.Asked, c.Sure = a.stem, a.weight, a.idf, a.known, a.asked, a.sure
+		c.DF, c.NameDF = a.df, a.nameDF
 		c.Exps = append(c.Exps, a.exps...)
 		return
 	}
@@ -670,6 +677,7 @@ func (p *Parser) addClause(w string, qw *qword) {
 	p.cache.Put(p.gen, string(p.key), &analysis{
 		stem: st, exps: append([]Expansion(nil), c.Exps...),
 		weight: c.Weight, idf: c.IDF, known: c.Known, asked: c.Asked, sure: c.Sure,
+		df: c.DF, nameDF: c.NameDF,
 	})
 }
 
@@ -691,6 +699,7 @@ func (p *Parser) newClause(w string) *Clause {
 	}
 	c := &p.Clauses[len(p.Clauses)-1]
 	c.Word, c.Stem, c.Exps, c.Bonus, c.Asked, c.Sure = w, "", c.Exps[:0], false, false, false
+	c.Known, c.DF, c.NameDF = false, 0, 0
 	return c
 }
 
@@ -748,7 +757,12 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword) {
 	core := len(c.Exps)
 	// A word of a sentence that entries have is meant as written: "anna"
 	// is not "annotation", "unread" not "unreal".
-	literal := p.Sentence && p.maxDF(c, core) > 0
+	// A word of a query in another language is a word of that language:
+	// it finds what it says, its stem in that language and its English
+	// words, never an English name it happens to begin or nearly spell
+	// ("gestionar" is not "getsonar"); nor is a Chinese, Japanese or
+	// Korean character pair the beginning of a longer word.
+	literal := p.Sentence && p.maxDF(c, core) > 0 || p.foreignText || isBigram(w)
 	if len(w) >= minPrefixLen && !literal {
 		p.addPrefixed(c, w)
 	}
@@ -796,6 +810,12 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword) {
 	}
 	df := p.maxDF(c, core)
 	c.Known = df > 0
+	c.DF = df
+	c.NameDF = 0
+	for _, e := range c.Exps[:core] {
+		_, nameDF := p.v.Stats(e.Term)
+		c.NameDF = max(c.NameDF, nameDF)
+	}
 	c.IDF = idf(df, p.live)
 	c.Weight = c.IDF * float32(math.Pow(p.topicality(c, core), float64(p.params.Topicality)))
 }

@@ -20,6 +20,9 @@ import (
 //go:embed words.txt
 var wordsText string
 
+//go:embed english.txt
+var englishText string
+
 // record is one record of a table, with the heading of its block.
 type record struct {
 	heading string // the block's heading, before any "|"
@@ -80,3 +83,18 @@ func wordSet(heading string) map[string]bool {
 	}
 	return set
 }
+
+// commonEnglish are the words of everyday English (english.txt, made by
+// search/internal/englishgen): a query word that is one says little about
+// which servers are meant unless entries are about it ("tower",
+// "happiness"), where a word that is none names something specific
+// ("kubernetes", "tagesschau").
+var commonEnglish = func() map[string]bool {
+	set := map[string]bool{}
+	for r := range records(englishText) {
+		for _, w := range r.items {
+			set[w] = true
+		}
+	}
+	return set
+}()

@@ -46,12 +46,12 @@ func emitChunk(chunk string, ideo bool, emit func(string, bool)) {
 	}
 }
 
-// bigrams emits the overlapping character pairs of a run of Han or kana
-// (Hangul, written with spaces, stays whole), or the run itself when it is
-// one character.
+// bigrams emits the overlapping character pairs of a run of Han, kana or
+// Hangul, or the run itself when it is one character. Korean is written
+// with spaces, but its words carry their particles ("날씨는", "일정을"),
+// so it is searched as Chinese and Japanese are: "날씨" meets "날씨는".
 func bigrams(run string, emit func(string, bool)) {
-	first, n := utf8.DecodeRuneInString(run)
-	if n == len(run) || unicode.Is(unicode.Hangul, first) {
+	if _, n := utf8.DecodeRuneInString(run); n == len(run) {
 		emit(fold(run), false)
 		return
 	}
@@ -65,10 +65,11 @@ func bigrams(run string, emit func(string, bool)) {
 	}
 }
 
-// isBigram reports whether a word is a pair of Han or kana characters.
+// isBigram reports whether a word is a pair of Han, kana or Hangul
+// characters.
 func isBigram(w string) bool {
 	r, _ := utf8.DecodeRuneInString(w)
-	return r >= 0x2E80 && isIdeographic(r) && !unicode.Is(unicode.Hangul, r)
+	return r >= 0x2E80 && isIdeographic(r)
 }
 
 func isIdeographic(r rune) bool {
@@ -235,12 +236,26 @@ func Stem(w string) string {
 
 // The word lists of words.txt (see there what each is for).
 var (
-	stopWords        = wordSet("stop")
+	stopWords        = tokenSet(wordSet("stop"))
 	weakWords        = wordSet("weak")
 	fillerWords      = wordSet("filler")
 	placeholderWords = wordSet("placeholder")
 	stopIdioms       = idioms()
 )
+
+// tokenSet is a set of words as Tokenize gives them: folded, and the words
+// of Chinese, Japanese and Korean as their character pairs.
+func tokenSet(words map[string]bool) map[string]bool {
+	set := map[string]bool{}
+	for w := range words {
+		Tokenize(w, func(t string, part bool) {
+			if !part {
+				set[t] = true
+			}
+		})
+	}
+	return set
+}
 
 // idioms are the set phrases of words.txt, split into words.
 func idioms() [][]string {

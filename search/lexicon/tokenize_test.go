@@ -41,7 +41,7 @@ func TestTokenizeCompounds(t *testing.T) {
 		{in: "Café Zürich", whole: []string{"cafe", "zurich"}},
 		{in: "Text-to-Speech, v2.0!", whole: []string{"text", "to", "speech", "v2", "0"}},
 		{in: "将Mermaid图表转换", whole: []string{"将", "mermaid", "图表", "表转", "转换"}},
-		{in: "株価を調べる 한국어 검색", whole: []string{"株価", "価を", "を調", "調べ", "べる", "한국어", "검색"}},
+		{in: "株価を調べる 한국어 검색", whole: []string{"株価", "価を", "を調", "調べ", "べる", "한국", "국어", "검색"}},
 	}
 	for _, tt := range tests {
 		whole, all := words(tt.in)
