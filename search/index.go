@@ -90,9 +90,10 @@ type term struct {
 type Index struct {
 	mu   sync.RWMutex
 	docs []doc
-	// priors is each ordinal's prior, kept dense apart from docs: a search
-	// reads it for many candidates.
+	// priors is each ordinal's prior, and langs its entry's language, kept
+	// dense apart from docs: a search reads them for many candidates.
 	priors []float32
+	langs  []lexicon.Lang
 	// live has a bit per ordinal, set while its entry is indexed: a scan
 	// checks it for every posting, so it is kept dense.
 	liveBits  []uint64
@@ -231,6 +232,7 @@ func (x *Index) add(a *analyzed) {
 	a.doc.facets = x.internFacets(a.entry)
 	x.docs = append(x.docs, a.doc)
 	x.priors = append(x.priors, x.prior(&a.doc))
+	x.langs = append(x.langs, a.lang)
 	if int(d)/64 >= len(x.liveBits) {
 		x.liveBits = append(x.liveBits, 0)
 	}
@@ -313,12 +315,14 @@ func (x *Index) compactIfWorthIt() {
 		renum[i] = n + 1
 		x.docs[n] = x.docs[i]
 		x.priors[n] = x.priors[i]
+		x.langs[n] = x.langs[i]
 		x.ids[x.docs[n].entry.ID] = n
 		n++
 	}
 	clear(x.docs[n:])
 	x.docs = x.docs[:n]
 	x.priors = x.priors[:n]
+	x.langs = x.langs[:n]
 	x.liveBits = make([]uint64, (n+63)/64)
 	for d := range n {
 		x.liveBits[d/64] |= 1 << (d % 64)
@@ -444,6 +448,7 @@ var republishers = []string{"iflow-mcp-", "mseep-", "mcpbind-"}
 // analyzed is one entry's words and statistics, ready to be indexed.
 type analyzed struct {
 	entry *mcpdir.Entry
+	lang  lexicon.Lang
 	doc   doc
 	lens  [numFields]uint8 // lenCode of each field's length
 	words [numFields]int   // each field's length in words
@@ -482,6 +487,7 @@ func (a *analyzer) analyze(out *analyzed, e *mcpdir.Entry) {
 	}
 	clear(a.pos)
 	a.reader.Begin(e.Title, e.Brief)
+	out.lang = a.reader.Lang
 	out.entry = e
 	out.terms = out.terms[:0]
 	out.doc = doc{entry: e, popularity: e.Popularity, nameKey: head(e.Name)}

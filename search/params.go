@@ -21,6 +21,10 @@ type Params struct {
 	Fields [numFields]float32
 	FieldB [numFields]float32
 	K1     float32
+	// NameDamp scales the name and title fields for the chatty words of a
+	// long query (lexicon.Clause.Damped): "launch", "team" or "report" in
+	// a pasted task are not the servers named for them.
+	NameDamp float32
 	// The prior of an entry, a factor of its score: 1 plus Popularity
 	// times log1p(popularity), times Placeholder when its brief and
 	// description say nothing, Republished for a mirror's copy of someone
@@ -30,6 +34,9 @@ type Params struct {
 	Popularity                                   float32
 	Placeholder, Republished, Official, Verified float32
 	Down                                         float32
+	// SameLanguage is the factor of an entry written in the query's
+	// language, when that is not English.
+	SameLanguage float32
 	// Lexicon weighs how query words find index words.
 	Lexicon lexicon.Params
 }
@@ -38,26 +45,30 @@ type Params struct {
 func DefaultParams() Params {
 	return Params{
 		Fields: [numFields]float32{
-			fieldName: 3, fieldTitle: 2.5, fieldTags: 2, fieldPackage: 1.5, fieldTool: 1.5,
-			fieldBrief: 1, fieldDescription: 0.5,
+			fieldName: 1.406, fieldTitle: 2.5, fieldTags: 0.75, fieldPackage: 1.5, fieldTool: 1.5, fieldBrief: 1, fieldDescription: 0.5,
 		},
 		FieldB: [numFields]float32{
 			fieldName: 0.5, fieldTitle: 0.5, fieldTags: 0.3, fieldPackage: 0.5, fieldTool: 0.3,
 			fieldBrief: 0.75, fieldDescription: 0.75,
 		},
-		K1:          2,
-		Popularity:  0.02,
-		Placeholder: 0.7,
-		Republished: 0.9,
-		Official:    1.1,
-		Verified:    1.05,
-		Down:        0.9,
+		K1:           1.875,
+		NameDamp:     0.01562,
+		Popularity:   0.005,
+		Placeholder:  0.7,
+		Republished:  0.9,
+		Official:     1.1,
+		Verified:     1.05,
+		Down:         0.9,
+		SameLanguage: 1.1,
 		Lexicon: lexicon.Params{
-			Stem: 0.95, Synonym: 0.9, Prefix: 0.8, Typo: 0.6,
-			Concept: 0.7, Gloss: 0.5, Related: 0.3,
-			Unknown: 0.5, UnknownSentence: 0.25,
-			Topicality: 0.5, SentencePrior: 10,
-			Pair: 1,
+			Stem: 0.95, Synonym: 0.9, Prefix: 0.512, Typo: 0.48,
+			Concept: 0.504, Gloss: 0.72, Related: 0.45,
+			Unknown: 0.5, UnknownSentence: 0.125,
+			Topicality: 0.375, SentencePrior: 20,
+			Raise: 0, RaiseWords: 12, Pair: 1, LongQuery: 3,
+			About: [lexicon.AboutFeatures + 1]float32{
+				0.978, 1.114, -0.936, 0.518, 1.798, -0.192, 3.222, -0.673, -0.315, 0.349, 1.51, 2, 2.339, -2.096, 1.756, -4.39,
+			},
 		},
 	}
 }

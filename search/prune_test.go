@@ -29,7 +29,7 @@ func TestOptionalClausesChangeNothing(t *testing.T) {
 			}
 			for i := range got.Hits {
 				g, w := got.Hits[i], want.Hits[i]
-				if g.Entry.ID != w.Entry.ID || math.Abs(g.Score-w.Score) > 1e-5*w.Score {
+				if math.Abs(g.Score-w.Score) > 1e-5*w.Score || g.Entry.ID != w.Entry.ID && !swappedTie(got.Hits, want.Hits, i) {
 					t.Fatalf("%q %v: hit %d is %s (%v), want %s (%v)", q.Query, f, i, g.Entry.Name, g.Score, w.Entry.Name, w.Score)
 				}
 			}
@@ -48,6 +48,19 @@ func TestOptionalClausesChangeNothing(t *testing.T) {
 	t.Logf("%d of %d queries have optional clauses", pruned, len(qs))
 }
 
+// swappedTie reports whether hit i of got and want differ only because two
+// scores equal but for the order their parts were summed in came out the
+// other way round: want's hit i is got's neighbour of a near-equal score.
+func swappedTie(got, want []mcpdir.Hit, i int) bool {
+	for _, j := range []int{i - 1, i + 1} {
+		if j >= 0 && j < len(got) && got[j].Entry.ID == want[i].Entry.ID &&
+			math.Abs(got[j].Score-want[i].Score) <= 1e-5*want[i].Score {
+			return true
+		}
+	}
+	return false
+}
+
 // optionalClauses counts the clauses of query that requireClauses makes
 // optional.
 func (x *Index) optionalClauses(query string) int {
@@ -59,7 +72,7 @@ func (x *Index) optionalClauses(query string) int {
 		return 0
 	}
 	n := 0
-	for _, opt := range s.requireClauses(min(s.bars())) {
+	for _, opt := range s.requireClauses(s.need()) {
 		if opt {
 			n++
 		}

@@ -54,6 +54,23 @@ func (x *Index) Find(q mcpdir.Query) mcpdir.SearchResult {
 	return res
 }
 
+// Evidence returns what decides whether the directory is about a query
+// (lexicon.Parser.Evidence), and whether any entry matches it: for fitting
+// the decision's weights.
+func (x *Index) Evidence(query string) (f [lexicon.AboutFeatures]float32, matched bool) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	s := x.searcher()
+	defer x.searchers.Put(s)
+	s.filter, s.withFacets = filter{}, false
+	if x.live == 0 || !s.parse(x, query) {
+		return f, false
+	}
+	s.computeNorms(x)
+	s.rank(x, 1)
+	return s.parser.Evidence(s.coverage), s.matched > 0
+}
+
 // find is Find, searched.
 func (x *Index) find(q mcpdir.Query, limit int) mcpdir.SearchResult {
 	s := x.searcher()
@@ -116,11 +133,14 @@ type searcher struct {
 	best []hit
 	bar  float32
 	// coverage is the share of the query's IDF the best-covering entry
-	// matches.
+	// that matches covers; matched counts the entries that match.
 	coverage float32
-	// norms[f][c] is field f's weight over its BM25 length normalisation
-	// for length code c, computed for the index statistics in normsFor.
-	norms    [numFields][256]float32
+	matched  int
+	// norms[0][f][c] is field f's weight over its BM25 length
+	// normalisation for length code c, computed for the index statistics
+	// in normsFor; norms[1] the same with names and titles damped, for
+	// the chatty words of a long query (lexicon.Clause.Damped).
+	norms    [2]normTable
 	normsFor [numFields + 2]int64
 	// The query's filter, and its facet counts when asked.
 	filter     filter
@@ -152,6 +172,7 @@ type cursor struct {
 	optional bool
 	weight   float32
 	clause   int
+	norms    *normTable // the searcher's, with names damped or not
 }
 
 // hit is a ranked candidate.
@@ -195,12 +216,21 @@ func (s *searcher) computeNorms(x *Index) {
 		if x.live > 0 && x.lenSum[f] > 0 {
 			avg = float32(x.lenSum[f]) / float32(x.live)
 		}
+		damp := float32(1)
+		if f == fieldName || f == fieldTitle {
+			damp = p.NameDamp
+		}
 		for c := range 256 {
 			l := float32(lenDecode(uint8(c)))
-			s.norms[f][c] = p.Fields[f] / (1 - p.FieldB[f] + p.FieldB[f]*l/avg)
+			s.norms[0][f][c] = p.Fields[f] / (1 - p.FieldB[f] + p.FieldB[f]*l/avg)
+			s.norms[1][f][c] = damp * s.norms[0][f][c]
 		}
 	}
 }
+
+// normTable holds each field's weight over its length normalisation, by
+// field and length code.
+type normTable [numFields][256]float32
 
 // fill adds the cursor's postings before ordinal end to the clause counts
 // of the window starting at base, and leaves the first live one at or
@@ -215,7 +245,7 @@ func (s *searcher) fill(c *cursor, base, end uint32, live []uint64) {
 		}
 		c.pending = false
 	}
-	b, i, d := c.b, c.i, c.doc
+	b, i, d, norms := c.b, c.i, c.doc, c.norms
 	for i < len(b) {
 		v := uint32(b[i])
 		i++
@@ -236,12 +266,12 @@ func (s *searcher) fill(c *cursor, base, end uint32, live []uint64) {
 		var tf float32
 		if mask&0x80 == 0 {
 			for m := mask; m != 0; m &= m - 1 {
-				tf += s.norms[bits.TrailingZeros8(m)][b[i]]
+				tf += norms[bits.TrailingZeros8(m)][b[i]]
 				i++
 			}
 		} else {
 			for m := mask & 0x7f; m != 0; m &= m - 1 {
-				tf += float32(b[i]) * s.norms[bits.TrailingZeros8(m)][b[i+1]]
+				tf += float32(b[i]) * norms[bits.TrailingZeros8(m)][b[i+1]]
 				i += 2
 			}
 		}
@@ -276,21 +306,32 @@ func (s *searcher) add(off uint32, tf float32) {
 // those that cover enough of the query, and returns the top limit, ranked
 // with coordination and the prior, near-duplicates moved down.
 func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
-	need, answer := s.bars()
+	need := s.need()
 	s.cursors = s.cursors[:0]
-	optional := s.requireClauses(min(need, answer))
+	optional := s.requireClauses(need)
 	for _, opt := range [2]bool{false, true} {
 		for ci := range s.parser.Clauses {
 			if optional[ci] != opt {
 				continue
 			}
-			for _, e := range s.parser.Clauses[ci].Exps {
-				s.cursors = append(s.cursors, cursor{b: x.terms[e.Term].postings, weight: e.Weight, clause: ci, optional: opt})
+			c := &s.parser.Clauses[ci]
+			norms := &s.norms[0]
+			if c.Damped {
+				norms = &s.norms[1]
+			}
+			for _, e := range c.Exps {
+				s.cursors = append(s.cursors, cursor{b: x.terms[e.Term].postings, weight: e.Weight, clause: ci, optional: opt, norms: norms})
 			}
 		}
 	}
 	for i := range s.cursors {
 		s.fill(&s.cursors[i], 0, 0, x.liveBits) // decode the first posting
+	}
+	// An entry in the query's language is the better answer of equals: a
+	// Chinese question is best answered by Chinese servers.
+	lang, sameLang := s.parser.Lang, x.params.SameLanguage
+	if lang == 0 {
+		lang = 255 // English, or a language the lexicon cannot tell: no entry is told so
 	}
 	k := limit + collapseSlack
 	s.best, s.bar = s.best[:0], 0
@@ -322,10 +363,10 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			sc, idf, weight := a.score, a.idf, a.weight
 			a.score, a.idf, a.weight = 0, 0, 0
 			s.candidate[off/64] = 0
-			best = max(best, idf)
 			if idf < need {
 				continue
 			}
+			best = max(best, idf)
 			d := base + uint32(off)
 			if s.filter.active && !s.filter.match(&x.docs[d].facets) {
 				continue
@@ -336,6 +377,9 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			}
 			sc *= weight / s.parser.TotalWeight
 			sc *= x.priors[d]
+			if x.langs[d] == lang {
+				sc *= sameLang
+			}
 			if sc < s.bar {
 				continue // k hits are better
 			}
@@ -348,8 +392,10 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 		}
 		s.nTouched = 0
 	}
-	s.coverage = best / max(s.parser.TotalIDF, 1e-9)
-	if best < answer {
+	// Whatever matches, a query the directory is not about gets nothing
+	// ("height of mount everest" matches a few entries on a word each).
+	s.coverage, s.matched = best/max(s.parser.TotalIDF, 1e-9), total
+	if total == 0 || !s.parser.About(s.coverage) {
 		return mcpdir.SearchResult{}
 	}
 	ranked := x.leading(s.best, k, limit)
@@ -364,11 +410,9 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 	return mcpdir.SearchResult{Hits: hits, Total: total}
 }
 
-// bars are the IDF an entry must cover to match and the best entry to
-// answer at all (less a rounding margin).
-func (s *searcher) bars() (need, answer float32) {
-	p := &s.parser
-	return p.MatchShare * p.TotalIDF * (1 - 1e-6), p.AnswerShare * p.TotalIDF * (1 - 1e-6)
+// need is the IDF an entry must cover to match (less a rounding margin).
+func (s *searcher) need() float32 {
+	return s.parser.MatchShare * s.parser.TotalIDF * (1 - 1e-6)
 }
 
 // requireClauses tells the clauses an entry must match one of to reach

@@ -13,13 +13,17 @@ type Reader struct {
 	seq      []string         // the stems of the field being read
 	concepts []string         // the entry's concepts, once for each cue found
 	lang     *language        // the entry's language, nil for English
+	// Lang is the language the entry is written in, by its words or its
+	// script (see Begin).
+	Lang Lang
 	at       [maxCueWords]int // where a cue's words are
 }
 
 // maxConceptTF bounds how many of a concept's terms count for an entry.
 const maxConceptTF = 3
 
-// Begin starts an entry, whose language its title and brief tell.
+// Begin starts an entry, whose language its title and brief tell: by their
+// stop words, or their script.
 func (r *Reader) Begin(title, brief string) {
 	r.concepts = r.concepts[:0]
 	var lc languageCount
@@ -31,6 +35,9 @@ func (r *Reader) Begin(title, brief string) {
 		})
 	}
 	r.lang = lc.language()
+	if r.Lang = scriptLang(title, brief); r.Lang == 0 {
+		r.Lang = langOf(r.lang)
+	}
 }
 
 // Field calls add with the words of one field's text and returns how many

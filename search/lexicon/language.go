@@ -2,6 +2,7 @@ package lexicon
 
 import (
 	"slices"
+	"unicode"
 
 	"github.com/blevesearch/snowballstem"
 	"github.com/blevesearch/snowballstem/dutch"
@@ -82,8 +83,8 @@ func (lc *languageCount) add(w string) {
 // languages have it as a stop word and as a distinct one (bit i for
 // languages[i]).
 var stopLanguages = func() map[string]struct{ stop, distinct uint8 } {
-	if len(languages) > 8 {
-		panic("search: more languages than the bits of a languageCount")
+	if len(languages) != int(LangChinese)-1 {
+		panic("search: the languages and the Lang codes disagree")
 	}
 	m := map[string]struct{ stop, distinct uint8 }{}
 	for i, l := range languages {
@@ -151,4 +152,54 @@ func (l *language) stemOf(w string) string {
 		return s
 	}
 	return ""
+}
+
+// Lang tells a text's language apart from the others the lexicon knows: 0
+// for English or a language it cannot tell, then the languages of
+// languages (1 for the first), then Chinese, Japanese and Korean, told by
+// their scripts.
+type Lang uint8
+
+// The languages told by their scripts, after the six of languages.
+const (
+	LangChinese Lang = 7 + iota
+	LangJapanese
+	LangKorean
+)
+
+// scriptLang tells Chinese, Japanese and Korean text by its letters: kana
+// is Japanese, Hangul Korean, and Han alone Chinese; 0 for text with
+// fewer than two of them.
+func scriptLang(texts ...string) Lang {
+	var han, kana, hangul int
+	for _, t := range texts {
+		for _, r := range t {
+			switch {
+			case r < 0x2E80:
+			case unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r):
+				kana++
+			case unicode.Is(unicode.Hangul, r):
+				hangul++
+			case unicode.Is(unicode.Han, r):
+				han++
+			}
+		}
+	}
+	switch {
+	case hangul >= 2:
+		return LangKorean
+	case kana >= 2:
+		return LangJapanese
+	case han >= 2:
+		return LangChinese
+	}
+	return 0
+}
+
+// langOf is the Lang of a language of languages, or of none.
+func langOf(l *language) Lang {
+	if i := slices.Index(languages, l); i >= 0 {
+		return Lang(i + 1)
+	}
+	return 0
 }

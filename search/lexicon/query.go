@@ -107,13 +107,15 @@ type Near struct {
 // by one search at a time.
 type Parser struct {
 	// What a parse found: the clauses, whether the query is written as a
-	// sentence, the sums of the clauses' IDF and weight, and the shares of
-	// TotalIDF an entry must cover to match and the best entry to answer.
-	Clauses                 []Clause
-	Sentence                bool
-	foreignText             bool // the query is in another language than English
-	TotalIDF, TotalWeight   float32
-	MatchShare, AnswerShare float32
+	// sentence or in another language than English, what its wording says
+	// beside its subject, the sums of the clauses' IDF and weight, and the
+	// share of TotalIDF an entry must cover to match.
+	Clauses               []Clause
+	Sentence, Foreign     bool
+	Lang                  Lang // the query's language, by its words or script
+	Form                  Form
+	TotalIDF, TotalWeight float32
+	MatchShare            float32
 
 	v      Vocabulary
 	params *Params
@@ -152,9 +154,16 @@ type Clause struct {
 	Weight float32 // weight of the word in scores
 	IDF    float32 // weight of the word in the query's coverage
 	Known  bool    // some index word stands for it
-	// DF is how many entries have the word (or what stands for it: its
-	// stem, synonyms, or its concept where entries do not use it), and
-	// NameDF how many have it in their name or title.
+	// Common: the word is one of everyday English (or a number); Cue: it
+	// names a concept, as a term entries use or a word people ask with.
+	Common, Cue bool
+	// Damped: the word is a chatty one of a long query (common, naming no
+	// concept), whose matches on names and titles count less: in a pasted
+	// task, "launch" or "team" are not the servers named for them.
+	Damped bool
+	// DF is how many entries have the word or an index word that stands
+	// for it (not a concept), the most of them, and NameDF how many have
+	// it in their name or title.
 	DF, NameDF uint32
 	// Asked marks a word entries hardly use that people ask for a concept
 	// with ("umbrella" for weather): in a sentence it says what the query
@@ -181,6 +190,7 @@ type qword struct {
 	gloss    []string // its English words, if it is a foreign word
 	stop     bool
 	idiom    bool // a word of a stop idiom
+	term     bool // a word of a concept's entry term ("recipe", "air quality")
 }
 
 // parse turns a query into clauses; it reports false when the query has
@@ -199,8 +209,12 @@ func (p *Parser) parse(q string) bool {
 			p.addWord(w)
 		}
 	})
-	p.foreignText = p.foreign()
-	foreign := p.foreignText
+	p.Form = p.form()
+	p.Foreign = p.foreign()
+	if p.Lang = scriptLang(q); p.Lang != 0 {
+		p.Foreign = true
+	}
+	foreign := p.Foreign
 	dropIdioms(p.words)
 	var pw phraseWindow
 	content := p.content[:0]
@@ -283,94 +297,69 @@ func (p *Parser) isSentence(foreign bool) bool {
 // must cover to match and the best entry to answer. It reports whether
 // any of the query's words is known to the index.
 func (p *Parser) setShares() bool {
-	topic := p.Sentence && p.raiseTopics()
+	if p.Sentence && float32(p.contentClauses()) <= p.params.RaiseWords {
+		p.raiseTopics()
+	}
 	known := false
-	n, unknown := 0, 0
+	n := 0
 	p.TotalIDF, p.TotalWeight = 0, 0
-	maxIDF := float32(0)
 	for i := range p.Clauses {
 		if c := &p.Clauses[i]; !c.Bonus {
 			known = known || c.Known
-			if !c.Known {
-				unknown++
-			}
 			p.TotalIDF += c.IDF
 			p.TotalWeight += c.Weight
-			maxIDF = max(maxIDF, c.IDF)
 			n++
 		}
 	}
-	// A long query is answered by entries that match a few of its words:
-	// nobody writes a brief with every word of a pasted task. A sentence
-	// that asks for a concept is answered by the entries about it.
+	// A long query is matched by entries that match a few of its words:
+	// nobody writes a brief with every word of a pasted task.
 	p.MatchShare = min(minMatch, matchClauses/float32(n))
-	answer := float32(answerClauses)
-	if n > shortSentence {
-		answer = taskAnswerClauses
-	}
-	p.AnswerShare = min(minAnswer, answer/float32(n))
-	if topic {
-		p.AnswerShare = min(p.AnswerShare, maxIDF/p.TotalIDF)
-	}
-	if p.Sentence && unknown <= 1 {
-		// A sentence of known words that names what servers are named
-		// for ("binance", "jira") is answered by the entries that have
-		// that name.
-		for _, c := range p.Clauses {
-			if r := c.Weight / c.IDF; !c.Bonus && c.Known && r*r >= namedTopicality {
-				p.AnswerShare = min(p.AnswerShare, c.IDF/p.TotalIDF)
-			}
+	if p.Sentence && float32(n) >= p.params.LongQuery {
+		for i := range p.Clauses {
+			c := &p.Clauses[i]
+			c.Damped = c.Common && !c.Cue && !c.Bonus
 		}
 	}
 	return known
 }
 
-// namedTopicality is the topicality from which a word is taken for a name
-// servers are known by.
-const namedTopicality = 0.45
+// contentClauses counts the clauses that are words of the query.
+func (p *Parser) contentClauses() int {
+	n := 0
+	for i := range p.Clauses {
+		if !p.Clauses[i].Bonus {
+			n++
+		}
+	}
+	return n
+}
 
-// raiseTopics makes the words of a sentence that ask for a concept weigh
-// as its heaviest word: in "do I need to bring an umbrella this afternoon"
+// raiseTopics makes the words of a short sentence that ask for a concept weigh
+// as its heaviest word (times Params.Raise): in "do I need to bring an umbrella this afternoon"
 // the umbrella says what is asked, while "bring" and "afternoon", rarer in
-// the directory, say nothing about it. It reports whether one of them is
-// sure, so that the concept's entries alone answer the query.
-func (p *Parser) raiseTopics() bool {
+// the directory, say nothing about it.
+func (p *Parser) raiseTopics() {
 	var idf, weight float32
-	topic := false
 	for _, c := range p.Clauses {
 		if !c.Bonus {
 			idf, weight = max(idf, c.IDF), max(weight, c.Weight)
-			topic = topic || c.Sure
 		}
 	}
 	for i := range p.Clauses {
 		if c := &p.Clauses[i]; c.Asked {
-			c.IDF, c.Weight = idf, weight
+			c.IDF, c.Weight = max(c.IDF, p.params.Raise*idf), max(c.Weight, p.params.Raise*weight)
 		}
 	}
-	return topic
 }
 
 // An entry's coverage of a query is the share of the query's words it
-// matches, each word weighing its IDF. An entry must cover minMatch to match
-// at all. A query that no entry covers to minAnswer is not about anything in
-// the directory ("height of mount everest" matches a few entries on one
-// word each): it gets no results. Coordination then scales scores by the
-// share of the query's weight (IDF and topicality) an entry matches.
+// matches, each word weighing its IDF. An entry must cover minMatch, or
+// matchClauses' worth of a long query, to match at all. Coordination then
+// scales scores by the share of the query's weight (IDF and topicality) an
+// entry matches.
 const (
-	minMatch  = 0.25
-	minAnswer = 0.5
-)
-
-// How many clauses' worth of a long query an entry must cover to match,
-// and the best entry to answer at all: a question of a few words must be
-// met on more of them than a pasted task, whose words are mostly the
-// task's own circumstances.
-const (
-	matchClauses      = 1
-	answerClauses     = 2.5
-	taskAnswerClauses = 2
-	shortSentence     = 6
+	minMatch     = 0.25
+	matchClauses = 1
 )
 
 // A word no entry has counts less in a query's coverage and scores
@@ -429,6 +418,7 @@ func (p *Parser) foreign() bool {
 		lc.add(w.text)
 	}
 	l := lc.language()
+	p.Lang = langOf(l)
 	if l == nil {
 		return false
 	}
@@ -634,15 +624,26 @@ type span struct{ from, to int }
 // markConcepts marks the words of every concept cue the stems spell.
 func (p *Parser) markConcepts(seq []string, words []span) {
 	for i := range seq {
-		conceptCues.match(seq, i, entryCue, &p.at, func(c *cue, _ int) {
+		conceptCues.match(seq, i, entryCue, &p.at, func(c *cue, n int) {
 			if !slices.Contains(p.named, c.to) {
 				p.named = append(p.named, c.to)
 			}
-		})
-		conceptCues.match(seq, i, askCue, &p.at, func(c *cue, n int) {
 			for _, q := range p.at[:n] {
 				for j := words[q].from; j < words[q].to; j++ {
+					p.words[j].term = true
+				}
+			}
+		})
+		conceptCues.match(seq, i, askCue, &p.at, func(c *cue, n int) {
+			for k, q := range p.at[:n] {
+				for j := words[q].from; j < words[q].to; j++ {
 					w := &p.words[j]
+					if k > 0 && isBigram(w.text) {
+						// The character pairs of a Chinese or Japanese
+						// phrase are pieces of it, not words that each
+						// name the concept: its first pair does.
+						continue
+					}
 					if !w.stop && !slices.ContainsFunc(w.concepts, func(n named) bool { return n.concept == c.to }) {
 						w.concepts = append(w.concepts, named{concept: c.to})
 					}
@@ -656,7 +657,7 @@ func (p *Parser) markConcepts(seq []string, words []span) {
 // parts) unless one with the same stem exists. The analysis of a word is
 // cached across searches.
 func (p *Parser) addClause(w string, qw *qword) {
-	p.key = appendClauseKey(p.key[:0], w, qw, p.Sentence, p.foreignText)
+	p.key = appendClauseKey(p.key[:0], w, qw, p.Sentence, p.Foreign)
 	if a, ok := p.cache.Get(p.gen, p.key); ok {
 		if p.clauseOf(a.stem) != nil {
 			return
@@ -665,6 +666,7 @@ func (p *Parser) addClause(w string, qw *qword) {
 		c.Stem, c.Weight, c.IDF, c.Known, c.Asked, c.Sure = a.stem, a.weight, a.idf, a.known, a.asked, a.sure
 		c.DF, c.NameDF = a.df, a.nameDF
 		c.Exps = append(c.Exps, a.exps...)
+		c.Common, c.Cue = isCommon(w, qw), qw.term || len(qw.concepts) > 0
 		return
 	}
 	st := Stem(w)
@@ -673,12 +675,28 @@ func (p *Parser) addClause(w string, qw *qword) {
 	}
 	c := p.newClause(w)
 	c.Stem = st
+	c.Common, c.Cue = isCommon(w, qw), qw.term || len(qw.concepts) > 0
 	p.expand(c, w, st, qw)
 	p.cache.Put(p.gen, string(p.key), &analysis{
 		stem: st, exps: append([]Expansion(nil), c.Exps...),
 		weight: c.Weight, idf: c.IDF, known: c.Known, asked: c.Asked, sure: c.Sure,
 		df: c.DF, nameDF: c.NameDF,
 	})
+}
+
+// isCommon reports whether w is a word of everyday English (or a number)
+// that names nothing specific with its neighbours: "tick tick" spells
+// TickTick, "text to speech" tts.
+func isCommon(w string, qw *qword) bool {
+	if !commonEnglish[w] && !isNumber(w) {
+		return false
+	}
+	for _, s := range qw.shorts {
+		if !commonEnglish[s] {
+			return false
+		}
+	}
+	return true
 }
 
 func (p *Parser) clauseOf(st string) *Clause {
@@ -699,7 +717,7 @@ func (p *Parser) newClause(w string) *Clause {
 	}
 	c := &p.Clauses[len(p.Clauses)-1]
 	c.Word, c.Stem, c.Exps, c.Bonus, c.Asked, c.Sure = w, "", c.Exps[:0], false, false, false
-	c.Known, c.DF, c.NameDF = false, 0, 0
+	c.Known, c.DF, c.NameDF, c.Common, c.Cue, c.Damped = false, 0, 0, false, false, false
 	return c
 }
 
@@ -762,7 +780,7 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword) {
 	// words, never an English name it happens to begin or nearly spell
 	// ("gestionar" is not "getsonar"); nor is a Chinese, Japanese or
 	// Korean character pair the beginning of a longer word.
-	literal := p.Sentence && p.maxDF(c, core) > 0 || p.foreignText || isBigram(w)
+	literal := p.Sentence && p.maxDF(c, core) > 0 || p.Foreign || isBigram(w)
 	if len(w) >= minPrefixLen && !literal {
 		p.addPrefixed(c, w)
 	}
@@ -810,11 +828,14 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword) {
 	}
 	df := p.maxDF(c, core)
 	c.Known = df > 0
-	c.DF = df
-	c.NameDF = 0
-	for _, e := range c.Exps[:core] {
-		_, nameDF := p.v.Stats(e.Term)
-		c.NameDF = max(c.NameDF, nameDF)
+	// The evidence of what the word finds: its own entries, or else those
+	// of its prefixes and near spellings ("postgress"), not its concepts'.
+	c.DF, c.NameDF = 0, 0
+	for _, e := range c.Exps {
+		if t := p.v.Text(e.Term); !IsConcept(t) {
+			df, nameDF := p.v.Stats(e.Term)
+			c.DF, c.NameDF = max(c.DF, df), max(c.NameDF, nameDF)
+		}
 	}
 	c.IDF = idf(df, p.live)
 	c.Weight = c.IDF * float32(math.Pow(p.topicality(c, core), float64(p.params.Topicality)))

@@ -290,3 +290,37 @@ func Split(qs []Query, half string) []Query {
 	}
 	return out
 }
+
+// AboutQuery is a query labelled by whether the directory is about it
+// ("in": some entry serves it; "out": none does), for the decision to
+// answer at all (search/testdata/about.jsonl).
+type AboutQuery struct {
+	QID    string `json:"qid"`
+	Query  string `json:"query"`
+	Form   string `json:"form"` // keyword, sentence, long-task, non-english; world-question, gibberish, …
+	Lang   string `json:"lang"`
+	Domain string `json:"domain"`
+}
+
+// ReadAbout reads labelled queries, one JSON object a line.
+func ReadAbout(path string) ([]AboutQuery, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var qs []AboutQuery
+	for line := range bytes.Lines(data) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var q AboutQuery
+		if err := json.Unmarshal(line, &q); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if q.Domain != "in" && q.Domain != "out" {
+			return nil, fmt.Errorf("%s: %s: domain %q, want in or out", path, q.QID, q.Domain)
+		}
+		qs = append(qs, q)
+	}
+	return qs, nil
+}

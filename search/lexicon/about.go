@@ -1,0 +1,113 @@
+package lexicon
+
+import "math"
+
+// Whether the directory is about a query at all is decided on evidence, by
+// a logistic model whose weights are fitted to labelled queries
+// (search/testdata/about.jsonl: keywords, sentences, long tasks and other
+// languages that servers are for, and questions about the world, recipes,
+// sports results, people, gibberish and everyday words that none is for).
+// Its evidence, each a feature of the model:
+//
+// Every feature is free of the directory's size, so that one model serves
+// the starter directory of a hundred entries and a registry of millions.
+const (
+	// The query has a word entries use that is not everyday English
+	// ("kubernetes", "tagesschau"), and one that entries have in their
+	// name.
+	featSpecific = iota
+	featSpecificNamed
+	// An everyday word entries are named for ("weather", "flights"): the
+	// largest share of a word's entries that have it in their name; and
+	// one many entries have ("databases"): log1p of the largest number of
+	// entries in a thousand that have one.
+	featCommonNamed
+	featCommonShare
+	// A word of the query names a concept, as entries or as people say it;
+	// a word asks for one that its entries hardly use ("umbrella").
+	featConcept
+	featAsked
+	// The share of the query's weight the best-matching entry covers.
+	featCoverage
+	// How many of its words no entry has: specific ones ("eiffel",
+	// "zorblax") and everyday ones ("chocolate").
+	featUnknownSpecific
+	featUnknownCommon
+	// log1p of how many words it has.
+	featWords
+	// The query is in another language; it speaks of its asker's own
+	// things; asks for what holds now; opens as a question about the
+	// world; names the tools it wants (see Form).
+	featForeign
+	featPersonal
+	featLive
+	featFact
+	featTool
+	// AboutFeatures is how many there are; Params.About has one weight
+	// more, the bias.
+	AboutFeatures
+)
+
+// Evidence is the evidence of the parsed query, given the share of its
+// weight the best-matching entry covers.
+func (p *Parser) Evidence(coverage float32) [AboutFeatures]float32 {
+	var f [AboutFeatures]float32
+	n := 0
+	for i := range p.Clauses {
+		c := &p.Clauses[i]
+		if c.Bonus {
+			continue
+		}
+		n++
+		switch {
+		case c.Known && !c.Common:
+			f[featSpecific] = 1
+			f[featSpecificNamed] = max(f[featSpecificNamed], b2f(c.NameDF > 0))
+		case c.Known:
+			if c.DF > 0 {
+				f[featCommonNamed] = max(f[featCommonNamed], float32(c.NameDF)/float32(c.DF))
+				f[featCommonShare] = max(f[featCommonShare], float32(math.Log1p(1000*float64(c.DF)/float64(max(p.live, 1)))))
+			}
+		case c.Common:
+			f[featUnknownCommon]++
+		default:
+			f[featUnknownSpecific]++
+		}
+		f[featConcept] = max(f[featConcept], b2f(c.Cue))
+		f[featAsked] = max(f[featAsked], b2f(c.Asked))
+	}
+	f[featCoverage] = coverage
+	f[featWords] = log1p(n)
+	f[featForeign] = b2f(p.Foreign)
+	f[featPersonal] = b2f(p.Form.Personal)
+	f[featLive] = b2f(p.Form.Live)
+	f[featFact] = b2f(p.Form.Fact)
+	f[featTool] = b2f(p.Form.Tool)
+	return f
+}
+
+// About reports whether the directory is about the parsed query, given the
+// share of its weight the best-matching entry covers: the model's score,
+// with the weights of params, is above zero.
+func (p *Parser) About(coverage float32) bool {
+	return AboutScore(p.Evidence(coverage), &p.params.About) > 0
+}
+
+// AboutScore is the model's score of the evidence f with weights w (the
+// last one the bias).
+func AboutScore(f [AboutFeatures]float32, w *[AboutFeatures + 1]float32) float32 {
+	s := w[AboutFeatures]
+	for i, v := range f {
+		s += w[i] * v
+	}
+	return s
+}
+
+func log1p(n int) float32 { return float32(math.Log1p(float64(n))) }
+
+func b2f(b bool) float32 {
+	if b {
+		return 1
+	}
+	return 0
+}

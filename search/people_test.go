@@ -1,0 +1,81 @@
+package search
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/starter"
+)
+
+// TestWhatPeopleAsk runs, over the packages corpus, what a new user tried
+// and got nothing or the wrong thing for (issue 25): a sentence with one
+// strong word and some everyday ones answers, and answers with what it
+// means; everyday German, French and Spanish find their entries, and their
+// words are not English names misspelt.
+func TestWhatPeopleAsk(t *testing.T) {
+	x := loadIndex(t)
+	for _, tc := range []struct {
+		query string
+		want  string // a pattern the name or brief of one of the first three hits has
+		not   string // a pattern no name of the first three has
+	}{
+		{query: "write a tweet about our launch", want: `(?i)tweet|twitter|\bx\b`},
+		{query: "share our launch news on twitter", want: `(?i)tweet|twitter`},
+		{query: "find cheap flights to tokyo next week", want: `(?i)flight`},
+		{query: "Kalender verwalten", want: `(?i)calendar|kalender`},
+		{query: "postgres verwalten", want: `(?i)postgres`},
+		{query: "google calendrier", want: `(?i)calendar`},
+		{query: "Je veux gérer mon calendrier Google", want: `(?i)calendar`},
+		{query: "gestionar facturas", want: `(?i)invoic|factur`, not: `(?i)sonar`},
+		{query: "Angebote und Rechnungen schreiben", want: `(?i)invoic|rechnung|factur`, not: `(?i)coupon`},
+	} {
+		res := x.Search(tc.query, 10)
+		if len(res.Hits) == 0 {
+			t.Errorf("%q answers nothing", tc.query)
+			continue
+		}
+		want := regexp.MustCompile(tc.want)
+		found := false
+		for _, h := range res.Hits[:min(3, len(res.Hits))] {
+			found = found || want.MatchString(h.Entry.Name+" "+h.Entry.Brief)
+		}
+		if !found {
+			t.Errorf("%q: first three %v, want one matching %s", tc.query, names(res)[:min(3, len(res.Hits))], tc.want)
+		}
+		if tc.not != "" {
+			not := regexp.MustCompile(tc.not)
+			for _, h := range res.Hits[:min(3, len(res.Hits))] {
+				if not.MatchString(h.Entry.Name) {
+					t.Errorf("%q: %s among the first three", tc.query, h.Entry.Name)
+				}
+			}
+		}
+	}
+}
+
+// TestGenericVerbsAskNothing checks, on the starter directory, that a
+// Chinese verb that only says "look up" or "manage" asks for nothing:
+// "查询" used to answer 48 database servers.
+func TestGenericVerbsAskNothing(t *testing.T) {
+	entries, err := starter.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range entries {
+		e.ID = mcpdir.EntryID(e.NaturalKey())
+		entries[i] = e
+	}
+	x := New()
+	x.Upsert(entries...)
+	for _, q := range []string{"查询", "管理", "조회", "調べる"} {
+		if res := x.Search(q, 10); res.Total != 0 {
+			t.Errorf("%q matched %d entries: %v", q, res.Total, names(res))
+		}
+	}
+	// The subject of such a request still finds its servers.
+	if res := x.Search("查询 github", 10); len(res.Hits) == 0 || !strings.Contains(strings.ToLower(res.Hits[0].Entry.Name), "github") {
+		t.Errorf("查询 github: %v", names(res))
+	}
+}
