@@ -10,13 +10,13 @@ import "slices"
 // reuses its buffers: one goroutine at a time.
 type Reader struct {
 	stems    stemCache
-	seq      []string         // the stems of the field being read
-	concepts []string         // the entry's concepts, once for each cue found
-	lang     *language        // the entry's language, nil for English
+	seq      []string  // the stems of the field being read
+	concepts []string  // the entry's concepts, once for each cue found
+	lang     *language // the entry's language, nil for English
 	// Lang is the language the entry is written in, by its words or its
 	// script (see Begin).
 	Lang Lang
-	at       [maxCueWords]int // where a cue's words are
+	at   [maxCueWords]int // where a cue's words are
 }
 
 // maxConceptTF bounds how many of a concept's terms count for an entry.

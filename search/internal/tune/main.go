@@ -313,6 +313,7 @@ func (t *tuner) fitAbout() [lexicon.AboutFeatures + 1]float32 {
 	}
 	return out
 }
+
 // report prints the figures of both halves.
 func report(x *search.Index, nl, keywords []releval.Query, about []releval.AboutQuery) {
 	engine := releval.IndexEngine(x)
