@@ -32,6 +32,7 @@ func IsConcept(t string) bool { return strings.HasPrefix(t, conceptMark) }
 // foreign word or phrase and its English words).
 type cue struct {
 	stems []string // the stems of its words, stop words left out
+	mask  uint64   // stemBits of its stems: a text whose stems lack one has no match
 	to    string   // the concept's pseudo-word
 	words []string // gloss: the English words
 	entry bool     // entries use it: it assigns entries to the concept
@@ -120,7 +121,7 @@ func (t cueTable) add(terms []string, c cue) {
 			continue
 		}
 		c := c
-		c.stems = stems
+		c.stems, c.mask = stems, stemsMask(stems)
 		t[stems[0]] = append(t[stems[0]], c)
 	}
 }
@@ -131,6 +132,19 @@ const (
 	entryCue
 	askCue
 )
+
+// stemsMask sets a bit of 64 for each of the stems, by its hash.
+func stemsMask(stems []string) uint64 {
+	var m uint64
+	for _, s := range stems {
+		h := uint64(14695981039346656037) // FNV-1a
+		for i := 0; i < len(s); i++ {
+			h = (h ^ uint64(s[i])) * 1099511628211
+		}
+		m |= 1 << (h % 64)
+	}
+	return m
+}
 
 // cueSlack is how many other words may stand among the words of a phrase
 // people ask with: "pod logs" in "show me the logs of the pods".
@@ -143,11 +157,15 @@ const maxCueWords = 8
 // the stems, with the number n of its words, whose positions it leaves in
 // at[:n]. The words of entries' terms and glosses must follow each other;
 // those people ask with may come in any order within a few words.
-func (t cueTable) match(stems []string, i int, kind int, at *[maxCueWords]int, found func(c *cue, n int)) {
+//
+// mask is stemsMask of the stems: a cue with a stem the text lacks is left
+// out without a look at the text (concepts have thousands of cues, many
+// starting with one word).
+func (t cueTable) match(stems []string, mask uint64, i int, kind int, at *[maxCueWords]int, found func(c *cue, n int)) {
 	cues := t[stems[i]]
 	for k := range cues {
 		c := &cues[k]
-		if kind == entryCue && !c.entry || kind == askCue && c.entry || len(c.stems) > maxCueWords {
+		if c.mask&^mask != 0 || kind == entryCue && !c.entry || kind == askCue && c.entry || len(c.stems) > maxCueWords {
 			continue
 		}
 		end := i + len(c.stems)

@@ -78,11 +78,12 @@ func (r *Reader) Field(text string, cues bool, add func(w string)) int {
 		return n
 	}
 	// The field's concepts, and the English words of its foreign ones.
+	mask := stemsMask(r.seq)
 	for i := range r.seq {
-		conceptCues.match(r.seq, i, entryCue, &r.at, func(c *cue, _ int) {
+		conceptCues.match(r.seq, mask, i, entryCue, &r.at, func(c *cue, _ int) {
 			r.concepts = append(r.concepts, c.to)
 		})
-		glossCues.match(r.seq, i, anyCue, &r.at, func(c *cue, _ int) {
+		glossCues.match(r.seq, mask, i, anyCue, &r.at, func(c *cue, _ int) {
 			for _, w := range c.words {
 				add(w)
 			}

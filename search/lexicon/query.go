@@ -554,10 +554,11 @@ func (p *Parser) findCues() {
 	}
 	n := len(p.seq)
 	glossed := false
+	mask := stemsMask(p.seq)
 	for i := 0; i < n; {
 		best := (*cue)(nil)
 		bestSpan := 0
-		glossCues.match(p.seq[:n], i, anyCue, &p.at, func(c *cue, n int) {
+		glossCues.match(p.seq[:n], mask, i, anyCue, &p.at, func(c *cue, n int) {
 			if n > bestSpan {
 				best, bestSpan = c, n
 			}
@@ -623,8 +624,9 @@ type span struct{ from, to int }
 
 // markConcepts marks the words of every concept cue the stems spell.
 func (p *Parser) markConcepts(seq []string, words []span) {
+	mask := stemsMask(seq)
 	for i := range seq {
-		conceptCues.match(seq, i, entryCue, &p.at, func(c *cue, n int) {
+		conceptCues.match(seq, mask, i, entryCue, &p.at, func(c *cue, n int) {
 			if !slices.Contains(p.named, c.to) {
 				p.named = append(p.named, c.to)
 			}
@@ -634,7 +636,7 @@ func (p *Parser) markConcepts(seq []string, words []span) {
 				}
 			}
 		})
-		conceptCues.match(seq, i, askCue, &p.at, func(c *cue, n int) {
+		conceptCues.match(seq, mask, i, askCue, &p.at, func(c *cue, n int) {
 			for k, q := range p.at[:n] {
 				for j := words[q].from; j < words[q].to; j++ {
 					w := &p.words[j]
