@@ -103,3 +103,69 @@ func TestOtherLanguages(t *testing.T) {
 		t.Errorf("roll a die: %v", names(res))
 	}
 }
+
+// TestForeignWordsAreNotEnglishNames checks that a word of a query in
+// another language is matched as a word of that language (its stem, its
+// English words), never as the beginning or a near spelling of an English
+// name: "gestionar facturas" is not getsonar.
+func TestForeignWordsAreNotEnglishNames(t *testing.T) {
+	x := indexOf([]*mcpdir.Entry{
+		entry("getsonar-mcp", "SonarQube code quality reports", 0),
+		entry("ordenarium-mcp", "Ordenarium orchestration runtime", 0),
+		entry("facturas-mcp", "Crear y enviar facturas electrónicas", 0),
+		entry("invoice-mcp", "Create and send invoices to your customers", 0),
+		entry("kalender-mcp", "Termine im Kalender anlegen und verschieben", 0),
+		entry("calendar-mcp", "Manage Google Calendar events", 0),
+	})
+	res := x.Search("gestionar facturas", 10)
+	if slices.Contains(names(res), "getsonar-mcp") {
+		t.Errorf("gestionar facturas: %v, matched getsonar as a near spelling", names(res))
+	}
+	if len(res.Hits) == 0 || res.Hits[0].Entry.Name != "facturas-mcp" {
+		t.Errorf("gestionar facturas: %v, want facturas-mcp first", names(res))
+	}
+	// The gloss finds the English entry too ("facturas": invoices).
+	if !slices.Contains(names(res), "invoice-mcp") {
+		t.Errorf("gestionar facturas: %v, want invoice-mcp among them", names(res))
+	}
+	// "ordenar" (to sort) is no word of the gloss, and the beginning of an
+	// English name: in a Spanish query it is not that name.
+	if res := x.Search("ordenar mis facturas", 10); slices.Contains(names(res), "ordenarium-mcp") {
+		t.Errorf("ordenar mis facturas: %v, matched ordenarium by its prefix", names(res))
+	}
+	// Everyday German, without a stop word to tell it by.
+	res = x.Search("Kalender verwalten", 10)
+	if len(res.Hits) < 2 || !slices.Contains(names(res)[:2], "kalender-mcp") || !slices.Contains(names(res)[:2], "calendar-mcp") {
+		t.Errorf("Kalender verwalten: %v, want kalender-mcp and calendar-mcp first", names(res))
+	}
+}
+
+// TestKoreanAsCharacterPairs checks that Korean is searched as Chinese and
+// Japanese are, so that a word meets its forms with particles.
+func TestKoreanAsCharacterPairs(t *testing.T) {
+	x := indexOf([]*mcpdir.Entry{
+		entry("nalssi-mcp", "오늘과 내일의 날씨 정보", 0),
+		entry("iljeong-mcp", "일정 관리와 회의 예약", 0),
+	})
+	for q, want := range map[string]string{"날씨는 어때": "nalssi-mcp", "내 일정을 보여줘": "iljeong-mcp"} {
+		if res := x.Search(q, 10); len(res.Hits) == 0 || res.Hits[0].Entry.Name != want {
+			t.Errorf("%q: %v, want %s first", q, names(res), want)
+		}
+	}
+}
+
+// TestChattyWordsOfALongTaskMatchNamesLess checks that in a pasted task the
+// servers named for its everyday words ("launch", "week", "team") do not
+// outrank the one for what it asks.
+func TestChattyWordsOfALongTaskMatchNamesLess(t *testing.T) {
+	x := indexOf([]*mcpdir.Entry{
+		entry("launch-week", "Planner for product events", 0),
+		entry("team-room", "Chat rooms", 0),
+		entry("kicad-mcp", "KiCad tools", 0),
+	})
+	task := "Hi! With the launch next week our team is swamped. Please open the board in KiCad and check it " +
+		"for us before the launch, and tell the team. Thanks!"
+	if res := x.Search(task, 10); len(res.Hits) == 0 || res.Hits[0].Entry.Name != "kicad-mcp" {
+		t.Errorf("%v, want kicad-mcp first", names(res))
+	}
+}

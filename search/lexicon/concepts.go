@@ -32,18 +32,19 @@ func IsConcept(t string) bool { return strings.HasPrefix(t, conceptMark) }
 // foreign word or phrase and its English words).
 type cue struct {
 	stems []string // the stems of its words, stop words left out
-	mask  uint64   // stemBits of its stems: a text whose stems lack one has no match
+	bits  []uint16 // where its stems are in a stemSet: a text lacking one has no match
 	to    string   // the concept's pseudo-word
 	words []string // gloss: the English words
-	entry bool     // entries use it: it assigns entries to the concept
 }
 
 // cueTable finds cues by the stem of their first word.
 type cueTable map[string][]cue
 
 var (
-	conceptCues = parseConcepts(conceptsText)
-	glossCues   = parseGloss(glossText)
+	// conceptCues are the terms entries use, askCues the words people ask
+	// with (a query is searched for both, an entry for the first).
+	conceptCues, askCues = parseConcepts(conceptsText)
+	glossCues            = parseGloss(glossText)
 )
 
 // parseConcepts reads concepts.txt:
@@ -51,37 +52,35 @@ var (
 //	= slug | Label
 //	entry: term, term, …
 //	ask: term, term, …
-func parseConcepts(text string) cueTable {
-	t := cueTable{}
+func parseConcepts(text string) (entry, ask cueTable) {
+	entry, ask = cueTable{}, cueTable{}
 	for r := range records(text) {
 		mark := conceptMark + r.heading
 		switch {
 		case r.heading == "":
 		case r.key == "entry":
-			t.add(r.items, cue{to: mark, entry: true})
+			entry.add(r.items, cue{to: mark})
 		case r.key == "ask":
-			t.add(r.items, cue{to: mark})
+			ask.add(r.items, cue{to: mark})
 		}
 	}
-	t.dropAskedEntryTerms()
-	return t
+	dropEntryTerms(ask, entry)
+	return entry, ask
 }
 
-// dropAskedEntryTerms drops the cues people ask with that are, stop words
-// left out, terms entries use ("our confluence" is "confluence"): those do
-// not expand a query.
-func (t cueTable) dropAskedEntryTerms() {
-	entry := map[string]bool{}
+// dropEntryTerms drops the cues people ask with that are, stop words left
+// out, terms entries use ("our confluence" is "confluence"): those do not
+// expand a query.
+func dropEntryTerms(ask, entry cueTable) {
 	key := func(c *cue) string { return c.to + "\x00" + strings.Join(c.stems, " ") }
-	for _, cs := range t {
+	terms := map[string]bool{}
+	for _, cs := range entry {
 		for i := range cs {
-			if cs[i].entry {
-				entry[key(&cs[i])] = true
-			}
+			terms[key(&cs[i])] = true
 		}
 	}
-	for first, cs := range t {
-		t[first] = slices.DeleteFunc(cs, func(c cue) bool { return !c.entry && entry[key(&c)] })
+	for first, cs := range ask {
+		ask[first] = slices.DeleteFunc(cs, func(c cue) bool { return terms[key(&c)] })
 	}
 }
 
@@ -102,7 +101,7 @@ func parseGloss(text string) cueTable {
 			})
 		}
 		if len(words) > 0 {
-			t.add([]string{r.key}, cue{words: words, entry: true})
+			t.add([]string{r.key}, cue{words: words})
 		}
 	}
 	return t
@@ -121,29 +120,44 @@ func (t cueTable) add(terms []string, c cue) {
 			continue
 		}
 		c := c
-		c.stems, c.mask = stems, stemsMask(stems)
+		c.stems = stems
+		for _, st := range stems {
+			c.bits = append(c.bits, stemBit(st))
+		}
 		t[stems[0]] = append(t[stems[0]], c)
 	}
 }
 
-// Which cues match looks for.
-const (
-	anyCue = iota
-	entryCue
-	askCue
-)
+// stemSet holds the stems of a text as bits, by their hashes: a cue with
+// a stem whose bit is not set cannot match, and is left out without a look
+// at the text (a long query meets thousands of cues).
+type stemSet [16]uint64
 
-// stemsMask sets a bit of 64 for each of the stems, by its hash.
-func stemsMask(stems []string) uint64 {
-	var m uint64
-	for _, s := range stems {
-		h := uint64(14695981039346656037) // FNV-1a
-		for i := 0; i < len(s); i++ {
-			h = (h ^ uint64(s[i])) * 1099511628211
-		}
-		m |= 1 << (h % 64)
+func (ss *stemSet) reset(stems []string) {
+	*ss = stemSet{}
+	for _, st := range stems {
+		b := stemBit(st)
+		ss[b/64] |= 1 << (b % 64)
 	}
-	return m
+}
+
+// has reports whether every bit of the cue's stems is set.
+func (ss *stemSet) has(c *cue) bool {
+	for _, b := range c.bits {
+		if ss[b/64]&(1<<(b%64)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// stemBit is the bit of a stem in a stemSet.
+func stemBit(st string) uint16 {
+	h := uint32(2166136261) // FNV-1a
+	for i := 0; i < len(st); i++ {
+		h = (h ^ uint32(st[i])) * 16777619
+	}
+	return uint16(h % (64 * 16))
 }
 
 // cueSlack is how many other words may stand among the words of a phrase
@@ -153,23 +167,20 @@ const cueSlack = 2
 // maxCueWords bounds the words of a cue.
 const maxCueWords = 8
 
-// match calls found for every cue of a kind that starts at position i of
-// the stems, with the number n of its words, whose positions it leaves in
-// at[:n]. The words of entries' terms and glosses must follow each other;
-// those people ask with may come in any order within a few words.
-//
-// mask is stemsMask of the stems: a cue with a stem the text lacks is left
-// out without a look at the text (concepts have thousands of cues, many
-// starting with one word).
-func (t cueTable) match(stems []string, mask uint64, i int, kind int, at *[maxCueWords]int, found func(c *cue, n int)) {
+// match calls found for every cue that starts at position i of the stems,
+// whose set is ss, with the number n of its words, whose positions it
+// leaves in at[:n]. The words of entries' terms and glosses must follow
+// each other; those people ask with (loose) may come in any order within a
+// few words.
+func (t cueTable) match(stems []string, ss *stemSet, i int, loose bool, at *[maxCueWords]int, found func(c *cue, n int)) {
 	cues := t[stems[i]]
 	for k := range cues {
 		c := &cues[k]
-		if c.mask&^mask != 0 || kind == entryCue && !c.entry || kind == askCue && c.entry || len(c.stems) > maxCueWords {
+		if len(c.stems) > maxCueWords || !ss.has(c) {
 			continue
 		}
 		end := i + len(c.stems)
-		if kind == askCue {
+		if loose {
 			end += cueSlack
 		}
 		end = min(end, len(stems))
@@ -177,7 +188,7 @@ func (t cueTable) match(stems []string, mask uint64, i int, kind int, at *[maxCu
 		n := 1
 		for _, st := range c.stems[1:] {
 			j := i + n // the next word, for a term that must follow
-			if kind == askCue {
+			if loose {
 				for j = i + 1; j < end && (stems[j] != st || slices.Contains(at[:n], j)); j++ {
 				}
 			}
@@ -225,7 +236,11 @@ func QueryConcepts(q string) []string {
 // the ones compiled in: for tools that try concepts out before they are
 // written into concepts.txt. Not safe while anything parses or reads.
 func AddConcepts(text string) {
-	for first, cs := range parseConcepts(text) {
+	entry, ask := parseConcepts(text)
+	for first, cs := range entry {
 		conceptCues[first] = append(conceptCues[first], cs...)
+	}
+	for first, cs := range ask {
+		askCues[first] = append(askCues[first], cs...)
 	}
 }

@@ -17,6 +17,7 @@ type Reader struct {
 	// script (see Begin).
 	Lang Lang
 	at   [maxCueWords]int // where a cue's words are
+	set  stemSet          // the stems of the field being read
 }
 
 // maxConceptTF bounds how many of a concept's terms count for an entry.
@@ -78,12 +79,12 @@ func (r *Reader) Field(text string, cues bool, add func(w string)) int {
 		return n
 	}
 	// The field's concepts, and the English words of its foreign ones.
-	mask := stemsMask(r.seq)
+	r.set.reset(r.seq)
 	for i := range r.seq {
-		conceptCues.match(r.seq, mask, i, entryCue, &r.at, func(c *cue, _ int) {
+		conceptCues.match(r.seq, &r.set, i, false, &r.at, func(c *cue, _ int) {
 			r.concepts = append(r.concepts, c.to)
 		})
-		glossCues.match(r.seq, mask, i, anyCue, &r.at, func(c *cue, _ int) {
+		glossCues.match(r.seq, &r.set, i, false, &r.at, func(c *cue, _ int) {
 			for _, w := range c.words {
 				add(w)
 			}

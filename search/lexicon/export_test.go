@@ -6,9 +6,9 @@ package lexicon
 func DisableLayer(layer string) (restore func()) {
 	switch layer {
 	case "concepts":
-		was := conceptCues
-		conceptCues = cueTable{}
-		return func() { conceptCues = was }
+		entry, ask := conceptCues, askCues
+		conceptCues, askCues = cueTable{}, cueTable{}
+		return func() { conceptCues, askCues = entry, ask }
 	case "gloss":
 		was := glossCues
 		glossCues = cueTable{}

@@ -36,14 +36,16 @@ func TestDetectLanguage(t *testing.T) {
 func TestConceptsParse(t *testing.T) {
 	slugs := map[string]bool{}
 	entryTerms := map[string]int{}
-	for _, cs := range conceptCues {
-		for _, c := range cs {
-			if len(c.stems) == 0 || !IsConcept(c.to) || len(c.to) <= len(conceptMark) {
-				t.Fatalf("bad cue %+v", c)
-			}
-			slugs[c.to] = true
-			if c.entry {
-				entryTerms[c.to]++
+	for table, entry := range map[*cueTable]bool{&conceptCues: true, &askCues: false} {
+		for _, cs := range *table {
+			for _, c := range cs {
+				if len(c.stems) == 0 || !IsConcept(c.to) || len(c.to) <= len(conceptMark) || len(c.bits) != len(c.stems) {
+					t.Fatalf("bad cue %+v", c)
+				}
+				slugs[c.to] = true
+				if entry {
+					entryTerms[c.to]++
+				}
 			}
 		}
 	}

@@ -132,6 +132,7 @@ type Parser struct {
 	named    []string // the concepts whose entries' terms the query has
 	key      []byte   // a clause's cache key or a joined word, built here
 	at       [maxCueWords]int
+	set      stemSet // the stems cues are matched in
 	pairs    []string
 	cands    []cand
 }
@@ -554,11 +555,11 @@ func (p *Parser) findCues() {
 	}
 	n := len(p.seq)
 	glossed := false
-	mask := stemsMask(p.seq)
+	p.set.reset(p.seq[:n])
 	for i := 0; i < n; {
 		best := (*cue)(nil)
 		bestSpan := 0
-		glossCues.match(p.seq[:n], mask, i, anyCue, &p.at, func(c *cue, n int) {
+		glossCues.match(p.seq[:n], &p.set, i, false, &p.at, func(c *cue, n int) {
 			if n > bestSpan {
 				best, bestSpan = c, n
 			}
@@ -624,9 +625,9 @@ type span struct{ from, to int }
 
 // markConcepts marks the words of every concept cue the stems spell.
 func (p *Parser) markConcepts(seq []string, words []span) {
-	mask := stemsMask(seq)
+	p.set.reset(seq)
 	for i := range seq {
-		conceptCues.match(seq, mask, i, entryCue, &p.at, func(c *cue, n int) {
+		conceptCues.match(seq, &p.set, i, false, &p.at, func(c *cue, n int) {
 			if !slices.Contains(p.named, c.to) {
 				p.named = append(p.named, c.to)
 			}
@@ -636,7 +637,7 @@ func (p *Parser) markConcepts(seq []string, words []span) {
 				}
 			}
 		})
-		conceptCues.match(seq, mask, i, askCue, &p.at, func(c *cue, n int) {
+		askCues.match(seq, &p.set, i, true, &p.at, func(c *cue, n int) {
 			for k, q := range p.at[:n] {
 				for j := words[q].from; j < words[q].to; j++ {
 					w := &p.words[j]
