@@ -204,34 +204,6 @@ func (t cueTable) match(stems []string, ss *stemSet, i int, loose bool, at *[max
 	}
 }
 
-// QueryConcepts returns the concepts that the words of a query ask for or
-// name (their pseudo-words), as the parser would find them without an
-// index: for measuring the concept layer's reach.
-func QueryConcepts(q string) []string {
-	var p Parser
-	p.words = p.words[:0]
-	Tokenize(truncate(q, maxQueryBytes), func(w string, part bool) {
-		if !part {
-			p.addWord(w)
-		}
-	})
-	for i := range p.words {
-		if !p.words[i].stop {
-			p.content = append(p.content, i)
-		}
-	}
-	p.findCues()
-	found := slices.Clone(p.named)
-	for _, w := range p.words {
-		for _, n := range w.concepts {
-			if !slices.Contains(found, n.concept) {
-				found = append(found, n.concept)
-			}
-		}
-	}
-	return found
-}
-
 // AddConcepts adds the concept blocks of text (concepts.txt's format) to
 // the ones compiled in: for tools that try concepts out before they are
 // written into concepts.txt. Not safe while anything parses or reads.

@@ -1,0 +1,223 @@
+package search
+
+import (
+	"math"
+	"math/bits"
+	"strings"
+)
+
+// The best hits of a search: selected from the candidates that scored
+// above the bar, ordered, and near-duplicates (a server's forks and
+// republished copies) moved out of the leading ones.
+
+// collapseTop is how many leading hits are kept free of near-duplicates.
+const collapseTop = 10
+
+// collapseSlack is how many extra candidates are ranked beyond the limit,
+// to fill the leading hits when near-duplicates are moved down.
+const collapseSlack = 30
+
+// hit is a ranked candidate.
+type hit struct {
+	doc   uint32
+	score float32
+	tie   uint64 // tieKey of the doc
+}
+
+// tieKey orders entries of equal scores as betterTie does, as far as 64
+// bits tell: the popularity (up to 2^32-1) over the name's first 4 bytes.
+// Where two keys are equal, betterTie decides: ties are common, and a key
+// in the hit spares selecting and sorting reading two entries a compare.
+func tieKey(d *doc) uint64 {
+	if d.popularity < 0 || d.popularity >= math.MaxUint32 {
+		return uint64(min(max(d.popularity, 0), math.MaxUint32)) << 32
+	}
+	return uint64(d.popularity)<<32 | uint64(^uint32(d.nameKey>>32))
+}
+
+// leading returns the first limit of the best k hits of hs, best first,
+// near-duplicates moved down (reordering hs). better is a total order, so
+// the order is the one any sort gives. The best limit are sorted first:
+// collapse rarely reaches past them, and the slack is sorted only when it
+// does.
+func (x *Index) leading(hs []hit, k, limit int) []hit {
+	if len(hs) > k {
+		x.selectBest(hs, k)
+		hs = hs[:k]
+	}
+	head := min(limit, len(hs))
+	if len(hs) > head {
+		x.selectBest(hs, head)
+	}
+	x.sortHits(hs[:head])
+	if kept, i := x.collapse(hs, 0, 0, head); kept < collapseTop && i == head && len(hs) > head {
+		x.sortHits(hs[head:])
+		x.collapse(hs, kept, i, len(hs))
+	}
+	return hs[:head]
+}
+
+// worst is the lowest score of the hits kept.
+func (s *searcher) worst() float32 {
+	w := s.best[0].score
+	for _, h := range s.best[1:] {
+		w = min(w, h.score)
+	}
+	return w
+}
+
+// better orders hits: by score, then popularity, name and id, so that the
+// order is the same on every run.
+func (x *Index) better(a, b hit) bool {
+	return a.score > b.score || a.score == b.score && x.betterTie(a, b)
+}
+
+// betterTie orders hits of equal scores, by their tie keys and then the
+// entries; kept apart from better so that better, called at every step of
+// selecting and sorting, is inlined.
+//
+//go:noinline
+func (x *Index) betterTie(a, b hit) bool {
+	if a.tie != b.tie {
+		return a.tie > b.tie
+	}
+	da, db := &x.docs[a.doc], &x.docs[b.doc]
+	if da.popularity != db.popularity {
+		return da.popularity > db.popularity
+	}
+	if da.nameKey != db.nameKey {
+		return da.nameKey < db.nameKey
+	}
+	ea, eb := da.entry, db.entry
+	if ea.Name != eb.Name {
+		return ea.Name < eb.Name
+	}
+	return ea.ID < eb.ID
+}
+
+// selectBest reorders hs so that its first k are the k best, in no order
+// (quickselect; better is a strict total order, as no hit is there twice).
+// Keeping twice k hits and selecting from them now and then costs less
+// than a heap of k, which orders its hits at every offer.
+func (x *Index) selectBest(hs []hit, k int) {
+	lo, hi := 0, len(hs)-1
+	for lo < hi {
+		i := x.partition(hs, lo, hi)
+		switch {
+		case i == k || i == k-1:
+			return
+		case i < k:
+			lo = i + 1
+		default:
+			hi = i - 1
+		}
+	}
+}
+
+// partition splits hs[lo:hi+1] around the median of its first, middle and
+// last hits, and returns where that pivot ends: the hits before it are
+// better, those after it worse.
+func (x *Index) partition(hs []hit, lo, hi int) int {
+	mid := lo + (hi-lo)/2
+	if x.better(hs[mid], hs[lo]) {
+		hs[mid], hs[lo] = hs[lo], hs[mid]
+	}
+	if x.better(hs[hi], hs[lo]) {
+		hs[hi], hs[lo] = hs[lo], hs[hi]
+	}
+	if x.better(hs[hi], hs[mid]) {
+		hs[hi], hs[mid] = hs[mid], hs[hi]
+	}
+	hs[mid], hs[hi] = hs[hi], hs[mid]
+	pivot, i := hs[hi], lo
+	for j := lo; j < hi; j++ {
+		if x.better(hs[j], pivot) {
+			hs[i], hs[j] = hs[j], hs[i]
+			i++
+		}
+	}
+	hs[i], hs[hi] = hs[hi], hs[i]
+	return i
+}
+
+// sortHits sorts hs best first: quicksort down to short runs, which
+// insertion sorts.
+func (x *Index) sortHits(hs []hit) {
+	for len(hs) > 12 {
+		i := x.partition(hs, 0, len(hs)-1)
+		if i < len(hs)-1-i { // recurse into the shorter side
+			x.sortHits(hs[:i])
+			hs = hs[i+1:]
+		} else {
+			x.sortHits(hs[i+1:])
+			hs = hs[:i]
+		}
+	}
+	for i := 1; i < len(hs); i++ {
+		for j := i; j > 0 && x.better(hs[j], hs[j-1]); j-- {
+			hs[j], hs[j-1] = hs[j-1], hs[j]
+		}
+	}
+}
+
+// collapse moves near-duplicates out of the leading hits: of entries with
+// related names and near-identical briefs (a server and its forks and
+// republished copies) only the best stays there; the others follow, in
+// order. hs[:end] is sorted best first and is reordered in place; the
+// scan goes on from i with kept hits kept, and stops at end or when the
+// leading hits are full, which it returns as kept and i, for a later call
+// to go on past end.
+func (x *Index) collapse(hs []hit, kept, i, end int) (int, int) {
+	for ; i < end && kept < collapseTop; i++ {
+		dup := false
+		for _, k := range hs[:kept] {
+			if dup = x.nearDuplicates(hs[i].doc, k.doc); dup {
+				break
+			}
+		}
+		if !dup {
+			h := hs[i]
+			copy(hs[kept+1:i+1], hs[kept:i])
+			hs[kept] = h
+			kept++
+		}
+	}
+	return kept, i
+}
+
+// maxSigDistance is how many of 64 simhash bits near-identical briefs may
+// differ in.
+const maxSigDistance = 6
+
+func (x *Index) nearDuplicates(a, b uint32) bool {
+	da, db := &x.docs[a], &x.docs[b]
+	if bits.OnesCount64(da.sig^db.sig) > maxSigDistance {
+		return false
+	}
+	return relatedNames(da.entry.Name[da.stemOff:], db.entry.Name[db.stemOff:])
+}
+
+// relatedNames reports whether the words of one name stem are all words of
+// the other ("mcp-server-git", "kzms-mcp-server-git").
+func relatedNames(a, b string) bool {
+	wa, wb := nameWords(a), nameWords(b)
+	if len(wa) > len(wb) {
+		wa, wb = wb, wa
+	}
+	for _, w := range wa {
+		found := false
+		for _, v := range wb {
+			if found = strings.EqualFold(w, v); found {
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+func nameWords(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == '-' || r == '_' || r == '.' || r == '/' })
+}

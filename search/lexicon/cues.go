@@ -1,0 +1,148 @@
+package lexicon
+
+import "slices"
+
+// How a query's words are found to name concepts, or to be foreign words
+// with English ones: the cues of concepts.txt and gloss.txt matched in the
+// query.
+
+// findCues marks the words of the query that name concepts or are foreign
+// words with an English gloss. Concepts are looked for in the query as
+// written and with its foreign words glossed ("wetter morgen" reads as
+// "weather morgen"), so that a German query finds the weather concept.
+func (p *Parser) findCues() {
+	p.seq, p.seqWords, p.named = p.seq[:0], p.seqWords[:0], p.named[:0]
+	for _, i := range p.content {
+		p.seq = append(p.seq, p.stems.of(p.words[i].text))
+		p.seqWords = append(p.seqWords, span{i, i + 1})
+	}
+	n := len(p.seq)
+	glossed := false
+	p.set.reset(p.seq[:n])
+	for i := 0; i < n; {
+		best := (*cue)(nil)
+		bestSpan := 0
+		glossCues.match(p.seq[:n], &p.set, i, false, &p.at, func(c *cue, n int) {
+			if n > bestSpan {
+				best, bestSpan = c, n
+			}
+		})
+		if best == nil {
+			p.seq = append(p.seq, p.seq[i])
+			p.seqWords = append(p.seqWords, p.seqWords[i])
+			i++
+			continue
+		}
+		glossed = true
+		from := span{p.seqWords[i].from, p.seqWords[i+bestSpan-1].to}
+		for _, w := range best.words {
+			p.seq = append(p.seq, p.stems.of(w))
+			p.seqWords = append(p.seqWords, from)
+			for j := range p.words[from.from:from.to] {
+				if ww := &p.words[from.from+j]; !ww.stop && !slices.Contains(ww.gloss, w) {
+					ww.gloss = append(ww.gloss, w)
+				}
+			}
+		}
+		i += bestSpan
+	}
+	p.markConcepts(p.seq[:n], p.seqWords[:n])
+	if glossed {
+		p.markConcepts(p.seq[n:], p.seqWords[n:])
+	}
+	// A concept weighs as one word of the query, however many name it.
+	for i := range p.words {
+		for k := range p.words[i].concepts {
+			c := &p.words[i].concepts[k]
+			for j := range p.words {
+				if slices.ContainsFunc(p.words[j].concepts, func(n named) bool { return n.concept == c.concept }) {
+					c.words++
+				}
+			}
+		}
+	}
+}
+
+// keepBorneOut keeps, of the concepts the words of a keyword query ask for,
+// those that another of its words bears out: keywords are mostly the
+// entries' own words. In "tail k8s pod logs crashloopbackoff" k8s bears
+// Kubernetes out, but in "chocolate cake recipe with frosting" nothing
+// bears out the frost of the weather.
+func (p *Parser) keepBorneOut() {
+	for i := range p.words {
+		w := &p.words[i]
+		w.concepts = slices.DeleteFunc(w.concepts, func(n named) bool {
+			return n.words < 2 && !slices.Contains(p.named, n.concept)
+		})
+	}
+}
+
+// named is a concept a query word asks for.
+type named struct {
+	concept string // its pseudo-word
+	words   int    // how many words of the query ask for it
+}
+
+// span is a run of query words, p.words[from:to].
+type span struct{ from, to int }
+
+// markConcepts marks the words of every concept cue the stems spell.
+func (p *Parser) markConcepts(seq []string, words []span) {
+	p.set.reset(seq)
+	for i := range seq {
+		conceptCues.match(seq, &p.set, i, false, &p.at, func(c *cue, n int) {
+			if !slices.Contains(p.named, c.to) {
+				p.named = append(p.named, c.to)
+			}
+			for _, q := range p.at[:n] {
+				for j := words[q].from; j < words[q].to; j++ {
+					p.words[j].term = true
+				}
+			}
+		})
+		askCues.match(seq, &p.set, i, true, &p.at, func(c *cue, n int) {
+			for k, q := range p.at[:n] {
+				for j := words[q].from; j < words[q].to; j++ {
+					w := &p.words[j]
+					if k > 0 && isBigram(w.text) {
+						// The character pairs of a Chinese or Japanese
+						// phrase are pieces of it, not words that each
+						// name the concept: its first pair does.
+						continue
+					}
+					if !w.stop && !slices.ContainsFunc(w.concepts, func(n named) bool { return n.concept == c.to }) {
+						w.concepts = append(w.concepts, named{concept: c.to})
+					}
+				}
+			}
+		})
+	}
+}
+
+// QueryConcepts returns the concepts that the words of a query ask for or
+// name (their pseudo-words), as the parser would find them without an
+// index: for measuring the concept layer's reach.
+func QueryConcepts(q string) []string {
+	var p Parser
+	p.words = p.words[:0]
+	Tokenize(truncate(q, maxQueryBytes), func(w string, part bool) {
+		if !part {
+			p.addWord(w)
+		}
+	})
+	for i := range p.words {
+		if !p.words[i].stop {
+			p.content = append(p.content, i)
+		}
+	}
+	p.findCues()
+	found := slices.Clone(p.named)
+	for _, w := range p.words {
+		for _, n := range w.concepts {
+			if !slices.Contains(found, n.concept) {
+				found = append(found, n.concept)
+			}
+		}
+	}
+	return found
+}

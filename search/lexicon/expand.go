@@ -1,0 +1,425 @@
+package lexicon
+
+import (
+	"math"
+	"sort"
+	"strings"
+)
+
+// How a word of a query finds the index words that stand for it: itself,
+// its stem, synonyms, the short forms of its phrases, its English words,
+// the longer words it begins, its near spellings, related words and the
+// concepts it asks for; and how much it weighs.
+
+// weightExact is the weight of the query word itself, and of the short
+// forms of the phrases it belongs to.
+const weightExact = 1
+
+// typoPrefixFactor scales a typo match on a word's prefix, and
+// typoTwoFactor one two edits away.
+const (
+	typoPrefixFactor = 0.85
+	typoTwoFactor    = 0.75
+)
+
+// Expansion bounds, so that a short or common prefix stays cheap.
+const (
+	minPrefixLen   = 3
+	maxPrefixTerms = 64
+	maxTypoTerms   = 32
+)
+
+// MaxTypoLen bounds the words that typo matching looks at; longer ones are
+// not words people mistype but identifiers they paste.
+const MaxTypoLen = 32
+
+// typoBudget is how many edits a word of n bytes may have: one for 4–7, two
+// from 8 on, none below (too many short words are one edit apart).
+func typoBudget(n int) int {
+	switch {
+	case n >= 8:
+		return 2
+	case n >= 4:
+		return 1
+	}
+	return 0
+}
+
+// relatedBelowDF is how few entries a keyword is found in for its
+// related words to be looked for too.
+const relatedBelowDF = 50
+
+// askRatio is how many times more entries a concept must have than a word
+// that asks for it, for the word to stand for the concept alone.
+const askRatio = 2
+
+// minSentenceTypo is the shortest word of a sentence taken for a typo.
+const minSentenceTypo = 7
+
+// Typo matching steps in only for words that are rare in the index (found
+// in at most 1 of typoRareness entries, exact, stemmed or as a prefix), and
+// only takes near words typoDominance times as frequent: a rare word next
+// to a common one is likely its misspelling, a common word is not.
+const (
+	typoRareness  = 5000
+	typoDominance = 8
+)
+
+// addClause adds a clause for query word w (the word qw, or one of its
+// parts) unless one with the same stem exists. The analysis of a word is
+// cached across searches.
+func (p *Parser) addClause(w string, qw *qword) {
+	p.key = appendClauseKey(p.key[:0], w, qw, p.Sentence, p.Foreign)
+	if a, ok := p.cache.Get(p.gen, p.key); ok {
+		if p.clauseOf(a.stem) != nil {
+			return
+		}
+		c := p.newClause(w)
+		c.Stem, c.Weight, c.IDF, c.Known, c.Asked, c.Sure = a.stem, a.weight, a.idf, a.known, a.asked, a.sure
+		c.DF, c.NameDF = a.df, a.nameDF
+		c.Exps = append(c.Exps, a.exps...)
+		c.Common, c.Cue = isCommon(w, qw), qw.term || len(qw.concepts) > 0
+		return
+	}
+	st := Stem(w)
+	if p.clauseOf(st) != nil {
+		return
+	}
+	c := p.newClause(w)
+	c.Stem = st
+	c.Common, c.Cue = isCommon(w, qw), qw.term || len(qw.concepts) > 0
+	p.expand(c, w, st, qw)
+	p.cache.Put(p.gen, string(p.key), &analysis{
+		stem: st, exps: append([]Expansion(nil), c.Exps...),
+		weight: c.Weight, idf: c.IDF, known: c.Known, asked: c.Asked, sure: c.Sure,
+		df: c.DF, nameDF: c.NameDF,
+	})
+}
+
+// isCommon reports whether w is a word of everyday English (or a number)
+// that names nothing specific with its neighbours: "tick tick" spells
+// TickTick, "text to speech" tts.
+func isCommon(w string, qw *qword) bool {
+	if !commonEnglish[w] && !isNumber(w) {
+		return false
+	}
+	for _, s := range qw.shorts {
+		if !commonEnglish[s] {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *Parser) clauseOf(st string) *Clause {
+	for i := range p.Clauses {
+		if c := &p.Clauses[i]; !c.Bonus && c.Stem == st {
+			return c
+		}
+	}
+	return nil
+}
+
+// newClause appends a clause, reusing the space of earlier searches.
+func (p *Parser) newClause(w string) *Clause {
+	if len(p.Clauses) < cap(p.Clauses) {
+		p.Clauses = p.Clauses[:len(p.Clauses)+1]
+	} else {
+		p.Clauses = append(p.Clauses, Clause{})
+	}
+	c := &p.Clauses[len(p.Clauses)-1]
+	c.Word, c.Stem, c.Exps, c.Bonus, c.Asked, c.Sure = w, "", c.Exps[:0], false, false, false
+	c.Known, c.DF, c.NameDF, c.Common, c.Cue, c.Damped = false, 0, 0, false, false, false
+	return c
+}
+
+// addPairClauses adds a bonus clause for each direction pair of the query
+// whose two words are clauses, weighing as their mean.
+func (p *Parser) addPairClauses() {
+	for _, pair := range p.pairs {
+		a, b, _ := strings.Cut(pair, pairSep)
+		ca, cb := p.clauseOf(Stem(a)), p.clauseOf(Stem(b))
+		if ca == nil || cb == nil {
+			continue
+		}
+		weight := p.params.Pair * (ca.Weight + cb.Weight) / 2
+		c := p.newClause(pair)
+		c.Bonus, c.Weight, c.IDF = true, weight, 0
+		for _, sa := range withSynonyms(a) {
+			for _, sb := range withSynonyms(b) {
+				if id, ok := p.v.Term(pairOf(sa, sb)); ok {
+					c.add(id, weightExact)
+				}
+			}
+		}
+	}
+}
+
+// expand finds the index words that stand for query word w, and the
+// clause's weight.
+func (p *Parser) expand(c *Clause, w, st string, qw *qword) {
+	if id, ok := p.v.Term(w); ok {
+		c.add(id, weightExact)
+	}
+	p.addStem(c, st, p.params.Stem)
+	if g := synonymsByStem[st]; g != nil {
+		for _, syn := range g {
+			if syn != w {
+				if id, ok := p.v.Term(syn); ok {
+					c.add(id, p.params.Synonym)
+				}
+				p.addStem(c, Stem(syn), p.params.Synonym*p.params.Stem)
+			}
+		}
+	}
+	for _, short := range qw.shorts {
+		if id, ok := p.v.Term(short); ok {
+			c.add(id, weightExact)
+		}
+	}
+	// A foreign word also looks for its English words.
+	for _, g := range qw.gloss {
+		if id, ok := p.v.Term(g); ok {
+			c.add(id, p.params.Gloss)
+		}
+		p.addStem(c, Stem(g), p.params.Gloss*p.params.Stem)
+	}
+	core := len(c.Exps)
+	// A word of a sentence that entries have is meant as written: "anna"
+	// is not "annotation", "unread" not "unreal".
+	// A word of a query in another language is a word of that language:
+	// it finds what it says, its stem in that language and its English
+	// words, never an English name it happens to begin or nearly spell
+	// ("gestionar" is not "getsonar"); nor is a Chinese, Japanese or
+	// Korean character pair the beginning of a longer word.
+	literal := p.Sentence && p.maxDF(c, core) > 0 || p.Foreign || isBigram(w)
+	if len(w) >= minPrefixLen && !literal {
+		p.addPrefixed(c, w)
+	}
+	// A word that names a concept is a word, not a typo; nor is a short
+	// word of a sentence that entries do not have ("unread" is not
+	// "unreal").
+	typo := !literal && len(qw.concepts) == 0 && (!p.Sentence || len(w) >= minSentenceTypo)
+	if typo && p.maxDF(c, len(c.Exps)) <= uint32(p.live/typoRareness) {
+		p.addTypos(c, w, p.maxDF(c, len(c.Exps)))
+	}
+	if p.maxDF(c, core) == 0 {
+		// Nothing but prefixes and typos: they stand for the word.
+		core = len(c.Exps)
+	}
+	// Neighbours stand in for a rare keyword, where the index has little
+	// of its own (and cost the scan of their postings).
+	if !p.Sentence && p.maxDF(c, core) < relatedBelowDF {
+		for _, n := range relatedByStem[st] {
+			p.addStem(c, n.stem, p.params.Related*n.weight)
+		}
+	}
+	// A word people ask for a concept with stands for the concept's
+	// entries (in keywords, only where the query bears the concept out:
+	// see keepBorneOut). The words entries use stand for nothing more
+	// than themselves: "telegram" is not every chat app, and measured on
+	// the dev sets such expansion did not pay.
+	// A word asks for its concepts alone where the concept has many more
+	// entries than the word itself ("umbrella", "leftovers"); a word
+	// entries use as much ("desktop") says what it says.
+	wordDF := p.maxDF(c, core)
+	for _, k := range qw.concepts {
+		if id, ok := p.v.Term(k.concept); ok {
+			c.add(id, p.params.Concept/float32(k.words))
+			c.Asked = c.Asked || wordDF*askRatio < p.df(id)
+			// The concept alone answers the query where the word is
+			// none of the entries' or two words ask for it: "president"
+			// asks for politics in no trivia question.
+			c.Sure = c.Sure || c.Asked && (wordDF == 0 || k.words > 1)
+		}
+	}
+	if p.maxDF(c, core) == 0 {
+		// An everyday word entries do not use ("umbrella"): its concepts
+		// stand for it.
+		core = len(c.Exps)
+	}
+	df := p.maxDF(c, core)
+	c.Known = df > 0
+	// The evidence of what the word finds: its own entries, or else those
+	// of its prefixes and near spellings ("postgress"), not its concepts'.
+	c.DF, c.NameDF = 0, 0
+	for _, e := range c.Exps {
+		if t := p.v.Text(e.Term); !IsConcept(t) {
+			df, nameDF := p.v.Stats(e.Term)
+			c.DF, c.NameDF = max(c.DF, df), max(c.NameDF, nameDF)
+		}
+	}
+	c.IDF = idf(df, p.live)
+	c.Weight = c.IDF * float32(math.Pow(p.topicality(c, core), float64(p.params.Topicality)))
+}
+
+// topicality is the share of the entries containing the clause's words that
+// have them in their name: high for what servers are about ("todoist",
+// "postgres", "weather"), low for words that only describe them ("manage",
+// "processing", "forecasts"). Its square root scales a word's weight in
+// scores, so that in "let my agent manage my todoist tasks" the Todoist
+// servers win over task managers; the square root keeps descriptive words
+// in play ("transcripts" in "youtube video transcripts").
+//
+// In a sentence a word needs more evidence to count as a name (a prior of
+// sentencePrior entries, one of them naming): most words of a sentence
+// only describe, and a rare one ("produce", "priority") is no name.
+func (p *Parser) topicality(c *Clause, core int) float64 {
+	prior := 2.0
+	if p.Sentence {
+		prior = float64(p.params.SentencePrior)
+	}
+	named, all := 0.0, 0.0
+	for _, e := range c.Exps[:core] {
+		df, nameDF := p.v.Stats(e.Term)
+		all += float64(e.Weight) * float64(df)
+		if IsConcept(p.v.Text(e.Term)) {
+			named += float64(e.Weight) * float64(df) // what entries are about
+		} else {
+			named += float64(e.Weight) * float64(nameDF)
+		}
+	}
+	return (named + 1) / (all + prior)
+}
+
+// withSynonyms is w and the other words of its synonym group.
+func withSynonyms(w string) []string {
+	if g := synonymsByStem[Stem(w)]; g != nil {
+		return g
+	}
+	return []string{w}
+}
+
+// idf is BM25's inverse document frequency; a word in no entry weighs as
+// one in half an entry, the most a word can.
+func idf(df uint32, n int) float32 {
+	return float32(math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5)))
+}
+
+// add adds an expansion, keeping the best weight of a word found twice.
+func (c *Clause) add(id uint32, weight float32) {
+	for i := range c.Exps {
+		if c.Exps[i].Term == id {
+			c.Exps[i].Weight = max(c.Exps[i].Weight, weight)
+			return
+		}
+	}
+	c.Exps = append(c.Exps, Expansion{id, weight})
+}
+
+func (c *Clause) has(id uint32) bool {
+	for _, e := range c.Exps {
+		if e.Term == id {
+			return true
+		}
+	}
+	return false
+}
+
+// maxDF is the largest document frequency among the clause's first n
+// words: the frequency of the word they stand for together, as Lucene's
+// synonym query has it.
+func (p *Parser) maxDF(c *Clause, n int) uint32 {
+	df := uint32(0)
+	for _, e := range c.Exps[:n] {
+		df = max(df, p.df(e.Term))
+	}
+	return df
+}
+
+// df is how many entries have an index word.
+func (p *Parser) df(id uint32) uint32 {
+	df, _ := p.v.Stats(id)
+	return df
+}
+
+// maxStemRing bounds the words taken from one stem.
+const maxStemRing = 32
+
+// addStem adds the words that share stem st.
+func (p *Parser) addStem(c *Clause, st string, weight float32) {
+	p.v.SameStem(st, maxStemRing, func(id uint32) {
+		if !c.has(id) {
+			c.add(id, weight)
+		}
+	})
+}
+
+// addPrefixed adds the words that w begins, the most frequent first.
+func (p *Parser) addPrefixed(c *Clause, w string) {
+	p.cands = p.cands[:0]
+	p.v.Prefixed(w, func(id uint32, text string) {
+		p.addCand(c, id, p.params.Prefix*prefixWeight(w, text))
+	})
+	p.takeCands(c, maxPrefixTerms)
+}
+
+// prefixWeight weighs word t found by its prefix w by how much of it w is:
+// "postgresql" is nearly "postgres", "ticket" is another word than "tick".
+func prefixWeight(w, t string) float32 {
+	return float32(len(w)) / float32(len(t))
+}
+
+// addTypos adds the words near w that are far more frequent than it.
+func (p *Parser) addTypos(c *Clause, w string, df uint32) {
+	budget := typoBudget(len(w))
+	if budget == 0 || len(w) > MaxTypoLen {
+		return
+	}
+	for i := 0; i < len(w); i++ {
+		if !isASCIILetter(w[i]) {
+			return
+		}
+	}
+	// The nearest corrections win, as in a spell checker: two edits are
+	// tried only when no word one edit away will do.
+	p.cands = p.cands[:0]
+	for b := 1; b <= budget && len(p.cands) == 0; b++ {
+		for _, m := range p.v.Near(w, b) {
+			if p.df(m.ID) <= typoDominance*df {
+				continue
+			}
+			weight := p.params.Typo
+			if m.Dist > 1 {
+				weight *= typoTwoFactor
+			}
+			if !m.Whole {
+				weight *= typoPrefixFactor
+			}
+			p.addCand(c, m.ID, weight)
+		}
+	}
+	p.takeCands(c, maxTypoTerms)
+}
+
+// cand is a candidate expansion, ranked by weight then frequency.
+type cand struct {
+	Expansion
+	df uint32
+}
+
+func (p *Parser) addCand(c *Clause, id uint32, weight float32) {
+	if df := p.df(id); df > 0 && !c.has(id) {
+		p.cands = append(p.cands, cand{Expansion{id, weight}, df})
+	}
+}
+
+// takeCands adds the best n candidates to the clause.
+func (p *Parser) takeCands(c *Clause, n int) {
+	if len(p.cands) > n {
+		sort.Slice(p.cands, func(i, j int) bool {
+			a, b := p.cands[i], p.cands[j]
+			if a.Weight != b.Weight {
+				return a.Weight > b.Weight
+			}
+			if a.df != b.df {
+				return a.df > b.df
+			}
+			return a.Term < b.Term
+		})
+		p.cands = p.cands[:n]
+	}
+	for _, k := range p.cands {
+		c.add(k.Term, k.Weight)
+	}
+}
