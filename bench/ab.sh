@@ -5,6 +5,10 @@
 # AB_ROUNDS rounds, 6 by default, after one unmeasured).
 # CPU per request, read from each server's /proc stat, holds up better than
 # req/s on a shared, noisy machine.
+# AB_NEW=1 asks only queries never asked before: 20,000 distinct ones (the
+# judged queries of every set, and keywords of one to four corpus words),
+# to servers that keep no results (--search-cache 0), so that every request
+# is searched.
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: bench/ab.sh REV_A REV_B" >&2; exit 2; }
 cd "$(dirname "$0")/.."
@@ -22,11 +26,26 @@ for rev in "$1" "$2"; do
 done
 "$work/mcpdir-$2" import --data-dir "$work/data" "$data/packages-corpus.jsonl" >/dev/null 2>&1
 key=$("$work/mcpdir-$2" keys create --data-dir "$work/data" --name ab --rate-limit unlimited | sed -n 1p)
-python3 - "$data/relevance/dev.jsonl" "$work/q.txt" <<'PY'
-import json, sys, urllib.parse
-qs = [json.loads(line)["query"] for line in open(sys.argv[1])]
-open(sys.argv[2], "w").write("".join(urllib.parse.quote_plus(q) + "\n" for q in qs))
+python3 - "$data" "$work/q.txt" "${AB_NEW:-}" search/testdata <<'PY'
+import json, random, re, sys, urllib.parse
+data, out, new, testdata = sys.argv[1:5]
+qs = [json.loads(line)["query"] for line in open(data + "/relevance/dev.jsonl")]
+if new == "1":
+    for f in ("nl.jsonl", "nl-dev.jsonl", "extra-judgments.jsonl"):
+        qs += [json.loads(line)["query"] for line in open(testdata + "/" + f)]
+    words = sorted({w for line in open(data + "/packages-corpus.jsonl")
+                    for w in re.findall(r"[a-z]{3,}", (json.loads(line).get("brief") or "").lower())})
+    rng, seen = random.Random(25), set(qs)
+    while len(qs) < 20000:
+        q = " ".join(rng.choice(words) for _ in range(rng.randint(1, 4)))
+        if q not in seen:
+            seen.add(q)
+            qs.append(q)
+    rng.shuffle(qs)
+open(out, "w").write("".join(urllib.parse.quote_plus(q) + "\n" for q in qs))
 PY
+cache=()
+[ "${AB_NEW:-}" = 1 ] && cache=(--search-cache 0)
 cat > "$work/rest.lua" <<LUA
 local qs = {}
 for line in io.lines("$work/q.txt") do qs[#qs + 1] = line end
@@ -38,7 +57,7 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 ports=()
 for rev in "$1" "$2"; do
   port=$(free_port)
-  "$work/mcpdir-$rev" serve --data-dir "$work/data" --addr "127.0.0.1:$port" --no-starter 2>"$work/$rev.log" &
+  "$work/mcpdir-$rev" serve --data-dir "$work/data" --addr "127.0.0.1:$port" --no-starter "${cache[@]}" 2>"$work/$rev.log" &
   pids+=($!); ports+=("$port")
   for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.2; done
   wrk -t2 -c64 -d2s -s "$work/rest.lua" "http://127.0.0.1:$port/" >/dev/null # warm up
@@ -50,7 +69,7 @@ round() { # pid port: "req/s µs-of-CPU-per-request"
   c0=$(cpu "$1"); out=$(wrk -t2 -c64 -d5s -s "$work/rest.lua" "http://127.0.0.1:$2/"); c1=$(cpu "$1")
   echo "$out" | awk -v c="$((c1 - c0))" -v t="$ticks" '/requests in/ {n = $1} /Requests\/sec/ {r = $2} END {printf "%s %.1f\n", r, c * 1e6 / t / n}'
 }
-echo "REST search, $1 (A) beside $2 (B), wrk -t2 -c64 -d5s a round, the first to go alternating"
+echo "REST search, $1 (A) beside $2 (B), wrk -t2 -c64 -d5s a round, the first to go alternating${AB_NEW:+, queries never asked before}"
 round "${pids[0]}" "${ports[0]}" >/dev/null # a round unmeasured: the first server to go was read slow
 round "${pids[1]}" "${ports[1]}" >/dev/null
 for r in $(seq "${AB_ROUNDS:-6}"); do

@@ -196,10 +196,10 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword) {
 	if len(w) >= minPrefixLen && !literal {
 		p.addPrefixed(c, w)
 	}
-	// A word that names a concept is a word, not a typo; nor is a short
-	// word of a sentence that entries do not have ("unread" is not
-	// "unreal").
-	typo := !literal && len(qw.concepts) == 0 && (!p.Sentence || len(w) >= minSentenceTypo)
+	// A word that names a concept is a word, not a typo; nor is a word of
+	// everyday English, as a spelling checker has it, nor a short word of
+	// a sentence that entries do not have ("unread" is not "unreal").
+	typo := !literal && len(qw.concepts) == 0 && !commonEnglish[w] && (!p.Sentence || len(w) >= minSentenceTypo)
 	if typo && p.maxDF(c, len(c.Exps)) <= uint32(p.live/typoRareness) {
 		p.addTypos(c, w, p.maxDF(c, len(c.Exps)))
 	}
