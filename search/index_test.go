@@ -247,7 +247,7 @@ func TestCompaction(t *testing.T) {
 	x := New()
 	var es []*mcpdir.Entry
 	for i := range 3000 {
-		es = append(es, entry(fmt.Sprintf("tool-%d", i), fmt.Sprintf("widget number w%d", i), int64(i)))
+		es = append(es, entry(fmt.Sprintf("widget-tool-%d", i), fmt.Sprintf("widget number w%d", i), int64(i)))
 	}
 	// Replacing everything twice leaves enough dead ordinals to renumber.
 	for range 3 {
@@ -257,10 +257,10 @@ func TestCompaction(t *testing.T) {
 		t.Errorf("not compacted: %d ordinals, %d dead", len(x.docs), x.dead)
 	}
 	r := x.Search("widget", 5)
-	if r.Total != len(es) || r.Hits[0].Entry.Name != "tool-2999" {
+	if r.Total != len(es) || r.Hits[0].Entry.Name != "widget-tool-2999" {
 		t.Errorf("after compaction: total %d, first %s", r.Total, r.Hits[0].Entry.Name)
 	}
-	if r := x.Search("w1234", 5); len(r.Hits) == 0 || r.Hits[0].Entry.Name != "tool-1234" {
+	if r := x.Search("w1234", 5); len(r.Hits) == 0 || r.Hits[0].Entry.Name != "widget-tool-1234" {
 		t.Errorf("after compaction: w1234 → %q", names(r))
 	}
 }

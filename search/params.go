@@ -45,29 +45,29 @@ type Params struct {
 func DefaultParams() Params {
 	return Params{
 		Fields: [numFields]float32{
-			fieldName: 1.406, fieldTitle: 2.5, fieldTags: 0.75, fieldPackage: 1.5, fieldTool: 1.5, fieldBrief: 1, fieldDescription: 0.5,
+			fieldName: 1.758, fieldTitle: 2.5, fieldTags: 0.75, fieldPackage: 1.5, fieldTool: 1.5, fieldBrief: 1, fieldDescription: 0.5,
 		},
 		FieldB: [numFields]float32{
 			fieldName: 0.5, fieldTitle: 0.5, fieldTags: 0.3, fieldPackage: 0.5, fieldTool: 0.3,
 			fieldBrief: 0.75, fieldDescription: 0.75,
 		},
-		K1:           1.875,
-		NameDamp:     0.01562,
-		Popularity:   0.005,
-		Placeholder:  0.7,
-		Republished:  0.9,
-		Official:     1.1,
-		Verified:     1.05,
-		Down:         0.9,
-		SameLanguage: 1.1,
+		K1:          2.344,
+		NameDamp:    0.003905,
+		Popularity:  0.0025,
+		Placeholder: 0.175,
+		Republished: 0.9,
+		Official:    1.1,
+		Verified:    1.05,
+		Down:        0.9,
+		SameLanguage: 1.21,
 		Lexicon: lexicon.Params{
 			Stem: 0.95, Synonym: 0.9, Prefix: 0.512, Typo: 0.48,
-			Concept: 0.504, Gloss: 0.72, Related: 0.45,
+			Concept: 0.4032, Gloss: 0.864, Related: 0.45,
 			Unknown: 0.5, UnknownSentence: 0.125,
 			Topicality: 0.375, SentencePrior: 20,
-			Raise: 0, RaiseWords: 12, Pair: 1, LongQuery: 3,
+			Raise: 0, RaiseWords: 12, Pair: 2, LongQuery: 0.75,
 			About: [lexicon.AboutFeatures + 1]float32{
-				0.978, 1.114, -0.936, 0.518, 1.798, -0.192, 3.222, -0.673, -0.315, 0.349, 1.51, 2, 2.339, -2.096, 1.756, -4.39,
+				0.198, 1.053, -0.382, 0.676, 1.556, -0.323, 2.4, -0.54, -0.491, 0.753, 2.148, 2.057, 2.446, -2.151, 1.756, -4.407,
 			},
 		},
 	}

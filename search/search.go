@@ -47,20 +47,21 @@ func (x *Index) Find(q mcpdir.Query) mcpdir.SearchResult {
 }
 
 // Evidence returns what decides whether the directory is about a query
-// (lexicon.Parser.Evidence), and whether any entry matches it: for fitting
-// the decision's weights.
-func (x *Index) Evidence(query string) (f [lexicon.AboutFeatures]float32, matched bool) {
+// (lexicon.Parser.Evidence), whether any entry matches it, and whether it
+// is decided without the model (lexicon.Parser.Named): for fitting the
+// decision's weights.
+func (x *Index) Evidence(query string) (f [lexicon.AboutFeatures]float32, matched, named bool) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	s := x.searcher()
 	defer x.searchers.Put(s)
 	s.filter, s.withFacets = filter{}, false
 	if x.live == 0 || !s.parse(x, query) {
-		return f, false
+		return f, false, false
 	}
 	s.computeNorms(x)
 	s.rank(x, 1)
-	return s.parser.Evidence(s.coverage), s.matched > 0
+	return s.parser.Evidence(s.coverage), s.matched > 0, s.parser.Named(s.coverage)
 }
 
 // find is Find, searched.

@@ -87,10 +87,32 @@ func (p *Parser) Evidence(coverage float32) [AboutFeatures]float32 {
 }
 
 // About reports whether the directory is about the parsed query, given the
-// share of its weight the best-matching entry covers: the model's score,
-// with the weights of params, is above zero.
+// share of its weight the best-matching entry covers: it names an entry
+// (Named), or the model's score, with the weights of params, is above zero.
 func (p *Parser) About(coverage float32) bool {
-	return AboutScore(p.Evidence(coverage), &p.params.About) > 0
+	return p.Named(coverage) || AboutScore(p.Evidence(coverage), &p.params.About) > 0
+}
+
+// Named reports whether the query is keywords that an entry has every one
+// of (it covers the whole query), one of them not everyday English
+// ("zugferd invoice", "w1234"): the directory is about what it names,
+// whatever the model weighs.
+func (p *Parser) Named(coverage float32) bool {
+	if p.Sentence || coverage < 1-1e-4 {
+		return false
+	}
+	specific := false
+	for i := range p.Clauses {
+		c := &p.Clauses[i]
+		if c.Bonus {
+			continue
+		}
+		if !c.Known {
+			return false
+		}
+		specific = specific || !c.Common
+	}
+	return specific
 }
 
 // AboutScore is the model's score of the evidence f with weights w (the

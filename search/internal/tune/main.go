@@ -34,6 +34,7 @@ import (
 
 func main() {
 	passes := flag.Int("passes", 3, "coordinate ascent passes")
+	from := flag.String("from", "hand", "start from the weights set by hand before any fit (hand), or from search.DefaultParams (fitted)")
 	testdata := flag.String("testdata", "search/testdata", "the judged sets of the project")
 	flag.Parse()
 	dir, missing := releval.SharedData()
@@ -80,6 +81,9 @@ func main() {
 	}
 
 	p := start()
+	if *from == "fitted" {
+		p = search.DefaultParams()
+	}
 	x.SetParams(p)
 	p.Lexicon.About = t.fitAbout()
 	best := t.objective(p)
@@ -151,16 +155,29 @@ type example struct {
 }
 
 // objective is the mean nDCG@10 of the natural-language tune half plus
-// that of the keyword sets, less missCost a keyword query that misses,
-// plus olderWeight that of the first natural-language set, under params p.
+// that of the keyword sets, less missCost a keyword query that misses and
+// what a keyword kind lacks of keywordKindFloor, plus olderWeight that of
+// the first natural-language set, under params p.
 func (t *tuner) objective(p search.Params) float64 {
 	t.x.SetParams(p)
 	engine := releval.IndexEngine(t.x)
 	nl := releval.Evaluate(t.nlTune, engine, nil).Kinds["overall"].MeanNDCG()
-	kw := releval.Evaluate(t.keywords, engine, nil).Kinds["overall"]
+	kws := releval.Evaluate(t.keywords, engine, nil)
+	kw := kws.Kinds["overall"]
+	j := nl + kw.MeanNDCG() - missCost*float64(len(kw.Missed))
+	for _, k := range kws.Kinds {
+		if k.Scored > 0 {
+			j -= max(0, keywordKindFloor-k.MeanNDCG())
+		}
+	}
 	older := releval.Evaluate(t.older, engine, nil).Kinds["overall"].MeanNDCG()
-	return nl + kw.MeanNDCG() - missCost*float64(len(kw.Missed)) + olderWeight*older
+	return j + olderWeight*older
 }
+
+// keywordKindFloor is the nDCG@10 below which a kind of the keyword sets
+// (keywords, typos, synonyms, …) costs the objective what it lacks: every
+// kind must stay strong, not only their mean.
+const keywordKindFloor = 0.80
 
 // olderWeight is how much the first natural-language set (75 queries,
 // search/testdata/nl-dev.jsonl) counts beside the tune half.
@@ -222,9 +239,9 @@ func (t *tuner) fitAbout() [lexicon.AboutFeatures + 1]float32 {
 	var rows []row
 	var nIn, nOut float64
 	for _, e := range t.examples {
-		f, matched := t.x.Evidence(e.query)
-		if !matched {
-			continue // nothing matches it: it answers nothing whatever the weights
+		f, matched, named := t.x.Evidence(e.query)
+		if !matched || named {
+			continue // nothing matches it, or it names what entries have: the weights decide nothing
 		}
 		var r row
 		for i, v := range f {
