@@ -22,8 +22,8 @@ type Params struct {
 	FieldB [numFields]float32
 	K1     float32
 	// NameDamp scales the name and title fields for the chatty words of a
-	// long query (lexicon.Clause.Damped): "launch", "team" or "report" in
-	// a pasted task are not the servers named for them.
+	// sentence (lexicon.Clause.Damped): "launch", "team" or "report" in a
+	// pasted task are not the servers named for them.
 	NameDamp float32
 	// The prior of an entry, a factor of its score: 1 plus Popularity
 	// times log1p(popularity), times Placeholder when its brief and
@@ -65,7 +65,7 @@ func DefaultParams() Params {
 			Concept: 0.4032, Gloss: 0.864, Related: 0.45,
 			Unknown: 0.5, UnknownSentence: 0.125,
 			Topicality: 0.375, SentencePrior: 20,
-			Raise: 0, RaiseWords: 12, Pair: 2, LongQuery: 0.75,
+			Pair: 2,
 			About: [lexicon.AboutFeatures + 1]float32{
 				0.198, 1.053, -0.382, 0.676, 1.556, -0.323, 2.4, -0.54, -0.491, 0.753, 2.148, 2.057, 2.446, -2.151, 1.756, -4.407,
 			},

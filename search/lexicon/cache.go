@@ -29,7 +29,6 @@ type analysis struct {
 	df     uint32
 	nameDF uint32
 	asked  bool
-	sure   bool
 }
 
 // appendClauseKey appends the cache key of word w of query word qw to b:

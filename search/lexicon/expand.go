@@ -75,7 +75,7 @@ func (p *Parser) addClause(w string, qw *qword) {
 			return
 		}
 		c := p.newClause(w)
-		c.Stem, c.Weight, c.IDF, c.Known, c.Asked, c.Sure = a.stem, a.weight, a.idf, a.known, a.asked, a.sure
+		c.Stem, c.Weight, c.IDF, c.Known, c.Asked = a.stem, a.weight, a.idf, a.known, a.asked
 		c.DF, c.NameDF = a.df, a.nameDF
 		c.Exps = append(c.Exps, a.exps...)
 		c.Common, c.Cue = isCommon(w, qw), qw.term || len(qw.concepts) > 0
@@ -91,7 +91,7 @@ func (p *Parser) addClause(w string, qw *qword) {
 	p.expand(c, w, st, qw)
 	p.cache.Put(p.gen, string(p.key), &analysis{
 		stem: st, exps: append([]Expansion(nil), c.Exps...),
-		weight: c.Weight, idf: c.IDF, known: c.Known, asked: c.Asked, sure: c.Sure,
+		weight: c.Weight, idf: c.IDF, known: c.Known, asked: c.Asked,
 		df: c.DF, nameDF: c.NameDF,
 	})
 }
@@ -128,7 +128,7 @@ func (p *Parser) newClause(w string) *Clause {
 		p.Clauses = append(p.Clauses, Clause{})
 	}
 	c := &p.Clauses[len(p.Clauses)-1]
-	c.Word, c.Stem, c.Exps, c.Bonus, c.Asked, c.Sure = w, "", c.Exps[:0], false, false, false
+	c.Word, c.Stem, c.Exps, c.Bonus, c.Asked = w, "", c.Exps[:0], false, false
 	c.Known, c.DF, c.NameDF, c.Common, c.Cue, c.Damped = false, 0, 0, false, false, false
 	return c
 }
@@ -227,10 +227,6 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword) {
 		if id, ok := p.v.Term(k.concept); ok {
 			c.add(id, p.params.Concept/float32(k.words))
 			c.Asked = c.Asked || wordDF*askRatio < p.df(id)
-			// The concept alone answers the query where the word is
-			// none of the entries' or two words ask for it: "president"
-			// asks for politics in no trivia question.
-			c.Sure = c.Sure || c.Asked && (wordDF == 0 || k.words > 1)
 		}
 	}
 	if p.maxDF(c, core) == 0 {

@@ -22,18 +22,9 @@ type Params struct {
 	// topicality's prior, in entries, in a sentence, where a word needs
 	// more evidence to count as a name.
 	Topicality, SentencePrior float32
-	// Raise is how much of the heaviest word's weight a word of a
-	// sentence of at most RaiseWords words that asks for a concept is
-	// given ("umbrella" in "do I need an umbrella this afternoon" says
-	// what is asked; one such word among the many of a pasted task does
-	// not).
-	Raise, RaiseWords float32
 	// Pair is how much the direction pair of "a to b" weighs, as a share
 	// of its two words' mean weight.
 	Pair float32
-	// LongQuery is how many words make a sentence a long query, whose
-	// chatty words match names and titles less (search.Params.NameDamp).
-	LongQuery float32
 	// About are the weights of the model that decides whether the
 	// directory is about a query (see Evidence), the bias last.
 	About [AboutFeatures + 1]float32

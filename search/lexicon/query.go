@@ -101,7 +101,7 @@ type Clause struct {
 	// Common: the word is one of everyday English (or a number); Cue: it
 	// names a concept, as a term entries use or a word people ask with.
 	Common, Cue bool
-	// Damped: the word is a chatty one of a long query (common, naming no
+	// Damped: the word is a chatty one of a sentence (common, naming no
 	// concept), whose matches on names and titles count less: in a pasted
 	// task, "launch" or "team" are not the servers named for them.
 	Damped bool
@@ -110,9 +110,8 @@ type Clause struct {
 	// it in their name or title.
 	DF, NameDF uint32
 	// Asked marks a word entries hardly use that people ask for a concept
-	// with ("umbrella" for weather): in a sentence it says what the query
-	// is about; Sure, that its concept's entries answer the query alone.
-	Asked, Sure bool
+	// with ("umbrella" for weather).
+	Asked bool
 	// Bonus marks the clause of a direction pair ("pdf to markdown"): it
 	// adds to the score of entries that match its words in that order,
 	// and is no part of the query's coverage.
@@ -241,9 +240,6 @@ func (p *Parser) isSentence(foreign bool) bool {
 // must cover to match and the best entry to answer. It reports whether
 // any of the query's words is known to the index.
 func (p *Parser) setShares() bool {
-	if p.Sentence && float32(p.contentClauses()) <= p.params.RaiseWords {
-		p.raiseTopics()
-	}
 	known := false
 	n := 0
 	p.TotalIDF, p.TotalWeight = 0, 0
@@ -258,42 +254,13 @@ func (p *Parser) setShares() bool {
 	// A long query is matched by entries that match a few of its words:
 	// nobody writes a brief with every word of a pasted task.
 	p.MatchShare = min(minMatch, matchClauses/float32(n))
-	if p.Sentence && float32(n) >= p.params.LongQuery {
+	if p.Sentence {
 		for i := range p.Clauses {
 			c := &p.Clauses[i]
 			c.Damped = c.Common && !c.Cue && !c.Bonus
 		}
 	}
 	return known
-}
-
-// contentClauses counts the clauses that are words of the query.
-func (p *Parser) contentClauses() int {
-	n := 0
-	for i := range p.Clauses {
-		if !p.Clauses[i].Bonus {
-			n++
-		}
-	}
-	return n
-}
-
-// raiseTopics makes the words of a short sentence that ask for a concept weigh
-// as its heaviest word (times Params.Raise): in "do I need to bring an umbrella this afternoon"
-// the umbrella says what is asked, while "bring" and "afternoon", rarer in
-// the directory, say nothing about it.
-func (p *Parser) raiseTopics() {
-	var idf, weight float32
-	for _, c := range p.Clauses {
-		if !c.Bonus {
-			idf, weight = max(idf, c.IDF), max(weight, c.Weight)
-		}
-	}
-	for i := range p.Clauses {
-		if c := &p.Clauses[i]; c.Asked {
-			c.IDF, c.Weight = max(c.IDF, p.params.Raise*idf), max(c.Weight, p.params.Raise*weight)
-		}
-	}
 }
 
 // An entry's coverage of a query is the share of the query's words it

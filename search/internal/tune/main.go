@@ -124,7 +124,7 @@ func start() search.Params {
 		Concept: 0.7, Gloss: 0.5, Related: 0.3,
 		Unknown: 0.5, UnknownSentence: 0.25,
 		Topicality: 0.5, SentencePrior: 10,
-		Pair: 1, LongQuery: 12, Raise: 1, RaiseWords: 12,
+		Pair: 1,
 	}
 	return p
 }
@@ -206,7 +206,6 @@ func weights(p *search.Params) []weight {
 		{"Fields[description]", &p.Fields[6], scale},
 		{"K1", &p.K1, scale},
 		{"NameDamp", &p.NameDamp, []float32{0.25, 0.5, 0.75}},
-		{"Lexicon.LongQuery", &p.Lexicon.LongQuery, []float32{0.5, 0.75, 1.5}},
 		{"Popularity", &p.Popularity, []float32{0.5, 2}},
 		{"Placeholder", &p.Placeholder, share},
 		{"SameLanguage", &p.SameLanguage, []float32{1.1, 1.25, 1.5}},
@@ -220,8 +219,6 @@ func weights(p *search.Params) []weight {
 		{"Lexicon.Topicality", &p.Lexicon.Topicality, []float32{0, 0.5, 1.5, 2}},
 		{"Lexicon.SentencePrior", &p.Lexicon.SentencePrior, []float32{0.3, 0.5, 2, 3}},
 		{"Lexicon.Pair", &p.Lexicon.Pair, []float32{0, 0.5, 2}},
-		{"Lexicon.Raise", &p.Lexicon.Raise, []float32{0, 0.5, 0.75}},
-		{"Lexicon.RaiseWords", &p.Lexicon.RaiseWords, []float32{0.5, 0.75, 1.5}},
 	}
 	return ws
 }
