@@ -49,11 +49,7 @@ func main() {
 		}
 		lexicon.AddConcepts(string(text))
 	}
-	dir, missing := releval.SharedData()
-	if dir == "" {
-		log.Fatal(missing)
-	}
-	entries, _, err := releval.LoadCorpus(dir)
+	_, entries, err := releval.Corpus()
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -50,15 +50,11 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	dir, missing := releval.SharedData()
-	if dir == "" {
-		log.Fatal(missing)
-	}
-	entries, _, err := releval.LoadCorpus(dir)
+	_, entries, err := releval.Corpus()
 	if err != nil {
 		log.Fatal(err)
 	}
-	qs, err := readIntents(*queries)
+	qs, err := releval.ReadLines[query](*queries)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -77,25 +73,6 @@ func main() {
 type query struct {
 	releval.Query
 	Intent string `json:"intent"`
-}
-
-func readIntents(path string) ([]query, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var qs []query
-	for line := range strings.Lines(string(data)) {
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		var q query
-		if err := json.Unmarshal([]byte(line), &q); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		qs = append(qs, q)
-	}
-	return qs, nil
 }
 
 func writePool(path, name string, depth int, entries []*mcpdir.Entry, qs []query) error {

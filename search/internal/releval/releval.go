@@ -5,7 +5,6 @@
 package releval
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -47,6 +46,17 @@ func SharedData() (dir, missing string) {
 	}
 }
 
+// Corpus finds the shared data directory and reads its corpus (LoadCorpus),
+// for the commands that measure or fit against it.
+func Corpus() (dir string, entries []*mcpdir.Entry, err error) {
+	dir, missing := SharedData()
+	if dir == "" {
+		return "", nil, errors.New(missing)
+	}
+	entries, _, err = LoadCorpus(dir)
+	return dir, entries, err
+}
+
 // LoadCorpus reads packages-corpus.jsonl as the directory imports it:
 // through mcpdir.ParseRecord, with ids from natural keys. It also returns
 // the file's size in bytes.
@@ -81,31 +91,32 @@ type Query struct {
 
 // ReadQueries reads judged queries, one JSON object a line.
 func ReadQueries(path string) ([]Query, error) {
-	f, err := os.Open(path)
+	qs, err := ReadLines[Query](path)
+	if err == nil && len(qs) == 0 {
+		err = errors.New(path + ": no queries")
+	}
+	return qs, err
+}
+
+// ReadLines reads a file of JSON objects, one a line; blank lines are left
+// out.
+func ReadLines[T any](path string) ([]T, error) {
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	var qs []Query
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		if strings.TrimSpace(sc.Text()) == "" {
+	var out []T
+	for line := range bytes.Lines(data) {
+		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		var q Query
-		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
+		var v T
+		if err := json.Unmarshal(line, &v); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		qs = append(qs, q)
+		out = append(out, v)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	if len(qs) == 0 {
-		return nil, errors.New(path + ": no queries")
-	}
-	return qs, nil
+	return out, nil
 }
 
 // Score is how one query did.
@@ -304,23 +315,11 @@ type AboutQuery struct {
 
 // ReadAbout reads labelled queries, one JSON object a line.
 func ReadAbout(path string) ([]AboutQuery, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var qs []AboutQuery
-	for line := range bytes.Lines(data) {
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		var q AboutQuery
-		if err := json.Unmarshal(line, &q); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
+	qs, err := ReadLines[AboutQuery](path)
+	for _, q := range qs {
 		if q.Domain != "in" && q.Domain != "out" {
 			return nil, fmt.Errorf("%s: %s: domain %q, want in or out", path, q.QID, q.Domain)
 		}
-		qs = append(qs, q)
 	}
-	return qs, nil
+	return qs, err
 }

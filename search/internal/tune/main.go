@@ -37,11 +37,7 @@ func main() {
 	from := flag.String("from", "hand", "start from the weights set by hand before any fit (hand), or from search.DefaultParams (fitted)")
 	testdata := flag.String("testdata", "search/testdata", "the judged sets of the project")
 	flag.Parse()
-	dir, missing := releval.SharedData()
-	if dir == "" {
-		log.Fatal(missing)
-	}
-	entries, _, err := releval.LoadCorpus(dir)
+	dir, entries, err := releval.Corpus()
 	if err != nil {
 		log.Fatal(err)
 	}
