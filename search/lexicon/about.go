@@ -7,10 +7,9 @@ import "math"
 // (search/testdata/about.jsonl: keywords, sentences, long tasks and other
 // languages that servers are for, and questions about the world, recipes,
 // sports results, people, gibberish and everyday words that none is for).
-// Its evidence, each a feature of the model:
-//
 // Every feature is free of the directory's size, so that one model serves
 // the starter directory of a hundred entries and a registry of millions.
+// The evidence, each a feature of the model:
 const (
 	// The query has a word entries use that is not everyday English
 	// ("kubernetes", "tagesschau"), and one that entries have in their
