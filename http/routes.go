@@ -27,6 +27,9 @@ func addRoutes(mux *http.ServeMux, cfg Config) {
 	if cfg.Baseline {
 		mux.Handle("GET /debug/baseline", handleBaseline()) // with ?observed=1 (baseline.go)
 	}
+	if cfg.Registry != nil {
+		cfg.Registry.Routes(mux, registryAccess(cfg))
+	}
 	mux.Handle("GET /api/openapi.json", handleOpenAPI())
 	mux.Handle("GET /healthz", handleHealthz())
 	mux.Handle("GET /readyz", handleReadyz(cfg.Ready))

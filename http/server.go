@@ -42,9 +42,14 @@ type Config struct {
 	MCP http.Handler
 	// OAuth, if set with Pages, maps the OAuth authorization server's
 	// routes (package oauth), its pages behind the page limit.
-	OAuth interface {
-		Routes(mux *http.ServeMux, limit func(http.Handler) http.Handler)
-	}
+	OAuth Routed
+	// Registry, if set, maps the MCP Registry's read API (/v0.1/servers,
+	// package registryapi), to RegistryAccess: RegistryPublic, each
+	// address at most RegistryPerMinute requests a minute (counted by
+	// PageLimiter), or RegistryKey.
+	Registry          Routed
+	RegistryAccess    string
+	RegistryPerMinute int
 	// Ready reports whether the replica is ready to serve, and the state
 	// of what it depends on.
 	Ready func(ctx context.Context) Readiness
@@ -67,6 +72,12 @@ type Config struct {
 	// Metrics, if set, is served at GET /metrics to requests from this
 	// machine (not relayed by a proxy) and to admin keys.
 	Metrics http.Handler
+}
+
+// Routed is a capability that maps its own routes, each handler wrapped by
+// wrap (a limit, a key check).
+type Routed interface {
+	Routes(mux *http.ServeMux, wrap func(http.Handler) http.Handler)
 }
 
 // Timeouts bound how long a client may take. Long-lived event streams lift

@@ -167,6 +167,10 @@ func (s *Syncer) apply(ctx context.Context, p *page, sum *Summary, newest *time.
 			e.Extra = map[string]json.RawMessage{}
 		}
 		e.Extra["registry_status"], _ = json.Marshal(meta.Status)
+		if raw, ok := item.Meta[officialMeta]; ok {
+			// The registry's times of the version, served again as it gave them.
+			e.Extra["registry_meta"] = raw
+		}
 		// The record models what search and detail need; the registry's
 		// own record stays whole beside it (environment variables, icons…).
 		e.Extra["server"] = item.Server

@@ -620,3 +620,15 @@ func Build(ctx context.Context, store mcpdir.EntryStore) (*Index, error) {
 	x.Upsert(all...)
 	return x, nil
 }
+
+// Entries calls yield with every indexed entry, in no order, under the read
+// lock: yield must not call the index.
+func (x *Index) Entries(yield func(*mcpdir.Entry)) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	for i := range x.docs {
+		if e := x.docs[i].entry; e != nil {
+			yield(e)
+		}
+	}
+}

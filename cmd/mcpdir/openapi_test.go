@@ -131,12 +131,24 @@ func TestOpenAPIDescribesTheServer(t *testing.T) {
 		{"POST", "/oauth/token", "", "grant_type=refresh_token&refresh_token=x", form, 401},
 		{"POST", "/oauth/revoke", "", "token=" + url.QueryEscape(tok["access_token"].(string)), form, 200},
 		{"POST", "/oauth/revoke", "", "token_type_hint=refresh_token", form, 400},
+		{"GET", "/v0.1/servers", "?limit=5", "", nil, 200},
+		{"GET", "/v0.1/servers", "?search=postgres&limit=3", "", nil, 200},
+		{"GET", "/v0.1/servers", "?limit=0", "", nil, 400},
+		{"GET", "/v0.1/servers/{serverName}/versions", "io.github.modelcontextprotocol%2Fserver-postgres", "", nil, 200},
+		{"GET", "/v0.1/servers/{serverName}/versions", "com.example%2Fnone", "", nil, 404},
+		{"GET", "/v0.1/servers/{serverName}/versions/{version}", "io.github.modelcontextprotocol%2Fserver-postgres|latest", "", nil, 200},
+		{"GET", "/v0.1/servers/{serverName}/versions/{version}", "com.example%2Fnone|latest", "", nil, 404},
 	}
 	covered := map[string]bool{}
 	for _, c := range cases {
 		target := c.path + c.query
-		if strings.Contains(c.path, "{id}") {
-			target = strings.Replace(c.path, "{id}", c.query, 1) // the query field holds the id
+		if strings.Contains(c.path, "{") {
+			// The query field holds the path's values, in order.
+			target = c.path
+			for _, v := range strings.Split(c.query, "|") {
+				i, j := strings.Index(target, "{"), strings.Index(target, "}")
+				target = target[:i] + v + target[j+1:]
+			}
 		}
 		req, _ := http.NewRequest(c.method, s.URL+target, strings.NewReader(c.body))
 		if c.body != "" {

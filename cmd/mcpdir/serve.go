@@ -26,6 +26,7 @@ import (
 	"github.com/mcpdir/mcpdir/netguard"
 	"github.com/mcpdir/mcpdir/oauth"
 	"github.com/mcpdir/mcpdir/redis"
+	"github.com/mcpdir/mcpdir/registryapi"
 	"github.com/mcpdir/mcpdir/search"
 	"github.com/mcpdir/mcpdir/starter"
 	"github.com/mcpdir/mcpdir/web"
@@ -55,9 +56,12 @@ type serveConfig struct {
 	checkEvery     time.Duration
 	checkPrivate   bool
 	pagesPerMinute int
-	trustedProxies mcpdirhttp.TrustedProxies
-	signup         string
-	publicURL      string
+	// registryAPI is who may read /v0.1/servers: public, key or off.
+	registryAPI       string
+	registryPerMinute int
+	trustedProxies    mcpdirhttp.TrustedProxies
+	signup            string
+	publicURL         string
 }
 
 // answerCacheBytes bounds the encoded answers each interface keeps beside
@@ -108,6 +112,8 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 	fs.StringVar(&cfg.signup, "signup", env.or("MCPDIR_SIGNUP", "open"), "open: anyone may sign up for an account and keys; closed: only the operator makes keys (env MCPDIR_SIGNUP)")
 	fs.StringVar(&cfg.publicURL, "public-url", env("MCPDIR_PUBLIC_URL"), "the server's public base URL: the client configurations the pages show, and the OAuth issuer (env MCPDIR_PUBLIC_URL; default http:// + the address listened on, localhost for every interface)")
 	fs.IntVar(&cfg.pagesPerMinute, "page-rate-limit", 120, "pages a client address may ask for a minute (0: no limit)")
+	fs.StringVar(&cfg.registryAPI, "registry-api", env.or("MCPDIR_REGISTRY_API", "public"), "serve the MCP Registry's read API at /v0.1/servers: public, key (holders of a key) or off (env MCPDIR_REGISTRY_API)")
+	fs.IntVar(&cfg.registryPerMinute, "registry-rate-limit", 600, "requests a client address may make of the public registry API a minute (0: no limit)")
 	proxies := fs.String("trusted-proxies", env("MCPDIR_TRUSTED_PROXIES"), "comma-separated addresses or networks of the proxies in front, whose X-Forwarded-For names the client (env MCPDIR_TRUSTED_PROXIES)")
 	fs.StringVar(&cfg.logLevel, "log-level", env.or("MCPDIR_LOG_LEVEL", "info"), "debug, info, warn or error (env MCPDIR_LOG_LEVEL)")
 	if args, err = parseFlags(fs, args); err != nil {
@@ -125,6 +131,9 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 	cfg.store = storeAt
 	if cfg.checkEvery = time.Duration(checkEvery); cfg.checkEvery != 0 && cfg.checkEvery < time.Second {
 		return usageError{"--check-every must be at least 1s (hours suit a directory; seconds, tests)"}
+	}
+	if cfg.registryAPI != "public" && cfg.registryAPI != "key" && cfg.registryAPI != "off" {
+		return usageError{"--registry-api must be public, key or off"}
 	}
 	if cfg.signup != "open" && cfg.signup != "closed" {
 		return usageError{"--signup must be open or closed"}
@@ -267,24 +276,27 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	var ready atomic.Bool
 	storeUp := watchStore(bg, store, logger)
 	handler := mcpdirhttp.NewServer(mcpdirhttp.Config{
-		Logger:         logger,
-		Index:          searcher,
-		Guard:          counted,
-		Store:          store,
-		AdminGuard:     guard,
-		Observer:       m,
-		MaxResults:     cfg.maxResults,
-		Baseline:       cfg.baseline,
-		Timeouts:       cfg.timeouts,
-		AccessLog:      cfg.accessLog,
-		Metrics:        metricsOnMain(cfg.metricsAddr, m),
-		MCP:            mcpHandler,
-		Pages:          pages,
-		PagesPerMinute: cfg.pagesPerMinute,
-		PageLimiter:    perAddress,
-		OAuth:          authServer,
-		TrustedProxies: cfg.trustedProxies,
-		Ready:          readiness(&ready, storeUp, shared),
+		Logger:            logger,
+		Index:             searcher,
+		Guard:             counted,
+		Store:             store,
+		AdminGuard:        guard,
+		Observer:          m,
+		MaxResults:        cfg.maxResults,
+		Baseline:          cfg.baseline,
+		Timeouts:          cfg.timeouts,
+		AccessLog:         cfg.accessLog,
+		Metrics:           metricsOnMain(cfg.metricsAddr, m),
+		MCP:               mcpHandler,
+		Pages:             pages,
+		PagesPerMinute:    cfg.pagesPerMinute,
+		PageLimiter:       perAddress,
+		OAuth:             authServer,
+		TrustedProxies:    cfg.trustedProxies,
+		Registry:          registryOf(cfg.registryAPI, index),
+		RegistryAccess:    cfg.registryAPI,
+		RegistryPerMinute: cfg.registryPerMinute,
+		Ready:             readiness(&ready, storeUp, shared),
 	})
 
 	var metricsLn net.Listener
@@ -429,4 +441,13 @@ func readiness(ready *atomic.Bool, storeUp *atomic.Bool, redisLimits *redis.Limi
 		}
 		return r
 	}
+}
+
+// registryOf is the registry read API over the index, or none when it is
+// off.
+func registryOf(access string, index *search.Index) mcpdirhttp.Routed {
+	if access == "off" {
+		return nil
+	}
+	return &registryapi.API{Dir: index, MaxAge: time.Minute}
 }

@@ -1,0 +1,348 @@
+package registryapi
+
+import (
+	"encoding/json"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// The official registry's _meta key of a server version, and ours.
+const (
+	OfficialMeta = "io.modelcontextprotocol.registry/official"
+	// DirectoryMeta is mcpdir's own _meta key: the entry's id, tags, live
+	// check, flags, popularity, score, and what had to change to fit the
+	// schema.
+	DirectoryMeta = "io.github.mcpdir/directory"
+)
+
+// SchemaURL is the server.json schema the served records declare.
+const SchemaURL = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"
+
+// The schema's bounds on a server record.
+const (
+	maxDescription = 100
+	maxTitle       = 100
+	maxName        = 200
+	maxVersion     = 255
+)
+
+// namePattern is the schema's: a namespace, one slash, a name.
+var namePattern = regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`)
+
+// Server is a server record as the registry API serves it (server.json),
+// and its metadata.
+type Server struct {
+	Server map[string]any `json:"server"`
+	Meta   map[string]any `json:"_meta"`
+}
+
+// directoryMeta is what DirectoryMeta holds.
+type directoryMeta struct {
+	ID          string    `json:"id"`
+	Source      string    `json:"source,omitempty"`
+	Brief       string    `json:"brief,omitempty"`
+	Description string    `json:"description,omitempty"`
+	Tags        []string  `json:"tags,omitempty"`
+	Official    bool      `json:"official"`
+	Verified    bool      `json:"verified"`
+	Popularity  int64     `json:"popularity"`
+	Live        *liveMeta `json:"live,omitempty"`
+	Score       *float64  `json:"score,omitempty"`
+	// Changed names what was changed to fit the schema: a description cut
+	// to 100 characters, a version made up, a name derived.
+	Changed []string `json:"changed,omitempty"`
+}
+
+type liveMeta struct {
+	Status    string    `json:"status"`
+	CheckedAt time.Time `json:"checkedAt"`
+	Tools     []string  `json:"tools,omitempty"`
+}
+
+// officialMeta is the official registry's metadata of a version.
+type officialMeta struct {
+	Status      string     `json:"status"`
+	PublishedAt *time.Time `json:"publishedAt,omitempty"`
+	UpdatedAt   *time.Time `json:"updatedAt,omitempty"`
+	IsLatest    bool       `json:"isLatest"`
+}
+
+// record is an entry as a server record: its name in the registry's
+// namespace/name form and its server.json, with what had to change.
+func record(e *mcpdir.Entry, name string) (map[string]any, []string) {
+	var changed []string
+	s := map[string]any{}
+	if raw, ok := e.Extra["server"]; ok && e.Source == mcpdir.SourceRegistry {
+		// A registry's record is served as it was published.
+		if json.Unmarshal(raw, &s) != nil {
+			s = map[string]any{}
+		}
+	}
+	if len(s) == 0 {
+		s = converted(e)
+		changed = append(changed, "converted")
+	}
+	s["$schema"] = SchemaURL
+	if got, _ := s["name"].(string); got != name {
+		s["name"] = name
+		changed = append(changed, "name")
+	}
+	desc, _ := s["description"].(string)
+	if desc == "" {
+		desc = e.Brief
+	}
+	if d := fit(desc, maxDescription); d != desc || d == "" {
+		if d == "" {
+			d = name
+		}
+		changed = append(changed, "description")
+		desc = d
+	}
+	s["description"] = desc
+	if t, ok := s["title"].(string); ok {
+		if t = fit(t, maxTitle); t == "" {
+			delete(s, "title")
+		} else {
+			s["title"] = t
+		}
+	}
+	if v, _ := s["version"].(string); v == "" || len(v) > maxVersion {
+		s["version"] = versionOf(e)
+		changed = append(changed, "version")
+	}
+	if repairPackages(s) {
+		changed = append(changed, "packages")
+	}
+	if repairRemotes(s) {
+		changed = append(changed, "remotes")
+	}
+	return s, changed
+}
+
+// repairPackages makes a published record's packages what the schema
+// takes: a package without a transport is run over stdio, one without a
+// registry type or identifier is left out. It reports whether it changed
+// anything.
+func repairPackages(s map[string]any) bool {
+	list, ok := s["packages"].([]any)
+	if !ok {
+		if _, there := s["packages"]; there {
+			delete(s, "packages")
+			return true
+		}
+		return false
+	}
+	changed := false
+	kept := list[:0]
+	for _, item := range list {
+		p, ok := item.(map[string]any)
+		rt, _ := p["registryType"].(string)
+		id, _ := p["identifier"].(string)
+		if !ok || rt == "" || id == "" {
+			changed = true
+			continue
+		}
+		if t, ok := p["transport"].(map[string]any); !ok || t["type"] == nil {
+			p["transport"] = map[string]any{"type": mcpdir.TransportStdio}
+			changed = true
+		}
+		kept = append(kept, p)
+	}
+	s["packages"] = kept
+	return changed
+}
+
+// repairRemotes leaves out the remotes the schema does not take: those
+// without a type of streamable-http or sse, or an http(s) URL.
+func repairRemotes(s map[string]any) bool {
+	list, ok := s["remotes"].([]any)
+	if !ok {
+		if _, there := s["remotes"]; there {
+			delete(s, "remotes")
+			return true
+		}
+		return false
+	}
+	kept := list[:0]
+	for _, item := range list {
+		r, ok := item.(map[string]any)
+		t, _ := r["type"].(string)
+		u, _ := r["url"].(string)
+		if ok && (t == mcpdir.TransportStreamableHTTP || t == mcpdir.TransportSSE) && (httpURL(u) != "" || strings.HasPrefix(u, "{")) {
+			kept = append(kept, r)
+		}
+	}
+	changed := len(kept) != len(list)
+	s["remotes"] = kept
+	return changed
+}
+
+// converted is the server.json of an entry that came from elsewhere than a
+// registry: nothing a client needs to install or connect is lost.
+func converted(e *mcpdir.Entry) map[string]any {
+	s := map[string]any{"description": e.Brief, "version": versionOf(e)}
+	if e.Title != "" {
+		s["title"] = e.Title
+	}
+	if u := httpURL(e.WebsiteURL); u != "" {
+		s["websiteUrl"] = u
+	}
+	if u := httpURL(e.RepositoryURL); u != "" {
+		s["repository"] = map[string]any{"url": u, "source": forge(u)}
+	}
+	var packages []any
+	for _, p := range e.Packages {
+		if p.RegistryType == "" || p.Identifier == "" {
+			continue
+		}
+		pkg := map[string]any{
+			"registryType": p.RegistryType,
+			"identifier":   p.Identifier,
+			"transport":    map[string]any{"type": mcpdir.TransportStdio},
+		}
+		if p.Version != "" {
+			pkg["version"] = p.Version
+		}
+		if p.RuntimeHint != "" {
+			pkg["runtimeHint"] = p.RuntimeHint
+		}
+		packages = append(packages, pkg)
+	}
+	if packages != nil {
+		s["packages"] = packages
+	}
+	var remotes []any
+	for _, r := range e.Remotes {
+		if httpURL(r.URL) == "" || r.Transport != mcpdir.TransportStreamableHTTP && r.Transport != mcpdir.TransportSSE {
+			continue
+		}
+		remotes = append(remotes, map[string]any{"type": r.Transport, "url": r.URL})
+	}
+	if remotes != nil {
+		s["remotes"] = remotes
+	}
+	return s
+}
+
+// versionOf is an entry's version, or 0.0.0 where it has none the schema
+// takes.
+func versionOf(e *mcpdir.Entry) string {
+	v := strings.TrimSpace(e.Version)
+	if v == "" || len(v) > maxVersion || strings.ContainsAny(v, "^~<>=*x ") && !semverish.MatchString(v) {
+		return "0.0.0"
+	}
+	return v
+}
+
+var semverish = regexp.MustCompile(`^v?\d+(\.\d+)*([-+][0-9A-Za-z.-]+)?$`)
+
+// fit trims s to at most n characters, at a word boundary where there is
+// one, with an ellipsis when something was cut.
+func fit(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	cut := 0
+	for i := range s {
+		if utf8.RuneCountInString(s[:i]) > n-1 {
+			break
+		}
+		cut = i
+	}
+	if sp := strings.LastIndexByte(s[:cut], ' '); sp > cut/2 {
+		cut = sp
+	}
+	return strings.TrimRight(s[:cut], " ,.;:-") + "…"
+}
+
+// httpURL is u when it is an absolute http(s) URL, else "".
+func httpURL(u string) string {
+	p, err := url.Parse(strings.TrimSpace(u))
+	if err != nil || p.Host == "" || p.Scheme != "http" && p.Scheme != "https" {
+		return ""
+	}
+	return p.String()
+}
+
+// forge names the hosting service of a repository URL.
+func forge(u string) string {
+	p, _ := url.Parse(u)
+	host := strings.TrimPrefix(strings.ToLower(p.Host), "www.")
+	for _, f := range []string{"github", "gitlab", "bitbucket", "codeberg", "gitee"} {
+		if strings.HasPrefix(host, f+".") {
+			return f
+		}
+	}
+	return host
+}
+
+// ServedName is an entry's name in the registry's namespace/name form: a
+// registry's own name as it is; otherwise the namespace of the package
+// registry the entry comes from (npm: com.npmjs, PyPI: org.pypi, …) or of
+// its website's host, reversed, and the name made of the characters the
+// schema allows ("@scope/pkg" → "com.npmjs/scope.pkg"). It depends only on
+// the entry's name, package registry and website, so it stays the same
+// across restarts and replicas.
+func ServedName(e *mcpdir.Entry) string {
+	name := strings.TrimSpace(e.Name)
+	if namePattern.MatchString(name) && len(name) <= maxName && strings.Contains(strings.SplitN(name, "/", 2)[0], ".") {
+		return name
+	}
+	ns := namespaceOf(e)
+	local := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '_', r == '-':
+			return r
+		case r == '/':
+			return '.'
+		}
+		return '-'
+	}, strings.TrimPrefix(name, "@"))
+	local = strings.Trim(local, ".-")
+	if local == "" {
+		local = e.ID
+	}
+	if len(ns)+1+len(local) > maxName {
+		local = local[:maxName-len(ns)-1]
+	}
+	return ns + "/" + local
+}
+
+// registryNamespaces are the reverse-DNS namespaces of package registries.
+var registryNamespaces = map[string]string{
+	"npm": "com.npmjs", "pypi": "org.pypi", "oci": "io.docker", "nuget": "org.nuget",
+	"cargo": "io.crates", "mcpb": "io.github.mcpb",
+}
+
+func namespaceOf(e *mcpdir.Entry) string {
+	for _, p := range e.Packages {
+		if ns, ok := registryNamespaces[p.RegistryType]; ok {
+			return ns
+		}
+	}
+	if u, err := url.Parse(e.WebsiteURL); err == nil && u.Host != "" {
+		switch host := strings.TrimPrefix(strings.ToLower(u.Hostname()), "www."); host {
+		case "npmjs.com":
+			return "com.npmjs"
+		case "pypi.org":
+			return "org.pypi"
+		default:
+			parts := strings.Split(host, ".")
+			for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
+				parts[i], parts[j] = parts[j], parts[i]
+			}
+			if ns := strings.Join(parts, "."); namespacePattern.MatchString(ns) {
+				return ns
+			}
+		}
+	}
+	return "io.github.mcpdir"
+}
+
+var namespacePattern = regexp.MustCompile(`^[a-zA-Z0-9.-]+$`)

@@ -1,0 +1,193 @@
+package registryapi_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// spec is the registry's own specification: server.schema.json and the
+// response schemas of openapi.yaml, from ../shared/spec/registry.
+type spec struct {
+	server    *jsonschema.Resolved            // server.schema.json
+	responses map[string]*jsonschema.Resolved // openapi.yaml's components by name, and "NotFound"
+}
+
+func loadSpec(t *testing.T) *spec {
+	t.Helper()
+	dir := filepath.Join("..", "..", "shared", "spec", "registry")
+	if d := os.Getenv("MCPDIR_SHARED_SPEC"); d != "" {
+		dir = filepath.Join(d, "registry")
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "server.schema.json"))
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("the registry's specification is missing: %v", err)
+		}
+		t.Skipf("../shared/spec/registry not found (%v): validation against the registry's specification skipped", err)
+	}
+	sp := &spec{server: resolve(t, raw), responses: map[string]*jsonschema.Resolved{}}
+	data, err := os.ReadFile(filepath.Join(dir, "openapi.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	schemas := doc["components"].(map[string]any)["schemas"]
+	// The OpenAPI document's schemas as one JSON Schema (its dialect,
+	// 2020-12), their references made local.
+	defs, err := json.Marshal(schemas)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defs = []byte(strings.ReplaceAll(string(defs), "#/components/schemas/", "#/$defs/"))
+	for _, name := range []string{"ServerList", "ServerResponse"} {
+		sp.responses[name] = resolve(t, fmt.Appendf(nil,
+			`{"$schema":"https://json-schema.org/draft/2020-12/schema","$defs":%s,"$ref":"#/$defs/%s"}`, defs, name))
+	}
+	// The 404 of the version endpoints, as the document writes it.
+	notFound := doc["paths"].(map[string]any)["/v0.1/servers/{serverName}/versions/{version}"].(map[string]any)["get"].(map[string]any)["responses"].(map[string]any)["404"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)["schema"]
+	nf, _ := json.Marshal(notFound)
+	sp.responses["NotFound"] = resolve(t, fmt.Appendf(nil, `{"$schema":"https://json-schema.org/draft/2020-12/schema","allOf":[%s],"required":["error"]}`, nf))
+	return sp
+}
+
+func resolve(t *testing.T, raw []byte) *jsonschema.Resolved {
+	t.Helper()
+	var s jsonschema.Schema
+	if err := json.Unmarshal(raw, &s); err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// check validates an answer's body against a response schema, and every
+// server record in it against server.schema.json.
+func (sp *spec) check(t *testing.T, what, schema string, body []byte) {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	if err := sp.responses[schema].Validate(v); err != nil {
+		t.Errorf("%s: not a %s: %v\n%.500s", what, schema, err, body)
+	}
+	var servers []any
+	switch m := v.(type) {
+	case map[string]any:
+		if list, ok := m["servers"].([]any); ok {
+			servers = list
+		} else if m["server"] != nil {
+			servers = []any{m}
+		}
+	}
+	for _, s := range servers {
+		if err := sp.server.Validate(s.(map[string]any)["server"]); err != nil {
+			rec, _ := json.Marshal(s)
+			t.Errorf("%s: a record breaks server.schema.json: %v\n%.1000s", what, err, rec)
+		}
+	}
+}
+
+func body(t *testing.T, u string, want int) []byte {
+	t.Helper()
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != want {
+		t.Fatalf("GET %s: %d, want %d: %s", u, resp.StatusCode, want, b)
+	}
+	return b
+}
+
+// TestAnswersFollowTheSpec serves the packages corpus, the registry's
+// samples and the starter-like records, and validates every answer of the
+// read API against the registry's OpenAPI document and every record against
+// server.schema.json: whole pages of the list, searches, each version
+// endpoint, and the errors.
+func TestAnswersFollowTheSpec(t *testing.T) {
+	sp := loadSpec(t)
+	entries := []*mcpdir.Entry{
+		entry("@acme/tool", "A tool", nil),
+		entry("weird name!! with spaces", strings.Repeat("A very long brief. ", 20), func(e *mcpdir.Entry) { e.Version = "^1.2" }),
+		entry("hosted", "Hosted", func(e *mcpdir.Entry) {
+			e.Packages, e.WebsiteURL = nil, "not a url"
+			e.Remotes = []mcpdir.Remote{{URL: "https://x.example.com/mcp", Transport: mcpdir.TransportSSE}, {URL: "ftp://bad", Transport: "sse"}}
+		}),
+	}
+	dir := filepath.Join("..", "..", "shared", "data")
+	if d := os.Getenv("MCPDIR_SHARED_DATA"); d != "" {
+		dir = d
+	}
+	if raw, err := os.ReadFile(filepath.Join(dir, "packages-corpus.jsonl")); err == nil {
+		for i, line := range strings.Split(string(raw), "\n") {
+			if e, err := mcpdir.ParseRecord([]byte(line)); err == nil && i < 3000 {
+				e.ID = mcpdir.EntryID(e.NaturalKey())
+				entries = append(entries, e)
+			}
+		}
+		for _, f := range []string{"registry-servers-sample.json"} {
+			raw, err := os.ReadFile(filepath.Join(dir, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var recs []json.RawMessage
+			json.Unmarshal(raw, &recs)
+			for _, rec := range recs {
+				e, err := mcpdir.ParseRecord(rec)
+				if err != nil {
+					continue
+				}
+				e.Source = mcpdir.SourceRegistry
+				e.Extra = map[string]json.RawMessage{"server": rec}
+				e.ID = mcpdir.EntryID(e.NaturalKey())
+				entries = append(entries, e)
+			}
+		}
+	}
+	_, srv := directory(t, entries...)
+	cursor, pages := "", 0
+	for {
+		b := body(t, srv.URL+"/v0.1/servers?limit=100&cursor="+url.QueryEscape(cursor), http.StatusOK)
+		sp.check(t, "list page", "ServerList", b)
+		var l list
+		json.Unmarshal(b, &l)
+		if pages++; pages == 1 {
+			for _, s := range l.Servers[:min(20, len(l.Servers))] {
+				name := url.PathEscape(s.Server["name"].(string))
+				sp.check(t, "versions", "ServerList", body(t, srv.URL+"/v0.1/servers/"+name+"/versions", http.StatusOK))
+				sp.check(t, "latest", "ServerResponse", body(t, srv.URL+"/v0.1/servers/"+name+"/versions/latest", http.StatusOK))
+				v := url.PathEscape(s.Server["version"].(string))
+				sp.check(t, "version", "ServerResponse", body(t, srv.URL+"/v0.1/servers/"+name+"/versions/"+v, http.StatusOK))
+			}
+		}
+		if cursor = l.Metadata.NextCursor; cursor == "" {
+			break
+		}
+	}
+	for _, q := range []string{"postgres", "weather forecast", "find a tool to convert pdf to markdown"} {
+		sp.check(t, "search "+q, "ServerList", body(t, srv.URL+"/v0.1/servers?limit=50&search="+url.QueryEscape(q), http.StatusOK))
+	}
+	sp.check(t, "404", "NotFound", body(t, srv.URL+"/v0.1/servers/com.example%2Fnone/versions/latest", http.StatusNotFound))
+	sp.check(t, "404", "NotFound", body(t, srv.URL+"/v0.1/servers/com.example%2Fnone/versions", http.StatusNotFound))
+}
