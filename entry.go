@@ -72,6 +72,10 @@ type Entry struct {
 	// Source is where the entry came from: SourceImport, SourceAdmin or
 	// SourceRegistry (empty: the starter directory). It never changes.
 	Source string `json:"source,omitempty"`
+	// Key, if set, is the entry's natural key in the directory it came
+	// from (another mcpdir, followed through the registry API), kept so
+	// that the entry has the same id in both.
+	Key string `json:"key,omitempty"`
 	// Edited is set once an admin changed the entry: a registry sync then
 	// leaves it as the admin left it.
 	Edited bool `json:"edited,omitempty"`
@@ -88,10 +92,14 @@ type Entry struct {
 // it would change every entry's id.
 var entryNamespace = uuid.MustParse("5b0a1f2e-8c3d-4e6f-9a7b-2c1d0e9f8a7b")
 
-// NaturalKey is what makes two records the same entry: for a registry's
-// entry its name there; otherwise the website address when there is one
+// NaturalKey is what makes two records the same entry: the key it came
+// with from another directory; for a registry's entry its name there;
+// otherwise the website address when there is one
 // (it is unique in every directory we import), else the name.
 func (e *Entry) NaturalKey() string {
+	if e.Key != "" {
+		return e.Key
+	}
 	if e.Source == SourceRegistry {
 		// A registry names its servers uniquely, and two of them may
 		// share a website or a repository: they must not merge.
@@ -101,6 +109,14 @@ func (e *Entry) NaturalKey() string {
 		return "url:" + strings.TrimRight(strings.ToLower(u), "/")
 	}
 	return "name:" + strings.ToLower(strings.TrimSpace(e.Name))
+}
+
+// ValidNaturalKey reports whether k has a natural key's form (another
+// directory's, before it is taken as an entry's Key).
+func ValidNaturalKey(k string) bool {
+	kind, rest, _ := strings.Cut(k, ":")
+	return len(k) <= maxURLLen+8 && strings.TrimSpace(rest) != "" &&
+		(kind == "registry" || kind == "url" || kind == "name")
 }
 
 // EntryID derives an entry's stable UUID from its natural key, so that the

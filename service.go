@@ -64,8 +64,8 @@ const (
 // Change is one write that other processes must see: which record changed.
 type Change struct {
 	Seq  int64
-	Kind string // ChangeEntry, ChangeKey or ChangeGrant
-	Ref  string // entry id or key prefix
+	Kind string // ChangeEntry, ChangeKey, ChangeGrant or ChangeVersion
+	Ref  string // entry id, key prefix, grant id or server name
 }
 
 // ChangeFeed lets a server follow writes made by other processes (the CLI on
@@ -129,6 +129,7 @@ type Store interface {
 	ChangeFeed
 	StateStore
 	LiveStore
+	VersionStore
 	// Ping checks that the store answers.
 	Ping(ctx context.Context) error
 	Close() error

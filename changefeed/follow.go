@@ -92,13 +92,20 @@ type GrantForgetter interface {
 	Forget(ctx context.Context, grantIDs []string) error
 }
 
+// VersionWatcher learns that servers' versions changed
+// (registryapi.API).
+type VersionWatcher interface {
+	VersionsChanged()
+}
+
 // Applier returns the Apply that brings a server's index and key cache up
 // to date with writes made elsewhere: changed entries are re-read and
 // re-indexed (or dropped when gone), changed keys re-read, revoked grants
-// forgotten (grants may be nil).
-func Applier(store mcpdir.EntryStore, index mcpdir.SearchIndex, keys KeyRefresher, grants GrantForgetter) Apply {
+// forgotten, changed versions told (grants and versions may be nil).
+func Applier(store mcpdir.EntryStore, index mcpdir.SearchIndex, keys KeyRefresher, grants GrantForgetter, versions VersionWatcher) Apply {
 	return func(ctx context.Context, changes []mcpdir.Change) error {
 		var entryIDs, keyPrefixes, grantIDs []string
+		versionsChanged := false
 		seen := map[mcpdir.Change]bool{}
 		for _, c := range changes {
 			c.Seq = 0
@@ -113,6 +120,8 @@ func Applier(store mcpdir.EntryStore, index mcpdir.SearchIndex, keys KeyRefreshe
 				keyPrefixes = append(keyPrefixes, c.Ref)
 			case mcpdir.ChangeGrant:
 				grantIDs = append(grantIDs, c.Ref)
+			case mcpdir.ChangeVersion:
+				versionsChanged = true
 			}
 		}
 		if len(entryIDs) > 0 {
@@ -132,6 +141,9 @@ func Applier(store mcpdir.EntryStore, index mcpdir.SearchIndex, keys KeyRefreshe
 				}
 			}
 			index.Remove(gone...)
+		}
+		if versionsChanged && versions != nil {
+			versions.VersionsChanged()
 		}
 		if grants != nil {
 			if err := grants.Forget(ctx, grantIDs); err != nil {

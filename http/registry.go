@@ -46,6 +46,50 @@ func registryAccess(cfg Config) func(http.Handler) http.Handler {
 	}
 }
 
+// registryAdmin lets admin keys through to the registry API's write side,
+// spending their admin budget, and refuses others in the registry API's
+// form (with the stable code beside the message).
+func registryAdmin(cfg Config) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			refuse := func(err error) {
+				code := mcpdir.ErrorCode(err)
+				status, ok := statusOf[code]
+				if !ok {
+					status = http.StatusBadRequest
+				}
+				if status == http.StatusUnauthorized {
+					w.Header().Set("WWW-Authenticate", "Bearer")
+				}
+				if status == http.StatusInternalServerError && cfg.Logger != nil {
+					cfg.Logger.ErrorContext(r.Context(), "registry API: authorize", "err", err)
+				}
+				writeJSON(w, status, map[string]string{"error": mcpdir.ErrorMessage(err), "code": code})
+			}
+			key, err := cfg.AdminGuard.Authenticate(r.Context(), r.Header.Get("Authorization"))
+			if err != nil {
+				refuse(err)
+				return
+			}
+			if key.Scope != mcpdir.ScopeAdmin {
+				refuse(mcpdir.Errorf(mcpdir.ECodeForbidden, "publishing needs an admin key: the key's scope is %s", key.Scope))
+				return
+			}
+			d, err := cfg.AdminGuard.SpendAdmin(r.Context(), key)
+			if err != nil {
+				refuse(err)
+				return
+			}
+			mcpdir.SetRateLimitHeaders(w.Header(), d)
+			if !d.Allowed {
+				refuse(mcpdir.RateLimitedError(d))
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
 func registryError(w http.ResponseWriter, status int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")

@@ -29,6 +29,9 @@ func addRoutes(mux *http.ServeMux, cfg Config) {
 	}
 	if cfg.Registry != nil {
 		cfg.Registry.Routes(mux, registryAccess(cfg))
+		if p, ok := cfg.Registry.(publishRouted); ok && cfg.AdminGuard != nil {
+			p.PublishRoutes(mux, registryAdmin(cfg))
+		}
 	}
 	mux.Handle("GET /api/openapi.json", handleOpenAPI())
 	mux.Handle("GET /healthz", handleHealthz())

@@ -80,6 +80,12 @@ type Routed interface {
 	Routes(mux *http.ServeMux, wrap func(http.Handler) http.Handler)
 }
 
+// publishRouted is a registry that also takes writes (the registry API's
+// optional write side), from admin keys.
+type publishRouted interface {
+	PublishRoutes(mux *http.ServeMux, wrap func(http.Handler) http.Handler)
+}
+
 // Timeouts bound how long a client may take. Long-lived event streams lift
 // the request deadlines for themselves (http.ResponseController).
 type Timeouts struct {

@@ -151,6 +151,18 @@ var migrations = []string{
 		expires_at BIGINT NOT NULL
 	);
 	CREATE INDEX oauth_tokens_grant ON oauth_tokens (grant_id);`,
+	`CREATE TABLE server_versions (
+		name              TEXT NOT NULL,
+		version           TEXT NOT NULL,
+		entry_key         TEXT NOT NULL,
+		server            BYTEA NOT NULL,
+		status            TEXT NOT NULL,
+		status_message    TEXT NOT NULL DEFAULT '',
+		published_at      BIGINT NOT NULL,
+		updated_at        BIGINT NOT NULL,
+		status_changed_at BIGINT NOT NULL DEFAULT 0,
+		PRIMARY KEY (name, version)
+	);`,
 }
 
 // migrate applies what migrations the database lacks, under an advisory

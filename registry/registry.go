@@ -1,12 +1,13 @@
-// Package registry follows the official MCP Registry: it pulls the
-// registry's list API page by page and keeps one directory entry per server
-// at its latest version.
+// Package registry keeps the versions of registry servers: it pulls a
+// registry's list API page by page (the official MCP Registry, or another
+// mcpdir), records every version it is given, and keeps one directory
+// entry per server at its latest version. The registry API's write side
+// publishes through it too.
 package registry
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -22,9 +23,13 @@ import (
 // PageSize is how many servers a page asks for.
 const PageSize = 100
 
-// officialMeta is the _meta key under which the registry says a server
-// version's status and times.
-const officialMeta = "io.modelcontextprotocol.registry/official"
+// The _meta keys of a server version: the official registry's (its
+// status and times), and mcpdir's own (what another mcpdir says of its
+// entry).
+const (
+	OfficialMetaKey  = "io.modelcontextprotocol.registry/official"
+	DirectoryMetaKey = "io.github.mcpdir/directory"
+)
 
 // stateKey is where the store keeps a source's sync position.
 func stateKey(source string) string { return "registry-sync:" + source }
@@ -41,17 +46,11 @@ type page struct {
 	} `json:"metadata"`
 }
 
-// official is a server version's registry status.
-type official struct {
-	Status    string    `json:"status"` // active, deprecated or deleted
-	UpdatedAt time.Time `json:"updatedAt"`
-	IsLatest  bool      `json:"isLatest"`
-}
-
 // Store is what a sync writes to.
 type Store interface {
 	mcpdir.EntryStore
 	mcpdir.StateStore
+	mcpdir.VersionStore
 }
 
 // Summary is what a sync did.
@@ -62,9 +61,10 @@ type Summary struct {
 	Kept int
 	// Skipped counts servers refused, by reason.
 	Skipped map[string]int
-	// Older counts versions skipped for being other than the latest.
-	Older int
-	Pages int
+	// Versions counts the server versions recorded (every version is
+	// kept; the entry holds the latest).
+	Versions int
+	Pages    int
 }
 
 // Syncer pulls one registry into a store.
@@ -98,25 +98,8 @@ func (s *Syncer) Sync(ctx context.Context) (Summary, error) {
 			return sum, err
 		}
 		sum.Pages++
-		latest, gone, err := s.apply(ctx, p, &sum, &newest)
-		if err != nil {
+		if err := s.apply(ctx, p, &sum, &newest); err != nil {
 			return sum, err
-		}
-		if len(latest) > 0 {
-			res, err := s.Store.UpsertEntries(ctx, latest)
-			if err != nil {
-				return sum, fmt.Errorf("commit page %d: %w", sum.Pages, err)
-			}
-			sum.Added += res.Added
-			sum.Updated += res.Updated
-			sum.Unchanged += res.Unchanged
-		}
-		if len(gone) > 0 {
-			n, err := s.Store.DeleteEntries(ctx, gone)
-			if err != nil {
-				return sum, fmt.Errorf("commit page %d: %w", sum.Pages, err)
-			}
-			sum.Hidden += n
 		}
 		if s.Progress != nil {
 			s.Progress(sum)
@@ -134,81 +117,67 @@ func (s *Syncer) Sync(ctx context.Context) (Summary, error) {
 	return sum, nil
 }
 
-// apply maps a page's servers to entries to write and ids to hide.
-func (s *Syncer) apply(ctx context.Context, p *page, sum *Summary, newest *time.Time) (latest []*mcpdir.Entry, gone []string, _ error) {
-	var candidates []*mcpdir.Entry
+// apply keeps a page's server versions.
+func (s *Syncer) apply(ctx context.Context, p *page, sum *Summary, newest *time.Time) error {
+	var versions []*mcpdir.ServerVersion
 	for _, item := range p.Servers {
-		var meta official
-		if raw, ok := item.Meta[officialMeta]; ok {
+		meta := Official{Status: mcpdir.StatusActive}
+		if raw, ok := item.Meta[OfficialMetaKey]; ok {
 			if json.Unmarshal(raw, &meta) != nil {
 				sum.Skipped["invalid _meta"]++
 				continue
 			}
-		} else {
-			meta = official{Status: "active", IsLatest: true}
 		}
-		if meta.UpdatedAt.After(*newest) {
-			*newest = meta.UpdatedAt
-		}
-		if !meta.IsLatest {
-			sum.Older++
+		switch meta.Status {
+		case mcpdir.StatusActive, mcpdir.StatusDeprecated, mcpdir.StatusDeleted:
+		default:
+			sum.Skipped["unknown status"]++
 			continue
 		}
-		e, err := mcpdir.ParseRecord(item.Server)
-		if re, ok := errors.AsType[*mcpdir.RecordError](err); ok {
+		at := func(t *time.Time) time.Time {
+			if t == nil {
+				return time.Time{}
+			}
+			return t.UTC()
+		}
+		if u := at(meta.UpdatedAt); u.After(*newest) {
+			*newest = u
+		}
+		v, err := NewVersion(item.Server, meta.Status, at(meta.PublishedAt), at(meta.UpdatedAt))
+		if re, ok := errRecord(err); ok {
 			sum.Skipped[re.Reason]++
 			continue
 		} else if err != nil {
-			return nil, nil, err
+			return err
 		}
-		e.Source = mcpdir.SourceRegistry
-		e.CreatedAt, e.UpdatedAt = time.Time{}, time.Time{}
-		if e.Extra == nil {
-			e.Extra = map[string]json.RawMessage{}
+		v.StatusMessage, v.StatusChangedAt = meta.StatusMessage, at(meta.StatusChangedAt)
+		// Another mcpdir says its entry's key: the entry keeps its id here.
+		var dm struct{ Key string }
+		if raw, ok := item.Meta[DirectoryMetaKey]; ok && json.Unmarshal(raw, &dm) == nil && mcpdir.ValidNaturalKey(dm.Key) {
+			v.EntryKey = dm.Key
 		}
-		e.Extra["registry_status"], _ = json.Marshal(meta.Status)
-		if raw, ok := item.Meta[officialMeta]; ok {
-			// The registry's times of the version, served again as it gave them.
-			e.Extra["registry_meta"] = raw
-		}
-		// The record models what search and detail need; the registry's
-		// own record stays whole beside it (environment variables, icons…).
-		e.Extra["server"] = item.Server
-		if meta.Status == "deleted" {
-			gone = append(gone, mcpdir.EntryID(e.NaturalKey()))
-			continue
-		}
-		candidates = append(candidates, e)
+		versions = append(versions, v)
 	}
-	// An entry an admin edited stays as the admin left it.
-	ids := make([]string, len(candidates))
-	for i, e := range candidates {
-		ids[i] = mcpdir.EntryID(e.NaturalKey())
-	}
-	stored, err := s.Store.EntriesByID(ctx, ids)
+	k, err := Keep(ctx, s.Store, versions)
 	if err != nil {
-		return nil, nil, err
+		return fmt.Errorf("commit page %d: %w", sum.Pages, err)
 	}
-	edited := map[string]bool{}
-	for _, e := range stored {
-		if e.Edited {
-			edited[e.ID] = true
-		}
-	}
-	for i, e := range candidates {
-		if edited[ids[i]] {
-			sum.Kept++
-			continue
-		}
-		latest = append(latest, e)
-	}
-	return latest, gone, nil
+	sum.Versions += k.Versions
+	sum.Added += k.Added
+	sum.Updated += k.Updated
+	sum.Unchanged += k.Unchanged
+	sum.Hidden += k.Hidden
+	sum.Kept += k.Edited
+	return nil
 }
 
 // fetch gets one page, retrying 5xx answers and network errors with
 // backoff; a 4xx is final.
 func (s *Syncer) fetch(ctx context.Context, cursor, since string) (*page, error) {
-	q := url.Values{"limit": {strconv.Itoa(PageSize)}}
+	// Deleted versions too: a mirror keeps them as the registry does,
+	// and learns of deletions (updated_since implies it; a first sync
+	// asks).
+	q := url.Values{"limit": {strconv.Itoa(PageSize)}, "include_deleted": {"true"}}
 	if cursor != "" {
 		q.Set("cursor", cursor)
 	}

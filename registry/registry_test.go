@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -98,7 +99,7 @@ func setup(t *testing.T) (*fakeRegistry, *registry.Syncer, *sqlite.DB) {
 	for i := range 7 {
 		f.servers = append(f.servers, item{server(fmt.Sprintf("io.github.example/server-%d", i), "1.0.0", fmt.Sprintf("Server %d does things", i)), "active", base.Add(time.Duration(i) * time.Minute), true})
 	}
-	// Two versions of one server: only the latest is kept.
+	// Two versions of one server: both are kept, the entry is the latest.
 	f.servers = append(f.servers,
 		item{server("io.github.example/versions", "1.0.0", "Old description"), "active", base.Add(10 * time.Minute), false},
 		item{server("io.github.example/versions", "2.0.0", "New description"), "active", base.Add(11 * time.Minute), true},
@@ -133,11 +134,20 @@ func TestSync(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Added != 8 || sum.Older != 1 || sum.Skipped["missing name"] != 1 || sum.Pages != 1 {
+	if sum.Added != 8 || sum.Versions != 9 || sum.Skipped["missing name"] != 1 || sum.Pages != 1 {
 		t.Fatalf("first sync: %+v", sum)
 	}
 	if e := entryOf(t, db, "io.github.example/versions"); e == nil || e.Version != "2.0.0" || e.Brief != "New description" {
 		t.Fatalf("the latest version: %+v", e)
+	}
+	history, err := db.ServerVersions(ctx, []string{"io.github.example/versions"})
+	if err != nil || len(history) != 2 {
+		t.Fatalf("the versions kept: %d %v", len(history), err)
+	}
+	for _, v := range history {
+		if !strings.Contains(string(v.Server), v.Version) || v.Status != mcpdir.StatusActive || v.UpdatedAt.IsZero() {
+			t.Fatalf("version %s: %+v", v.Version, v)
+		}
 	}
 	// Servers sharing a repository stay apart; the registry's record is kept whole.
 	e := entryOf(t, db, "io.github.example/server-1")
@@ -186,6 +196,19 @@ func TestSync(t *testing.T) {
 	}
 	if e := entryOf(t, db, "io.github.example/server-0"); e == nil || e.Version != "1.1.0" {
 		t.Errorf("the update: %+v", e)
+	}
+	// The deleted server's version stays, deleted, for registries that
+	// follow this one (updated when this registry learnt of it, never
+	// before the publisher's time); the updated server keeps its first
+	// version too.
+	gone, err := db.ServerVersions(ctx, []string{"io.github.example/server-1", "io.github.example/server-0"})
+	if err != nil || len(gone) != 3 {
+		t.Fatalf("versions after the second sync: %d %v", len(gone), err)
+	}
+	for _, v := range gone {
+		if v.Name == "io.github.example/server-1" && (v.Status != mcpdir.StatusDeleted || v.UpdatedAt.Before(later) || v.StatusChangedAt.IsZero()) {
+			t.Errorf("the deleted version: %+v", v)
+		}
 	}
 }
 
@@ -242,7 +265,7 @@ func TestSyncSharedSample(t *testing.T) {
 		f.servers = append(f.servers, item{sv, "active", time.Date(2026, 1, 1, 0, i, 0, 0, time.UTC), latest[sv["name"].(string)] == i})
 	}
 	sum, err := s.Sync(context.Background())
-	if err != nil || sum.Added != len(latest) || sum.Older != len(servers)-len(latest) {
+	if err != nil || sum.Added != len(latest) || sum.Versions != len(servers) {
 		t.Fatalf("%+v %v", sum, err)
 	}
 	if e := entryOf(t, db, "io.github.domdomegg/airtable-mcp-server"); e == nil || e.Version != "1.7.3" || len(e.Packages) == 0 {

@@ -8,19 +8,23 @@
 package registryapi
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/registry"
 )
 
 // Directory is the directory as the API reads it.
@@ -31,6 +35,13 @@ type Directory interface {
 	Entries(yield func(*mcpdir.Entry))
 	// Find is the directory's ranked search.
 	Find(q mcpdir.Query) mcpdir.SearchResult
+}
+
+// History is the versions the directory keeps of registry servers
+// (mcpdir.VersionStore).
+type History interface {
+	VersionHeads(ctx context.Context, fn func(*mcpdir.ServerVersion) error) error
+	ServerVersions(ctx context.Context, names []string) ([]*mcpdir.ServerVersion, error)
 }
 
 // Page bounds: a page holds DefaultLimit servers unless the client asks
@@ -45,17 +56,29 @@ const (
 // maxParam bounds a query parameter's value.
 const maxParam = 1024
 
-// API serves the registry read API over a directory.
+// API serves the registry API over a directory.
 type API struct {
 	Dir Directory
+	// History, if set, serves every version a server had; without it a
+	// server is served at its entry's version alone.
+	History History
+	// Keep, if set, takes the write side's versions (registry.Keep); the
+	// write routes answer 501 without it.
+	Keep func(ctx context.Context, versions []*mcpdir.ServerVersion) error
 	// MaxAge is how long a client may keep an answer (Cache-Control);
 	// answers carry an ETag, so that a sync that finds nothing changed
 	// costs a 304.
 	MaxAge time.Duration
+	Log    *slog.Logger
 
-	mu   sync.Mutex
-	view *view
+	historyGen atomic.Uint64
+	mu         sync.Mutex
+	view       *view
 }
+
+// VersionsChanged tells the API that the history changed (the change
+// feed's mcpdir.ChangeVersion): the next answer reads it again.
+func (a *API) VersionsChanged() { a.historyGen.Add(1) }
 
 // Routes maps the read API; wrap, if set, wraps each handler (a
 // per-address limit, a key check).
@@ -69,36 +92,90 @@ func (a *API) Routes(mux *http.ServeMux, wrap func(http.Handler) http.Handler) {
 }
 
 // view is the directory's servers in the order the list pages them: by
-// served name. It is made again when the directory changes.
+// served name, each server's versions newest first. It is made again
+// when the directory or its history changes.
 type view struct {
-	gen     uint64
-	servers []served
-	byName  map[string]int
-	byID    map[string]int
+	gen, historyGen uint64
+	rows            []row
+	byName          map[string][2]int // a server's rows, [first, end)
+	byID            map[string]string // an entry's served name
 }
 
-// served is an entry and its name in the API.
-type served struct {
-	name  string
+// row is one version of a server.
+type row struct {
+	name string
+	// entry is the server's entry: nil when every version is deleted.
 	entry *mcpdir.Entry
+	// head is the version in the history (its record not read); nil for
+	// an entry with no history, served at its own version.
+	head   *mcpdir.ServerVersion
+	latest bool
+}
+
+// fromEntry reports whether the row is served from the entry: the latest
+// version of a server in the directory.
+func (r row) fromEntry() bool { return r.entry != nil && r.latest }
+
+func (r row) version() string {
+	if r.head != nil {
+		return r.head.Version
+	}
+	v, _ := serverVersion(r.entry, r.name)
+	return v
+}
+
+func (r row) status() string {
+	if r.fromEntry() {
+		return official(r.entry).Status
+	}
+	return r.head.Status
+}
+
+// updated is when the row last changed here: the entry's time, or the
+// version's.
+func (r row) updated() time.Time {
+	t := time.Time{}
+	if r.head != nil {
+		t = r.head.UpdatedAt
+	}
+	if r.fromEntry() && r.entry.UpdatedAt.After(t) {
+		t = r.entry.UpdatedAt
+	}
+	return t
 }
 
 // current returns the view of the directory as it is now.
-func (a *API) current() *view {
-	gen := a.Dir.Generation()
+func (a *API) current(ctx context.Context) (*view, error) {
+	gen, hgen := a.Dir.Generation(), a.historyGen.Load()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.view != nil && a.view.gen == gen {
-		return a.view
+	if a.view != nil && a.view.gen == gen && a.view.historyGen == hgen {
+		return a.view, nil
 	}
-	v := &view{gen: gen}
+	heads := map[string][]*mcpdir.ServerVersion{} // by entry id
+	if a.History != nil {
+		err := a.History.VersionHeads(ctx, func(v *mcpdir.ServerVersion) error {
+			heads[v.EntryID()] = append(heads[v.EntryID()], v)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	type server struct {
+		name     string
+		entry    *mcpdir.Entry
+		versions []*mcpdir.ServerVersion
+	}
+	var servers []server
 	a.Dir.Entries(func(e *mcpdir.Entry) {
-		v.servers = append(v.servers, served{name: ServedName(e), entry: e})
+		servers = append(servers, server{name: ServedName(e), entry: e, versions: heads[e.ID]})
+		delete(heads, e.ID)
 	})
 	// Two entries may derive one name (the same server from a registry
 	// and from elsewhere): the registry's, or else the first by id, keeps
 	// it, and the others take their id's first characters after it.
-	slices.SortFunc(v.servers, func(a, b served) int {
+	slices.SortFunc(servers, func(a, b server) int {
 		if c := strings.Compare(a.name, b.name); c != 0 {
 			return c
 		}
@@ -110,20 +187,43 @@ func (a *API) current() *view {
 		}
 		return strings.Compare(a.entry.ID, b.entry.ID)
 	})
-	for i := len(v.servers) - 1; i > 0; i-- {
-		if v.servers[i].name == v.servers[i-1].name {
-			v.servers[i].name = dedupe(v.servers[i].name, v.servers[i].entry.ID)
+	taken := make(map[string]bool, len(servers))
+	for i := range servers {
+		if i > 0 && servers[i].name == servers[i-1].name {
+			servers[i].name = dedupe(servers[i].name, servers[i].entry.ID)
+		}
+		taken[servers[i].name] = true
+	}
+	// The servers whose every version is deleted: served, deleted, for
+	// registries that follow this one, under a name no entry holds. (A
+	// server whose entry an admin removed without deleting its versions
+	// is not served.)
+	for _, vs := range heads {
+		if i := mcpdir.LatestVersion(vs); vs[i].Status == mcpdir.StatusDeleted && !taken[vs[i].Name] {
+			servers = append(servers, server{name: vs[i].Name, versions: vs})
+			taken[vs[i].Name] = true
 		}
 	}
-	slices.SortFunc(v.servers, func(a, b served) int { return strings.Compare(a.name, b.name) })
-	v.byName = make(map[string]int, len(v.servers))
-	v.byID = make(map[string]int, len(v.servers))
-	for i, s := range v.servers {
-		v.byName[s.name] = i
-		v.byID[s.entry.ID] = i
+	slices.SortFunc(servers, func(a, b server) int { return strings.Compare(a.name, b.name) })
+	v := &view{gen: gen, historyGen: hgen, byName: make(map[string][2]int, len(servers)), byID: make(map[string]string, len(servers))}
+	for _, s := range servers {
+		first := len(v.rows)
+		if len(s.versions) == 0 {
+			v.rows = append(v.rows, row{name: s.name, entry: s.entry, latest: true})
+		} else {
+			latest := s.versions[mcpdir.LatestVersion(s.versions)]
+			slices.SortFunc(s.versions, mcpdir.NewerVersion)
+			for _, h := range s.versions {
+				v.rows = append(v.rows, row{name: s.name, entry: s.entry, head: h, latest: h == latest})
+			}
+		}
+		v.byName[s.name] = [2]int{first, len(v.rows)}
+		if s.entry != nil {
+			v.byID[s.entry.ID] = s.name
+		}
 	}
 	a.view = v
-	return v
+	return v, nil
 }
 
 // dedupe is the name of an entry whose derived name another holds: the
@@ -144,8 +244,33 @@ type metadata struct {
 	Count      int    `json:"count"`
 }
 
-// list is GET /v0.1/servers: every server, by name, a page at a time; or,
-// with search, the best matches of mcpdir's ranking, best first.
+// filter is what a request keeps of the rows.
+type filter struct {
+	since          time.Time
+	version        string // "", "latest" or an exact version
+	includeDeleted bool
+}
+
+func (f filter) keep(r row) bool {
+	if !f.includeDeleted && r.status() == mcpdir.StatusDeleted {
+		return false
+	}
+	if !f.since.IsZero() && !r.updated().After(f.since) {
+		return false
+	}
+	switch f.version {
+	case "":
+	case "latest":
+		return r.latest
+	default:
+		return r.version() == f.version
+	}
+	return true
+}
+
+// list is GET /v0.1/servers: every version of every server, by name and
+// newest version first, a page at a time; or, with search, the best
+// matches of mcpdir's ranking, best first.
 func (a *API) list(w http.ResponseWriter, r *http.Request) {
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
@@ -167,35 +292,31 @@ func (a *API) list(w http.ResponseWriter, r *http.Request) {
 		}
 		limit = min(n, MaxLimit)
 	}
-	var since time.Time
+	f := filter{version: q.Get("version")}
 	if s := q.Get("updated_since"); s != "" {
 		t, err := time.Parse(time.RFC3339Nano, s)
 		if err != nil {
 			fail(w, http.StatusBadRequest, "updated_since must be an RFC 3339 date-time")
 			return
 		}
-		since = t
+		// A client following this registry learns of deletions too.
+		f.since, f.includeDeleted = t, true
 	}
 	if s := q.Get("include_deleted"); s != "" {
-		if _, err := strconv.ParseBool(s); err != nil {
+		b, err := strconv.ParseBool(s)
+		if err != nil {
 			fail(w, http.StatusBadRequest, "include_deleted must be true or false")
 			return
 		}
+		f.includeDeleted = f.includeDeleted || b
 	}
-	version := q.Get("version")
-	keep := func(e *mcpdir.Entry, name string) bool {
-		if !since.IsZero() && !e.UpdatedAt.After(since) {
-			return false
-		}
-		if version != "" && version != "latest" {
-			if v, _ := serverVersion(e, name); v != version {
-				return false
-			}
-		}
-		return true
+	v, ok := a.viewOr503(w, r)
+	if !ok {
+		return
 	}
-	v := a.current()
-	var out serverList
+	var rows []row
+	var scores []float64
+	var next string
 	if search := strings.TrimSpace(q.Get("search")); search != "" {
 		text, err := mcpdir.ValidateKeywords(search)
 		if err != nil {
@@ -208,95 +329,216 @@ func (a *API) list(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		n, _ := strconv.Atoi(offset)
-		res := a.Dir.Find(mcpdir.Query{Text: text, Limit: MaxSearch})
-		var hits []mcpdir.Hit
-		for _, h := range res.Hits {
-			if i, ok := v.byID[h.Entry.ID]; ok && keep(h.Entry, v.servers[i].name) {
-				hits = append(hits, h)
+		// A search finds servers in the directory, each at its latest
+		// version.
+		for _, h := range a.Dir.Find(mcpdir.Query{Text: text, Limit: MaxSearch}).Hits {
+			name, ok := v.byID[h.Entry.ID]
+			if !ok {
+				continue
+			}
+			span := v.byName[name]
+			for _, rw := range v.rows[span[0]:span[1]] {
+				if rw.fromEntry() && f.keep(rw) {
+					rows, scores = append(rows, rw), append(scores, h.Score)
+				}
 			}
 		}
-		for _, h := range hits[min(n, len(hits)):min(n+limit, len(hits))] {
-			score := h.Score
-			out.Servers = append(out.Servers, response(h.Entry, v.servers[v.byID[h.Entry.ID]].name, &score))
+		end := min(n+limit, len(rows))
+		if end < len(rows) {
+			next = encodeCursor("s", strconv.Itoa(end))
 		}
-		if n+limit < len(hits) {
-			out.Metadata.NextCursor = encodeCursor("s", strconv.Itoa(n+limit))
-		}
+		rows, scores = rows[min(n, len(rows)):end], scores[min(n, len(scores)):end]
 	} else {
 		after, ok := decodeCursor(q.Get("cursor"), "n")
 		if !ok {
 			fail(w, http.StatusBadRequest, "cursor is not one this registry gave")
 			return
 		}
-		// After the cursor's name: a name written since then is met if it
-		// sorts later, and none is met twice.
-		i, _ := slices.BinarySearchFunc(v.servers, after, func(s served, name string) int {
-			if s.name <= name {
-				return -1
-			}
-			return 1
-		})
-		for ; i < len(v.servers) && len(out.Servers) < limit; i++ {
-			if s := v.servers[i]; keep(s.entry, s.name) {
-				out.Servers = append(out.Servers, response(s.entry, s.name, nil))
+		i := v.after(after)
+		for ; i < len(v.rows) && len(rows) < limit; i++ {
+			if f.keep(v.rows[i]) {
+				rows = append(rows, v.rows[i])
 			}
 		}
-		for ; i < len(v.servers); i++ {
-			if s := v.servers[i]; keep(s.entry, s.name) {
-				out.Metadata.NextCursor = encodeCursor("n", out.Servers[len(out.Servers)-1].Server["name"].(string))
+		for ; i < len(v.rows); i++ {
+			if f.keep(v.rows[i]) {
+				last := rows[len(rows)-1]
+				next = encodeCursor("n", last.name+"\x00"+last.version())
 				break
 			}
 		}
 	}
-	out.Metadata.Count = len(out.Servers)
-	if out.Servers == nil {
-		out.Servers = []Server{}
+	out := serverList{Servers: []Server{}, Metadata: metadata{NextCursor: next, Count: len(rows)}}
+	served, err := a.serve(r.Context(), rows, scores)
+	if err != nil {
+		a.unavailable(w, r, err)
+		return
 	}
+	out.Servers = append(out.Servers, served...)
 	a.write(w, r, out)
+}
+
+// after is the index of the first row after a list cursor's position: a
+// server's name and the version last served. Versions are never removed,
+// so the position stays; a server with no history has one row, whatever
+// its version now. Rows written since sort where they belong: met if
+// after the position, and none is met twice.
+func (v *view) after(pos string) int {
+	if pos == "" {
+		return 0
+	}
+	name, version, _ := strings.Cut(pos, "\x00")
+	if span, ok := v.byName[name]; ok {
+		for i := span[0]; i < span[1]; i++ {
+			if v.rows[i].head != nil && v.rows[i].head.Version == version {
+				return i + 1
+			}
+		}
+		return span[1]
+	}
+	i, _ := slices.BinarySearchFunc(v.rows, name, func(r row, name string) int {
+		if r.name <= name {
+			return -1
+		}
+		return 1
+	})
+	return i
 }
 
 // versions is GET /v0.1/servers/{serverName}/versions: the versions of a
 // server, newest first.
 func (a *API) versions(w http.ResponseWriter, r *http.Request) {
-	s, ok := a.lookup(w, r)
+	rows, ok := a.lookup(w, r)
 	if !ok {
 		return
 	}
-	a.write(w, r, serverList{Servers: []Server{response(s.entry, s.name, nil)}, Metadata: metadata{Count: 1}})
+	served, err := a.serve(r.Context(), rows, nil)
+	if err != nil {
+		a.unavailable(w, r, err)
+		return
+	}
+	a.write(w, r, serverList{Servers: served, Metadata: metadata{Count: len(served)}})
 }
 
 // version is GET /v0.1/servers/{serverName}/versions/{version}: one version
 // of a server ("latest": its latest).
 func (a *API) version(w http.ResponseWriter, r *http.Request) {
-	s, ok := a.lookup(w, r)
+	rows, ok := a.lookup(w, r)
 	if !ok {
 		return
 	}
-	if want := r.PathValue("version"); want != "latest" {
-		if v, _ := serverVersion(s.entry, s.name); v != want {
-			fail(w, http.StatusNotFound, "Server version not found")
-			return
+	want := r.PathValue("version")
+	i := slices.IndexFunc(rows, func(rw row) bool {
+		if want == "latest" {
+			return rw.latest
 		}
+		return rw.version() == want
+	})
+	if i < 0 {
+		fail(w, http.StatusNotFound, "Server version not found")
+		return
 	}
-	a.write(w, r, response(s.entry, s.name, nil))
+	served, err := a.serve(r.Context(), rows[i:i+1], nil)
+	if err != nil {
+		a.unavailable(w, r, err)
+		return
+	}
+	a.write(w, r, served[0])
 }
 
-// lookup finds the server a path names, or answers 404.
-func (a *API) lookup(w http.ResponseWriter, r *http.Request) (served, bool) {
+// lookup finds the versions of the server a path names that the request
+// may see (deleted ones with include_deleted=true), or answers 404.
+func (a *API) lookup(w http.ResponseWriter, r *http.Request) ([]row, bool) {
 	name := r.PathValue("serverName")
+	var f filter
 	if s := r.URL.Query().Get("include_deleted"); s != "" {
-		if _, err := strconv.ParseBool(s); err != nil {
+		b, err := strconv.ParseBool(s)
+		if err != nil {
 			fail(w, http.StatusBadRequest, "include_deleted must be true or false")
-			return served{}, false
+			return nil, false
+		}
+		f.includeDeleted = b
+	}
+	if len(name) > maxName {
+		fail(w, http.StatusNotFound, "Server not found")
+		return nil, false
+	}
+	v, ok := a.viewOr503(w, r)
+	if !ok {
+		return nil, false
+	}
+	var rows []row
+	if span, ok := v.byName[name]; ok {
+		for _, rw := range v.rows[span[0]:span[1]] {
+			if f.keep(rw) {
+				rows = append(rows, rw)
+			}
 		}
 	}
-	v := a.current()
-	i, ok := v.byName[name]
-	if !ok || len(name) > maxName {
+	if len(rows) == 0 {
 		fail(w, http.StatusNotFound, "Server not found")
-		return served{}, false
+		return nil, false
 	}
-	return v.servers[i], true
+	return rows, true
+}
+
+func (a *API) viewOr503(w http.ResponseWriter, r *http.Request) (*view, bool) {
+	v, err := a.current(r.Context())
+	if err != nil {
+		a.unavailable(w, r, err)
+		return nil, false
+	}
+	return v, true
+}
+
+// unavailable answers 503 when the history cannot be read (the store is
+// away): the registry API waits for it, search goes on.
+func (a *API) unavailable(w http.ResponseWriter, r *http.Request, err error) {
+	if a.Log != nil {
+		a.Log.WarnContext(r.Context(), "registry API: the versions history is unavailable", "err", err)
+	}
+	w.Header().Set("Retry-After", "5")
+	fail(w, http.StatusServiceUnavailable, "the registry is unavailable for a moment: try again")
+}
+
+// serve renders rows: from the entry, for a server's latest version in the
+// directory; from the version's record, read from the history, for the
+// others.
+func (a *API) serve(ctx context.Context, rows []row, scores []float64) ([]Server, error) {
+	var names []string
+	for _, rw := range rows {
+		if !rw.fromEntry() && !slices.Contains(names, rw.head.Name) {
+			names = append(names, rw.head.Name)
+		}
+	}
+	records := map[[2]string]*mcpdir.ServerVersion{}
+	if len(names) > 0 {
+		vs, err := a.History.ServerVersions(ctx, names)
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range vs {
+			records[[2]string{v.Name, v.Version}] = v
+		}
+	}
+	out := make([]Server, 0, len(rows))
+	for i, rw := range rows {
+		if rw.fromEntry() {
+			var score *float64
+			if scores != nil {
+				score = &scores[i]
+			}
+			out = append(out, response(rw.entry, rw.name, rw.head, score))
+			continue
+		}
+		v := records[[2]string{rw.head.Name, rw.head.Version}]
+		if v == nil {
+			// Written since the view was made: the head is what there is.
+			v = rw.head
+		}
+		out = append(out, historic(v, rw.name, rw.latest))
+	}
+	return out, nil
 }
 
 // serverVersion is the version a server is served at.
@@ -306,11 +548,12 @@ func serverVersion(e *mcpdir.Entry, name string) (string, map[string]any) {
 	return v, s
 }
 
-// response is an entry as the API serves it, with its metadata.
-func response(e *mcpdir.Entry, name string, score *float64) Server {
+// response is an entry as the API serves it, with its metadata; head is
+// its version in the history, if it has one.
+func response(e *mcpdir.Entry, name string, head *mcpdir.ServerVersion, score *float64) Server {
 	s, changed := record(e, name)
 	dm := directoryMeta{
-		ID: e.ID, Source: e.Source, Tags: e.Tags, Official: e.IsOfficial, Verified: e.IsVerified,
+		ID: e.ID, Key: e.NaturalKey(), Source: e.Source, Tags: e.Tags, Official: e.IsOfficial, Verified: e.IsVerified,
 		Popularity: e.Popularity, Score: score, Changed: changed,
 	}
 	if d, _ := s["description"].(string); d != e.Brief {
@@ -326,17 +569,41 @@ func response(e *mcpdir.Entry, name string, score *float64) Server {
 		}
 		dm.Live = lm
 	}
-	return Server{Server: s, Meta: map[string]any{OfficialMeta: official(e), DirectoryMeta: dm}}
+	om := official(e)
+	if head != nil && (om.UpdatedAt == nil || head.UpdatedAt.After(*om.UpdatedAt)) {
+		t := head.UpdatedAt.UTC()
+		om.UpdatedAt = &t
+	}
+	return Server{Server: s, Meta: map[string]any{OfficialMeta: om, DirectoryMeta: dm}}
+}
+
+// historic is a version other than the directory's entry: an older one, or
+// one of a server whose every version is deleted.
+func historic(v *mcpdir.ServerVersion, name string, latest bool) Server {
+	s := map[string]any{}
+	if json.Unmarshal(v.Server, &s) != nil {
+		s = map[string]any{}
+	}
+	if s["version"] == nil {
+		s["version"] = v.Version
+	}
+	changed := fitRecord(s, name)
+	return Server{Server: s, Meta: map[string]any{
+		OfficialMeta:  registry.OfficialMeta(v, latest),
+		DirectoryMeta: directoryMeta{ID: v.EntryID(), Key: v.EntryKey, Source: mcpdir.SourceRegistry, Changed: changed},
+	}}
 }
 
 // official is the official registry's metadata of an entry's version: a
 // registry's as it published them, or this directory's own (every entry
-// served is active and at its latest version).
-func official(e *mcpdir.Entry) officialMeta {
-	m := officialMeta{Status: "active", IsLatest: true}
-	if raw, ok := e.Extra["registry_meta"]; ok && json.Unmarshal(raw, &m) == nil {
-		m.IsLatest = true
+// served is active and at its latest version). Its updatedAt is when the
+// entry last changed here, never earlier than the registry's.
+func official(e *mcpdir.Entry) registry.Official {
+	m := registry.Official{Status: mcpdir.StatusActive}
+	if raw, ok := e.Extra["registry_meta"]; ok {
+		json.Unmarshal(raw, &m)
 	}
+	m.IsLatest = true
 	if raw, ok := e.Extra["registry_status"]; ok {
 		json.Unmarshal(raw, &m.Status)
 	}
@@ -344,12 +611,11 @@ func official(e *mcpdir.Entry) officialMeta {
 		t := e.CreatedAt.UTC()
 		m.PublishedAt = &t
 	}
-	if m.UpdatedAt == nil && !e.UpdatedAt.IsZero() {
-		t := e.UpdatedAt.UTC()
-		m.UpdatedAt = &t
+	if u := e.UpdatedAt.UTC(); !u.IsZero() && (m.UpdatedAt == nil || u.After(*m.UpdatedAt)) {
+		m.UpdatedAt = &u
 	}
-	if m.Status != "deprecated" && m.Status != "deleted" {
-		m.Status = "active"
+	if m.Status != mcpdir.StatusDeprecated && m.Status != mcpdir.StatusDeleted {
+		m.Status = mcpdir.StatusActive
 	}
 	return m
 }

@@ -9,15 +9,16 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/registry"
 )
 
 // The official registry's _meta key of a server version, and ours.
 const (
-	OfficialMeta = "io.modelcontextprotocol.registry/official"
+	OfficialMeta = registry.OfficialMetaKey
 	// DirectoryMeta is mcpdir's own _meta key: the entry's id, tags, live
 	// check, flags, popularity, score, and what had to change to fit the
 	// schema.
-	DirectoryMeta = "io.github.mcpdir/directory"
+	DirectoryMeta = registry.DirectoryMetaKey
 )
 
 // SchemaURL is the server.json schema the served records declare.
@@ -43,7 +44,11 @@ type Server struct {
 
 // directoryMeta is what DirectoryMeta holds.
 type directoryMeta struct {
-	ID          string    `json:"id"`
+	ID string `json:"id"`
+	// Key is the entry's natural key, whence its id: another mcpdir
+	// following this one keeps it, so that the entry has the same id in
+	// both.
+	Key         string    `json:"key,omitempty"`
 	Source      string    `json:"source,omitempty"`
 	Brief       string    `json:"brief,omitempty"`
 	Description string    `json:"description,omitempty"`
@@ -64,14 +69,6 @@ type liveMeta struct {
 	Tools     []string  `json:"tools,omitempty"`
 }
 
-// officialMeta is the official registry's metadata of a version.
-type officialMeta struct {
-	Status      string     `json:"status"`
-	PublishedAt *time.Time `json:"publishedAt,omitempty"`
-	UpdatedAt   *time.Time `json:"updatedAt,omitempty"`
-	IsLatest    bool       `json:"isLatest"`
-}
-
 // record is an entry as a server record: its name in the registry's
 // namespace/name form and its server.json, with what had to change.
 func record(e *mcpdir.Entry, name string) (map[string]any, []string) {
@@ -87,15 +84,26 @@ func record(e *mcpdir.Entry, name string) (map[string]any, []string) {
 		s = converted(e)
 		changed = append(changed, "converted")
 	}
+	if d, _ := s["description"].(string); d == "" {
+		s["description"] = e.Brief
+	}
+	if v, _ := s["version"].(string); v == "" || len(v) > maxVersion {
+		s["version"] = versionOf(e)
+		changed = append(changed, "version")
+	}
+	return s, append(changed, fitRecord(s, name)...)
+}
+
+// fitRecord makes a published record the nearest one the schema takes,
+// under the name it is served as, and says what it changed.
+func fitRecord(s map[string]any, name string) []string {
+	var changed []string
 	s["$schema"] = SchemaURL
 	if got, _ := s["name"].(string); got != name {
 		s["name"] = name
 		changed = append(changed, "name")
 	}
 	desc, _ := s["description"].(string)
-	if desc == "" {
-		desc = e.Brief
-	}
 	if d := fit(desc, maxDescription); d != desc || d == "" {
 		if d == "" {
 			d = name
@@ -111,17 +119,13 @@ func record(e *mcpdir.Entry, name string) (map[string]any, []string) {
 			s["title"] = t
 		}
 	}
-	if v, _ := s["version"].(string); v == "" || len(v) > maxVersion {
-		s["version"] = versionOf(e)
-		changed = append(changed, "version")
-	}
 	if repairPackages(s) {
 		changed = append(changed, "packages")
 	}
 	if repairRemotes(s) {
 		changed = append(changed, "remotes")
 	}
-	return s, changed
+	return changed
 }
 
 // repairPackages makes a published record's packages what the schema

@@ -54,7 +54,7 @@ func loadSpec(t *testing.T) *spec {
 		t.Fatal(err)
 	}
 	defs = []byte(strings.ReplaceAll(string(defs), "#/components/schemas/", "#/$defs/"))
-	for _, name := range []string{"ServerList", "ServerResponse"} {
+	for _, name := range []string{"ServerList", "ServerResponse", "AllVersionsStatusResponse"} {
 		sp.responses[name] = resolve(t, fmt.Appendf(nil,
 			`{"$schema":"https://json-schema.org/draft/2020-12/schema","$defs":%s,"$ref":"#/$defs/%s"}`, defs, name))
 	}
@@ -190,4 +190,86 @@ func TestAnswersFollowTheSpec(t *testing.T) {
 	}
 	sp.check(t, "404", "NotFound", body(t, srv.URL+"/v0.1/servers/com.example%2Fnone/versions/latest", http.StatusNotFound))
 	sp.check(t, "404", "NotFound", body(t, srv.URL+"/v0.1/servers/com.example%2Fnone/versions", http.StatusNotFound))
+}
+
+// TestWritesFollowTheSpec publishes the registry's own sample records
+// through the write side (what it accepts, the registry accepted), then
+// validates every answer: the writes', the history's in the list and the
+// versions endpoint, the bulk status answer, and the refusals. The
+// schema the write side checks against is the registry's, byte for byte.
+func TestWritesFollowTheSpec(t *testing.T) {
+	sp := loadSpec(t)
+	dir := filepath.Join("..", "..", "shared", "spec", "registry")
+	if d := os.Getenv("MCPDIR_SHARED_SPEC"); d != "" {
+		dir = filepath.Join(d, "registry")
+	}
+	shared, err := os.ReadFile(filepath.Join(dir, "server.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	embedded, err := os.ReadFile("server.schema.json")
+	if err != nil || string(embedded) != string(shared) {
+		t.Fatalf("the embedded server.schema.json is not the registry's (%v)", err)
+	}
+	data := filepath.Join("..", "..", "shared", "data")
+	if d := os.Getenv("MCPDIR_SHARED_DATA"); d != "" {
+		data = d
+	}
+	raw, err := os.ReadFile(filepath.Join(data, "registry-servers-sample.json"))
+	if err != nil {
+		t.Skipf("registry-servers-sample.json not found (%v): this test needs the shared data set", err)
+	}
+	var recs []map[string]any
+	if err := json.Unmarshal(raw, &recs); err != nil {
+		t.Fatal(err)
+	}
+	s := newRegistry(t)
+	write := func(method, path string, body any, want int) []byte {
+		t.Helper()
+		b, _ := json.Marshal(body)
+		req, _ := http.NewRequest(method, s.URL+path, strings.NewReader(string(b)))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		out, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != want {
+			t.Fatalf("%s %s: %d, want %d: %s", method, path, resp.StatusCode, want, out)
+		}
+		return out
+	}
+	names := map[string]bool{}
+	var last map[string]any
+	for _, rec := range recs {
+		name, version := rec["name"].(string), rec["version"].(string)
+		at := "/v0.1/servers/" + url.PathEscape(name) + "/versions/" + url.PathEscape(version)
+		if sp.server.Validate(rec) != nil {
+			// The sample's spam-like record breaks the schema: refused.
+			sp.check(t, "a refusal", "NotFound", write(http.MethodPut, at, rec, http.StatusBadRequest))
+			continue
+		}
+		names[name], last = true, rec
+		sp.check(t, "PUT "+name, "ServerResponse", write(http.MethodPut, at, rec, http.StatusOK))
+	}
+	if len(names) < 2 {
+		t.Fatalf("%d valid servers in the sample", len(names))
+	}
+	path := "/v0.1/servers/" + url.PathEscape(last["name"].(string))
+	sp.check(t, "DELETE", "ServerResponse", write(http.MethodDelete, path+"/versions/"+url.PathEscape(last["version"].(string)), nil, http.StatusOK))
+	sp.check(t, "PATCH status", "AllVersionsStatusResponse", write(http.MethodPatch, path+"/status", map[string]any{"status": "deprecated", "statusMessage": "Moved"}, http.StatusOK))
+	sp.check(t, "a refusal", "NotFound", write(http.MethodPatch, path+"/status", map[string]any{"status": "retired"}, http.StatusBadRequest))
+	sp.check(t, "a refusal", "NotFound", write(http.MethodPost, "/v0.1/publish", map[string]any{"name": "x"}, http.StatusBadRequest))
+	for _, q := range []string{"", "?include_deleted=true", "?version=latest", "?updated_since=2020-01-01T00:00:00Z"} {
+		b := body(t, s.URL+"/v0.1/servers"+q, http.StatusOK)
+		sp.check(t, "list"+q, "ServerList", b)
+		var l list
+		json.Unmarshal(b, &l)
+		if len(l.Servers) < len(names) {
+			t.Errorf("list%s: %d versions of %d servers", q, len(l.Servers), len(names))
+		}
+	}
+	for name := range names {
+		sp.check(t, "versions", "ServerList", body(t, s.URL+"/v0.1/servers/"+url.PathEscape(name)+"/versions?include_deleted=true", http.StatusOK))
+	}
 }

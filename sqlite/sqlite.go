@@ -161,6 +161,18 @@ var migrations = []string{
 		expires_at INTEGER NOT NULL
 	);
 	CREATE INDEX oauth_tokens_grant ON oauth_tokens (grant_id);`,
+	`CREATE TABLE server_versions (
+		name              TEXT NOT NULL,
+		version           TEXT NOT NULL,
+		entry_key         TEXT NOT NULL,
+		server            BLOB NOT NULL,
+		status            TEXT NOT NULL,
+		status_message    TEXT NOT NULL DEFAULT '',
+		published_at      INTEGER NOT NULL,
+		updated_at        INTEGER NOT NULL,
+		status_changed_at INTEGER NOT NULL DEFAULT 0,
+		PRIMARY KEY (name, version)
+	);`,
 }
 
 func (s *DB) migrate(ctx context.Context) error {

@@ -138,6 +138,19 @@ func TestOpenAPIDescribesTheServer(t *testing.T) {
 		{"GET", "/v0.1/servers/{serverName}/versions", "com.example%2Fnone", "", nil, 404},
 		{"GET", "/v0.1/servers/{serverName}/versions/{version}", "io.github.modelcontextprotocol%2Fserver-postgres|latest", "", nil, 200},
 		{"GET", "/v0.1/servers/{serverName}/versions/{version}", "com.example%2Fnone|latest", "", nil, 404},
+		{"POST", "/v0.1/publish", "", `{"name":"com.acme/deploy","version":"1.0.0","description":"Deploys"}`, []string{"Authorization", "Bearer " + admin}, 200},
+		{"POST", "/v0.1/publish", "", `{"name":"com.acme/deploy","version":"1.0.0","description":"Deploys"}`, []string{"Authorization", "Bearer " + key}, 403},
+		{"POST", "/v0.1/publish", "", `{"name":"com.acme/deploy","version":"1.0.0","description":"Deploys"}`, nil, 401},
+		{"POST", "/v0.1/publish", "", `{"name":"com.acme/deploy","version":"1.0.0","description":"` + strings.Repeat("d", 300<<10) + `"}`, []string{"Authorization", "Bearer " + admin}, 413},
+		{"PUT", "/v0.1/servers/{serverName}/versions/{version}", "com.acme%2Fdeploy|1.1.0", `{"name":"com.acme/deploy","version":"1.1.0","description":"Deploys"}`, []string{"Authorization", "Bearer " + admin}, 200},
+		{"PUT", "/v0.1/servers/{serverName}/versions/{version}", "com.acme%2Fdeploy|1.2.0", `{"name":"com.acme/deploy","version":"1.1.0","description":"Deploys"}`, []string{"Authorization", "Bearer " + admin}, 400},
+		{"PATCH", "/v0.1/servers/{serverName}/versions/{version}/status", "com.acme%2Fdeploy|1.0.0", `{"status":"deprecated"}`, []string{"Authorization", "Bearer " + admin}, 200},
+		{"PATCH", "/v0.1/servers/{serverName}/versions/{version}/status", "com.acme%2Fdeploy|1.0.0", `{"status":"deprecated"}`, []string{"Authorization", "Bearer " + admin}, 400},
+		{"PATCH", "/v0.1/servers/{serverName}/versions/{version}/status", "com.acme%2Fdeploy|9.9.9", `{"status":"deprecated"}`, []string{"Authorization", "Bearer " + admin}, 404},
+		{"DELETE", "/v0.1/servers/{serverName}/versions/{version}", "com.acme%2Fdeploy|1.1.0", "", []string{"Authorization", "Bearer " + admin}, 200},
+		{"DELETE", "/v0.1/servers/{serverName}/versions/{version}", "com.acme%2Fdeploy|9.9.9", "", []string{"Authorization", "Bearer " + admin}, 404},
+		{"PATCH", "/v0.1/servers/{serverName}/status", "com.acme%2Fdeploy", `{"status":"active"}`, []string{"Authorization", "Bearer " + admin}, 200},
+		{"PATCH", "/v0.1/servers/{serverName}/status", "com.acme%2Fnone", `{"status":"active"}`, []string{"Authorization", "Bearer " + admin}, 404},
 	}
 	covered := map[string]bool{}
 	for _, c := range cases {

@@ -13,14 +13,15 @@ import (
 	"time"
 )
 
-// registryServers pages through a registry API's /v0.1/servers and returns
-// each server's name and version, and their official status.
-func registryServers(t *testing.T, base, auth string) map[string]string {
+// registryServers pages through a registry API's /v0.1/servers (with
+// query, e.g. include_deleted=true) and returns each server version's
+// official status and its entry's id, by name and version.
+func registryServers(t *testing.T, base, auth, query string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	cursor := ""
 	for range 1000 {
-		req, _ := http.NewRequest(http.MethodGet, base+"/v0.1/servers?limit=40&cursor="+url.QueryEscape(cursor), nil)
+		req, _ := http.NewRequest(http.MethodGet, base+"/v0.1/servers?limit=40&"+query+"&cursor="+url.QueryEscape(cursor), nil)
 		if auth != "" {
 			req.Header.Set("Authorization", "Bearer "+auth)
 		}
@@ -30,8 +31,11 @@ func registryServers(t *testing.T, base, auth string) map[string]string {
 		}
 		var page struct {
 			Servers []struct {
-				Server struct{ Name, Version string }     `json:"server"`
-				Meta   map[string]struct{ Status string } `json:"_meta"`
+				Server struct{ Name, Version string } `json:"server"`
+				Meta   struct {
+					Official  struct{ Status string } `json:"io.modelcontextprotocol.registry/official"`
+					Directory struct{ ID string }     `json:"io.github.mcpdir/directory"`
+				} `json:"_meta"`
 			} `json:"servers"`
 			Metadata struct{ NextCursor string } `json:"metadata"`
 		}
@@ -41,10 +45,11 @@ func registryServers(t *testing.T, base, auth string) map[string]string {
 			t.Fatalf("GET %s/v0.1/servers: %d %v", base, resp.StatusCode, err)
 		}
 		for _, s := range page.Servers {
-			if _, dup := out[s.Server.Name]; dup {
-				t.Fatalf("%s served twice", s.Server.Name)
+			k := s.Server.Name + "@" + s.Server.Version
+			if _, dup := out[k]; dup {
+				t.Fatalf("%s served twice", k)
 			}
-			out[s.Server.Name] = s.Server.Version + " " + s.Meta["io.modelcontextprotocol.registry/official"].Status
+			out[k] = s.Meta.Official.Status + " " + s.Meta.Directory.ID
 		}
 		if cursor = page.Metadata.NextCursor; cursor == "" {
 			return out
@@ -54,44 +59,104 @@ func registryServers(t *testing.T, base, auth string) map[string]string {
 	return nil
 }
 
+// publish sends a write to a registry API with a key and returns the status.
+func publish(t *testing.T, method, u, key string, body any) int {
+	t.Helper()
+	var r *strings.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		r = strings.NewReader(string(b))
+	} else {
+		r = strings.NewReader("")
+	}
+	req, _ := http.NewRequest(method, u, r)
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+func serverJSON(name, version string) map[string]any {
+	return map[string]any{"name": name, "version": version, "description": "Internal deploys, version " + version,
+		"packages": []any{map[string]any{"registryType": "npm", "identifier": "@acme/deploy", "version": version, "transport": map[string]any{"type": "stdio"}}}}
+}
+
 // TestRegistryFederation proves the registry API both ways: one mcpdir
-// serves its directory (the starter directory and an import) as a registry,
-// and a second follows it with mcpdir sync --from and ends with the same
-// servers, versions and status; a later incremental sync (updated_since)
-// brings only what changed.
+// serves its directory (the starter directory, an import, and versions
+// published through its write side with an admin key) as a registry, and
+// a second follows it with mcpdir sync --from and ends with the same
+// server versions, status and entry ids; later incremental syncs
+// (updated_since) bring only what changed, deletions included.
 func TestRegistryFederation(t *testing.T) {
 	a := startServer(t, "", "--registry-rate-limit", "0") // the test polls
-	want := registryServers(t, a.URL, "")
-	if len(want) < 50 {
-		t.Fatalf("the first registry serves %d servers", len(want))
+	admin := newKey(t, a.DataDir, "--scope", "admin", "--rate-limit", "unlimited")
+	search := newKey(t, a.DataDir)
+	const name = "com.acme/deploy"
+	at := a.URL + "/v0.1/servers/" + url.PathEscape(name) + "/versions/"
+	if code := publish(t, http.MethodPut, at+"1.0.0", search, serverJSON(name, "1.0.0")); code != http.StatusForbidden {
+		t.Fatalf("publishing with a search key: %d, want 403", code)
+	}
+	if code := publish(t, http.MethodPut, at+"1.0.0", "", serverJSON(name, "1.0.0")); code != http.StatusUnauthorized {
+		t.Fatalf("publishing without a key: %d, want 401", code)
+	}
+	for _, v := range []string{"1.0.0", "1.1.0", "2.0.0-beta.1"} {
+		if code := publish(t, http.MethodPut, at+v, admin, serverJSON(name, v)); code != http.StatusOK {
+			t.Fatalf("publishing %s: %d", v, code)
+		}
+	}
+	if code := publish(t, http.MethodDelete, at+"1.0.0", admin, nil); code != http.StatusOK {
+		t.Fatalf("deleting 1.0.0: %d", code)
+	}
+	waitFor(t, 5*time.Second, "the published versions in the first's registry API", func() bool {
+		return len(registryServers(t, a.URL, "", "include_deleted=true&search=&version=")) > 0 &&
+			strings.HasPrefix(registryServers(t, a.URL, "", "include_deleted=true")[name+"@1.0.0"], "deleted")
+	})
+	want := registryServers(t, a.URL, "", "include_deleted=true")
+	if len(want) < 50 || !strings.HasPrefix(want[name+"@1.1.0"], "active") {
+		t.Fatalf("the first registry serves %d server versions: %v", len(want), want[name+"@1.1.0"])
 	}
 	b := t.TempDir()
 	out := cli(t, b, "sync", "--from", a.URL)
-	if !strings.Contains(out, fmt.Sprintf("%d added", len(want))) {
+	if !strings.Contains(out, fmt.Sprintf("%d versions recorded", len(want))) {
 		t.Fatalf("first sync: %s", out)
 	}
 	sb := startServer(t, b, "--no-starter", "--registry-rate-limit", "0")
-	if got := registryServers(t, sb.URL, ""); !mapsEqual(got, want) {
-		t.Fatalf("the mirror serves %d servers, the first %d; they differ: %v", len(got), len(want), diff(got, want))
+	if got := registryServers(t, sb.URL, "", "include_deleted=true"); !mapsEqual(got, want) {
+		t.Fatalf("the mirror serves %d server versions, the first %d; they differ: %v", len(got), len(want), diff(got, want))
 	}
 
-	// A new server in the first: the mirror's next sync asks for what was
-	// updated since its last, and brings just that.
+	// A new server and a deletion in the first: the mirror's next sync asks
+	// for what was updated since its last, and brings just that.
 	records := filepath.Join(t.TempDir(), "new.jsonl")
 	os.WriteFile(records, []byte(`{"name":"@acme/kite","brief":"Fly a kite from an agent","website_url":"https://www.npmjs.com/package/@acme/kite","registry":"npm","version":"0.3.0"}`+"\n"), 0o600)
 	cli(t, a.DataDir, "import", records)
+	if code := publish(t, http.MethodPatch, a.URL+"/v0.1/servers/"+url.PathEscape(name)+"/status", admin, map[string]string{"status": "deleted"}); code != http.StatusOK {
+		t.Fatalf("deleting every version: %d", code)
+	}
 	waitFor(t, 5*time.Second, "the import in the first's registry API", func() bool {
-		_, ok := registryServers(t, a.URL, "")["com.npmjs/acme.kite"]
+		_, ok := registryServers(t, a.URL, "", "")["com.npmjs/acme.kite@0.3.0"]
 		return ok
 	})
 	out = cli(t, b, "sync", "--from", a.URL)
-	if !strings.Contains(out, "1 added, 0 updated, 0 unchanged") {
+	if !strings.Contains(out, "3 versions recorded; entries: 1 added, 0 updated, 0 unchanged, 1 hidden") {
 		t.Errorf("incremental sync: %s", out)
 	}
-	waitFor(t, 5*time.Second, "the new server in the mirror", func() bool {
-		return registryServers(t, sb.URL, "")["com.npmjs/acme.kite"] == "0.3.0 active"
+	want = registryServers(t, a.URL, "", "include_deleted=true")
+	waitFor(t, 5*time.Second, "the mirror to serve what the first does", func() bool {
+		return mapsEqual(registryServers(t, sb.URL, "", "include_deleted=true"), want)
 	})
-
+	// The deleted server left the mirror's directory: search does not find it.
+	key := newKey(t, b)
+	for _, d := range sb.search(t, key, "internal deploys").Data {
+		if d.Name == name {
+			t.Errorf("a server deleted in the first is found in the mirror: %+v", d)
+		}
+	}
 }
 
 // TestRegistryAccess checks --registry-api: key asks for a key (and spends
@@ -107,7 +172,7 @@ func TestRegistryAccess(t *testing.T) {
 		t.Errorf("without a key: %d, want 401", resp.StatusCode)
 	}
 	key := newKey(t, s.DataDir, "--rate-limit", "2/h")
-	if n := len(registryServers(t, s.URL, key)); n < 50 {
+	if n := len(registryServers(t, s.URL, key, "")); n < 50 {
 		t.Errorf("with a key: %d servers", n)
 	}
 	if res := s.search(t, key, "postgres"); res.Total == 0 {

@@ -26,6 +26,7 @@ import (
 	"github.com/mcpdir/mcpdir/netguard"
 	"github.com/mcpdir/mcpdir/oauth"
 	"github.com/mcpdir/mcpdir/redis"
+	"github.com/mcpdir/mcpdir/registry"
 	"github.com/mcpdir/mcpdir/registryapi"
 	"github.com/mcpdir/mcpdir/search"
 	"github.com/mcpdir/mcpdir/starter"
@@ -275,6 +276,12 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	})
 	var ready atomic.Bool
 	storeUp := watchStore(bg, store, logger)
+	// The registry API, when on, also follows versions written elsewhere.
+	var registryRoutes mcpdirhttp.Routed
+	var versionWatcher changefeed.VersionWatcher
+	if api := registryOf(cfg.registryAPI, index, store, logger); api != nil {
+		registryRoutes, versionWatcher = api, api
+	}
 	handler := mcpdirhttp.NewServer(mcpdirhttp.Config{
 		Logger:            logger,
 		Index:             searcher,
@@ -293,7 +300,7 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 		PageLimiter:       perAddress,
 		OAuth:             authServer,
 		TrustedProxies:    cfg.trustedProxies,
-		Registry:          registryOf(cfg.registryAPI, index),
+		Registry:          registryRoutes,
 		RegistryAccess:    cfg.registryAPI,
 		RegistryPerMinute: cfg.registryPerMinute,
 		Ready:             readiness(&ready, storeUp, shared),
@@ -311,7 +318,7 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		changefeed.Follow(bg, store, seq, cfg.feedInterval, changefeed.Applier(store, index, guard, authServer), logger, m.CaughtUp)
+		changefeed.Follow(bg, store, seq, cfg.feedInterval, changefeed.Applier(store, index, guard, authServer, versionWatcher), logger, m.CaughtUp)
 	})
 	wg.Go(func() { guard.RunFlusher(bg, 5*time.Second) })
 	wg.Go(func() { sweepLimiter(bg, local) })
@@ -443,11 +450,17 @@ func readiness(ready *atomic.Bool, storeUp *atomic.Bool, redisLimits *redis.Limi
 	}
 }
 
-// registryOf is the registry read API over the index, or none when it is
-// off.
-func registryOf(access string, index *search.Index) mcpdirhttp.Routed {
+// registryOf is the registry API over the index and the versions history
+// (its write side keeps versions in the store), or none when it is off.
+func registryOf(access string, index *search.Index, store mcpdir.Store, logger *slog.Logger) *registryapi.API {
 	if access == "off" {
 		return nil
 	}
-	return &registryapi.API{Dir: index, MaxAge: time.Minute}
+	return &registryapi.API{
+		Dir: index, History: store, MaxAge: time.Minute, Log: logger,
+		Keep: func(ctx context.Context, vs []*mcpdir.ServerVersion) error {
+			_, err := registry.Keep(ctx, store, vs)
+			return err
+		},
+	}
 }

@@ -49,8 +49,8 @@ func syncCmd(ctx context.Context, args []string, env envLookup, stdout, stderr i
 }
 
 func printSync(w io.Writer, from string, sum registry.Summary, took time.Duration) {
-	fmt.Fprintf(w, "synced %s in %s: %d added, %d updated, %d unchanged, %d hidden (deleted in the registry), %d kept as an admin edited them, %d older versions passed over\n",
-		terminalSafe(from), took.Round(time.Millisecond), sum.Added, sum.Updated, sum.Unchanged, sum.Hidden, sum.Kept, sum.Older)
+	fmt.Fprintf(w, "synced %s in %s: %d versions recorded; entries: %d added, %d updated, %d unchanged, %d hidden (deleted in the registry), %d kept as an admin edited them\n",
+		terminalSafe(from), took.Round(time.Millisecond), sum.Versions, sum.Added, sum.Updated, sum.Unchanged, sum.Hidden, sum.Kept)
 	for _, r := range slices.Sorted(maps.Keys(sum.Skipped)) {
 		fmt.Fprintf(w, "  skipped %d: %s\n", sum.Skipped[r], r)
 	}

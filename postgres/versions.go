@@ -1,0 +1,87 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// PutVersions implements mcpdir.VersionStore: one transaction, one batch.
+func (db *DB) PutVersions(ctx context.Context, versions []*mcpdir.ServerVersion) error {
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		var batch pgx.Batch
+		var names []string
+		seen := map[string]bool{}
+		for _, v := range versions {
+			batch.Queue(`INSERT INTO server_versions
+				(name, version, entry_key, server, status, status_message, published_at, updated_at, status_changed_at)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+				ON CONFLICT (name, version) DO UPDATE SET entry_key = excluded.entry_key, server = excluded.server,
+					status = excluded.status, status_message = excluded.status_message, published_at = excluded.published_at,
+					updated_at = excluded.updated_at, status_changed_at = excluded.status_changed_at`,
+				v.Name, v.Version, v.EntryKey, []byte(v.Server), v.Status, v.StatusMessage,
+				unixNano(v.PublishedAt), unixNano(v.UpdatedAt), unixNano(v.StatusChangedAt))
+			if !seen[v.Name] {
+				seen[v.Name] = true
+				names = append(names, v.Name)
+			}
+		}
+		if batch.Len() > 0 {
+			if err := tx.SendBatch(ctx, &batch).Close(); err != nil {
+				return err
+			}
+		}
+		return recordChanges(ctx, tx, mcpdir.ChangeVersion, names, db.now())
+	})
+	if err != nil {
+		return fmt.Errorf("put versions: %w", err)
+	}
+	return nil
+}
+
+// ServerVersions implements mcpdir.VersionStore.
+func (db *DB) ServerVersions(ctx context.Context, names []string) ([]*mcpdir.ServerVersion, error) {
+	var out []*mcpdir.ServerVersion
+	err := db.scanVersions(ctx, `SELECT name, version, entry_key, status, status_message, published_at, updated_at, status_changed_at, server
+		FROM server_versions WHERE name = ANY($1) ORDER BY name`, []any{names}, true,
+		func(v *mcpdir.ServerVersion) error { out = append(out, v); return nil })
+	return out, err
+}
+
+// VersionHeads implements mcpdir.VersionStore.
+func (db *DB) VersionHeads(ctx context.Context, fn func(*mcpdir.ServerVersion) error) error {
+	return db.scanVersions(ctx, `SELECT name, version, entry_key, status, status_message, published_at, updated_at, status_changed_at
+		FROM server_versions`, nil, false, fn)
+}
+
+func (db *DB) scanVersions(ctx context.Context, q string, args []any, withServer bool, fn func(*mcpdir.ServerVersion) error) error {
+	rows, err := db.pool.Query(ctx, q, args...)
+	if err != nil {
+		return fmt.Errorf("read versions: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		v := new(mcpdir.ServerVersion)
+		var published, updated, changed int64
+		var server []byte
+		dest := []any{&v.Name, &v.Version, &v.EntryKey, &v.Status, &v.StatusMessage, &published, &updated, &changed}
+		if withServer {
+			dest = append(dest, &server)
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return fmt.Errorf("read versions: %w", err)
+		}
+		v.Server = server
+		v.PublishedAt, v.UpdatedAt, v.StatusChangedAt = fromUnixNano(published), fromUnixNano(updated), fromUnixNano(changed)
+		if err := fn(v); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read versions: %w", err)
+	}
+	return nil
+}

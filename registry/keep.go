@@ -1,0 +1,218 @@
+package registry
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// Kept is what Keep did.
+type Kept struct {
+	// Versions counts the versions recorded.
+	Versions int
+	// Added, Updated and Unchanged count entries brought to their
+	// server's latest version; Hidden counts entries removed because
+	// every version of their server is deleted.
+	Added, Updated, Unchanged, Hidden int
+	// Edited counts servers whose entry an admin edited: it stays as the
+	// admin left it.
+	Edited int
+}
+
+// Entry is the directory entry of a server version: its record parsed as
+// an import parses one, marked the registry's, with the record kept whole
+// and the registry's metadata of the version.
+func Entry(v *mcpdir.ServerVersion) (*mcpdir.Entry, error) {
+	e, err := mcpdir.ParseRecord(v.Server)
+	if err != nil {
+		return nil, err
+	}
+	e.Source = mcpdir.SourceRegistry
+	if v.EntryKey != "" && v.EntryKey != e.NaturalKey() {
+		e.Key = v.EntryKey
+	}
+	e.CreatedAt, e.UpdatedAt = time.Time{}, time.Time{}
+	if e.Extra == nil {
+		e.Extra = map[string]json.RawMessage{}
+	}
+	e.Extra["registry_status"], _ = json.Marshal(v.Status)
+	e.Extra["registry_meta"], _ = json.Marshal(OfficialMeta(v, true))
+	// The record models what search and detail need; the registry's own
+	// record stays whole beside it (environment variables, icons…).
+	e.Extra["server"] = v.Server
+	return e, nil
+}
+
+// Official is the official registry's metadata of a server version, as
+// the registry API serves it.
+type Official struct {
+	Status          string     `json:"status"`
+	StatusMessage   string     `json:"statusMessage,omitempty"`
+	StatusChangedAt *time.Time `json:"statusChangedAt,omitempty"`
+	PublishedAt     *time.Time `json:"publishedAt,omitempty"`
+	UpdatedAt       *time.Time `json:"updatedAt,omitempty"`
+	IsLatest        bool       `json:"isLatest"`
+}
+
+// OfficialMeta is a version's official metadata.
+func OfficialMeta(v *mcpdir.ServerVersion, latest bool) Official {
+	m := Official{Status: v.Status, StatusMessage: v.StatusMessage, IsLatest: latest}
+	for _, t := range []struct {
+		at  time.Time
+		dst **time.Time
+	}{{v.StatusChangedAt, &m.StatusChangedAt}, {v.PublishedAt, &m.PublishedAt}, {v.UpdatedAt, &m.UpdatedAt}} {
+		if !t.at.IsZero() {
+			at := t.at.UTC()
+			*t.dst = &at
+		}
+	}
+	return m
+}
+
+// Keep records versions (replacing stored ones of the same name and
+// version), then brings the entry of each server they name to its latest
+// version (mcpdir.LatestVersion): the entry is that version's, or there is
+// none when every version is deleted. Every version must parse as an entry
+// (Entry). Both steps are idempotent: after a failure between them,
+// keeping the same versions again finishes the work.
+func Keep(ctx context.Context, store Store, versions []*mcpdir.ServerVersion) (Kept, error) {
+	var k Kept
+	if len(versions) == 0 {
+		return k, nil
+	}
+	var names []string
+	seen := map[string]bool{}
+	for _, v := range versions {
+		if !seen[v.Name] {
+			seen[v.Name] = true
+			names = append(names, v.Name)
+		}
+	}
+	stored, err := store.ServerVersions(ctx, names)
+	if err != nil {
+		return k, err
+	}
+	type key struct{ name, version string }
+	have := map[key]*mcpdir.ServerVersion{}
+	for _, v := range stored {
+		have[key{v.Name, v.Version}] = v
+	}
+	// A version's updatedAt is when it last changed here, so that a
+	// registry following this one with updated_since misses nothing this
+	// one learnt late; a version given again unchanged is left alone.
+	now := time.Now().UTC()
+	var changed []*mcpdir.ServerVersion
+	for _, v := range versions {
+		old, ok := have[key{v.Name, v.Version}]
+		if ok && old.Status == v.Status && old.StatusMessage == v.StatusMessage && bytes.Equal(old.Server, v.Server) {
+			continue
+		}
+		c := *v
+		c.UpdatedAt = latest(v.UpdatedAt, now)
+		if ok && c.PublishedAt.IsZero() {
+			c.PublishedAt = old.PublishedAt
+		}
+		if c.PublishedAt.IsZero() {
+			c.PublishedAt = c.UpdatedAt
+		}
+		if ok && old.Status != v.Status && c.StatusChangedAt.IsZero() {
+			c.StatusChangedAt = c.UpdatedAt
+		}
+		have[key{v.Name, v.Version}] = &c
+		changed = append(changed, &c)
+	}
+	if len(changed) > 0 {
+		if err := store.PutVersions(ctx, changed); err != nil {
+			return k, err
+		}
+	}
+	k.Versions = len(changed)
+	byName := map[string][]*mcpdir.ServerVersion{}
+	for _, v := range have {
+		byName[v.Name] = append(byName[v.Name], v)
+	}
+	var latest []*mcpdir.Entry
+	var gone []string
+	for _, name := range names {
+		vs := byName[name]
+		i := mcpdir.LatestVersion(vs)
+		if i < 0 {
+			continue
+		}
+		if vs[i].Status == mcpdir.StatusDeleted {
+			gone = append(gone, vs[i].EntryID())
+			continue
+		}
+		e, err := Entry(vs[i])
+		if err != nil {
+			return k, fmt.Errorf("server %s version %s: %w", name, vs[i].Version, err)
+		}
+		latest = append(latest, e)
+	}
+	// An entry an admin edited stays as the admin left it.
+	ids := make([]string, len(latest))
+	for i, e := range latest {
+		ids[i] = mcpdir.EntryID(e.NaturalKey())
+	}
+	entries, err := store.EntriesByID(ctx, ids)
+	if err != nil {
+		return k, err
+	}
+	edited := map[string]bool{}
+	for _, e := range entries {
+		edited[e.ID] = e.Edited
+	}
+	keep := latest[:0]
+	for i, e := range latest {
+		if edited[ids[i]] {
+			k.Edited++
+			continue
+		}
+		keep = append(keep, e)
+	}
+	if len(keep) > 0 {
+		res, err := store.UpsertEntries(ctx, keep)
+		if err != nil {
+			return k, err
+		}
+		k.Added, k.Updated, k.Unchanged = res.Added, res.Updated, res.Unchanged
+	}
+	if len(gone) > 0 {
+		n, err := store.DeleteEntries(ctx, gone)
+		if err != nil {
+			return k, err
+		}
+		k.Hidden = n
+	}
+	return k, nil
+}
+
+// NewVersion is a server version from a record, checked as an entry
+// would be: the record's name and version, the entry it is served as.
+func NewVersion(server json.RawMessage, status string, published, updated time.Time) (*mcpdir.ServerVersion, error) {
+	v := &mcpdir.ServerVersion{Server: server, Status: status, PublishedAt: published, UpdatedAt: updated}
+	e, err := Entry(v)
+	if err != nil {
+		return nil, err
+	}
+	if e.Version == "" {
+		return nil, &mcpdir.RecordError{Reason: "missing version"}
+	}
+	v.Name, v.Version, v.EntryKey = e.Name, e.Version, e.NaturalKey()
+	return v, nil
+}
+
+func latest(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// errRecord reports whether err is a record's fault rather than the store's.
+func errRecord(err error) (*mcpdir.RecordError, bool) { return errors.AsType[*mcpdir.RecordError](err) }

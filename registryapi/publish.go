@@ -1,0 +1,452 @@
+package registryapi
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/registry"
+)
+
+// serverSchema is the registry's server.json schema (the draft of
+// 2025-12-11's, from github.com/modelcontextprotocol/registry, MIT):
+// records published here are checked against it as they arrive.
+//
+//go:embed server.schema.json
+var serverSchema []byte
+
+var resolvedSchema = sync.OnceValues(func() (*jsonschema.Resolved, error) {
+	var s jsonschema.Schema
+	if err := json.Unmarshal(serverSchema, &s); err != nil {
+		return nil, err
+	}
+	return s.Resolve(nil)
+})
+
+// maxStatusMessage is the schema's bound on a status message.
+const maxStatusMessage = 500
+
+// PublishRoutes maps the write side of the registry API, each handler
+// wrapped by wrap (an admin key check): publishing a version (POST
+// /v0.1/publish, or PUT at its path), deleting one, and changing the
+// status of one or of every version of a server.
+func (a *API) PublishRoutes(mux *http.ServeMux, wrap func(http.Handler) http.Handler) {
+	mux.Handle("POST /v0.1/publish", wrap(http.HandlerFunc(a.publish)))
+	mux.Handle("PUT /v0.1/servers/{serverName}/versions/{version}", wrap(http.HandlerFunc(a.publish)))
+	mux.Handle("DELETE /v0.1/servers/{serverName}/versions/{version}", wrap(http.HandlerFunc(a.delete)))
+	mux.Handle("PATCH /v0.1/servers/{serverName}/versions/{version}/status", wrap(http.HandlerFunc(a.setStatus)))
+	mux.Handle("PATCH /v0.1/servers/{serverName}/status", wrap(http.HandlerFunc(a.setStatusAll)))
+}
+
+// publish takes a server.json: a new version, or a new record for a
+// version there is (its status and publication time stay). At PUT's path,
+// the record's name and version must be the path's.
+func (a *API) publish(w http.ResponseWriter, r *http.Request) {
+	if !a.writable(w) {
+		return
+	}
+	body, ok := readBody(w, r)
+	if !ok {
+		return
+	}
+	var doc any
+	if err := json.Unmarshal(body, &doc); err != nil {
+		fail(w, http.StatusBadRequest, "the body is not JSON: "+err.Error())
+		return
+	}
+	rs, err := resolvedSchema()
+	if err != nil {
+		a.internal(w, r, err)
+		return
+	}
+	if err := rs.Validate(doc); err != nil {
+		path, msg := schemaError(rs, doc, err)
+		failAt(w, path, "the record breaks server.schema.json at "+path+": "+msg)
+		return
+	}
+	// The record as published, with what its publisher put in _meta; the
+	// registry's own meta is the registry's to say.
+	m := doc.(map[string]any)
+	delete(m, "$schema")
+	if meta, ok := m["_meta"].(map[string]any); ok {
+		delete(meta, OfficialMeta)
+		delete(meta, DirectoryMeta)
+	}
+	server, _ := json.Marshal(m)
+	name, version := m["name"].(string), m["version"].(string)
+	if r.Method == http.MethodPut && (name != r.PathValue("serverName") || version != r.PathValue("version")) {
+		failAt(w, "/name", "the record's name and version must be the path's: "+name+" "+version)
+		return
+	}
+	if version == "latest" {
+		failAt(w, "/version", `"latest" names the latest version: it cannot be one`)
+		return
+	}
+	now := time.Now().UTC()
+	v, err := registry.NewVersion(server, mcpdir.StatusActive, now, now)
+	if re, ok := errors.AsType[*mcpdir.RecordError](err); ok {
+		fail(w, http.StatusBadRequest, "the record cannot be an entry: "+re.Error())
+		return
+	} else if err != nil {
+		a.internal(w, r, err)
+		return
+	}
+	// The name and version as published: the entry's are cut to its bounds.
+	v.Name, v.Version = name, version
+	vs, ok := a.serverVersions(w, r, name)
+	if !ok {
+		return
+	}
+	if i := slices.IndexFunc(vs, func(o *mcpdir.ServerVersion) bool { return o.Version == version }); i >= 0 {
+		v.Status, v.StatusMessage, v.StatusChangedAt, v.PublishedAt = vs[i].Status, vs[i].StatusMessage, vs[i].StatusChangedAt, vs[i].PublishedAt
+	}
+	a.keep(w, r, []*mcpdir.ServerVersion{v}, false)
+}
+
+// delete marks a version deleted: it leaves search and the list, but
+// stays for registries that follow this one (with updated_since, or
+// include_deleted=true). A server whose every version is deleted leaves
+// the directory.
+func (a *API) delete(w http.ResponseWriter, r *http.Request) {
+	if !a.writable(w) {
+		return
+	}
+	v, ok := a.existing(w, r)
+	if !ok {
+		return
+	}
+	if v.Status == mcpdir.StatusDeleted {
+		a.respond(w, r, v)
+		return
+	}
+	v.Status, v.StatusChangedAt = mcpdir.StatusDeleted, time.Now().UTC()
+	a.keep(w, r, []*mcpdir.ServerVersion{v}, false)
+}
+
+// statusUpdate is a PATCH …/status body.
+type statusUpdate struct {
+	Status        string  `json:"status"`
+	StatusMessage *string `json:"statusMessage"`
+}
+
+func (a *API) readStatus(w http.ResponseWriter, r *http.Request) (statusUpdate, bool) {
+	var u statusUpdate
+	body, ok := readBody(w, r)
+	if !ok {
+		return u, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&u); err != nil {
+		fail(w, http.StatusBadRequest, "the body is not a status update: "+err.Error())
+		return u, false
+	}
+	switch u.Status {
+	case mcpdir.StatusActive, mcpdir.StatusDeprecated, mcpdir.StatusDeleted:
+	default:
+		failAt(w, "/status", "Invalid status value: status is active, deprecated or deleted")
+		return u, false
+	}
+	if u.StatusMessage != nil && utf8.RuneCountInString(*u.StatusMessage) > maxStatusMessage {
+		failAt(w, "/statusMessage", "statusMessage is at most "+strconv.Itoa(maxStatusMessage)+" characters")
+		return u, false
+	}
+	return u, true
+}
+
+// apply changes a version's status; it reports whether anything changed.
+func (u statusUpdate) apply(v *mcpdir.ServerVersion, now time.Time) bool {
+	msg := v.StatusMessage
+	if u.StatusMessage != nil {
+		msg = *u.StatusMessage
+	} else if u.Status != v.Status {
+		msg = ""
+	}
+	if u.Status == v.Status && msg == v.StatusMessage {
+		return false
+	}
+	if u.Status != v.Status {
+		v.StatusChangedAt = now
+	}
+	v.Status, v.StatusMessage = u.Status, msg
+	return true
+}
+
+// setStatus is PATCH …/versions/{version}/status.
+func (a *API) setStatus(w http.ResponseWriter, r *http.Request) {
+	if !a.writable(w) {
+		return
+	}
+	u, ok := a.readStatus(w, r)
+	if !ok {
+		return
+	}
+	v, ok := a.existing(w, r)
+	if !ok {
+		return
+	}
+	if !u.apply(v, time.Now().UTC()) {
+		fail(w, http.StatusBadRequest, "No changes to apply: status is already "+v.Status)
+		return
+	}
+	a.keep(w, r, []*mcpdir.ServerVersion{v}, false)
+}
+
+// setStatusAll is PATCH /v0.1/servers/{serverName}/status: every version
+// at once, in one transaction.
+func (a *API) setStatusAll(w http.ResponseWriter, r *http.Request) {
+	if !a.writable(w) {
+		return
+	}
+	u, ok := a.readStatus(w, r)
+	if !ok {
+		return
+	}
+	vs, ok := a.serverVersions(w, r, r.PathValue("serverName"))
+	if !ok {
+		return
+	}
+	if len(vs) == 0 {
+		fail(w, http.StatusNotFound, "Server not found")
+		return
+	}
+	now := time.Now().UTC()
+	var changed []*mcpdir.ServerVersion
+	for _, v := range vs {
+		if u.apply(v, now) {
+			changed = append(changed, v)
+		}
+	}
+	a.keep(w, r, changed, true)
+}
+
+// existing is the version a path names, or a 404.
+func (a *API) existing(w http.ResponseWriter, r *http.Request) (*mcpdir.ServerVersion, bool) {
+	vs, ok := a.serverVersions(w, r, r.PathValue("serverName"))
+	if !ok {
+		return nil, false
+	}
+	for _, v := range vs {
+		if v.Version == r.PathValue("version") {
+			return v, true
+		}
+	}
+	fail(w, http.StatusNotFound, "Server version not found")
+	return nil, false
+}
+
+func (a *API) serverVersions(w http.ResponseWriter, r *http.Request, name string) ([]*mcpdir.ServerVersion, bool) {
+	if len(name) > maxName {
+		return nil, true
+	}
+	vs, err := a.History.ServerVersions(r.Context(), []string{name})
+	if err != nil {
+		a.unavailable(w, r, err)
+		return nil, false
+	}
+	return vs, true
+}
+
+// keep writes versions and answers with them as they are now: one, or
+// (all) the bulk status answer.
+func (a *API) keep(w http.ResponseWriter, r *http.Request, vs []*mcpdir.ServerVersion, all bool) {
+	if len(vs) > 0 {
+		if err := a.Keep(r.Context(), vs); err != nil {
+			a.unavailable(w, r, err)
+			return
+		}
+		a.VersionsChanged()
+	}
+	now, ok := a.serverVersionsOf(w, r, vs)
+	if !ok {
+		return
+	}
+	if !all {
+		a.respond(w, r, now[0])
+		return
+	}
+	out := struct {
+		UpdatedCount int      `json:"updatedCount"`
+		Servers      []Server `json:"servers"`
+	}{UpdatedCount: len(vs), Servers: []Server{}}
+	for _, v := range now {
+		out.Servers = append(out.Servers, a.render(v, now))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// serverVersionsOf reads back the versions written, as stored.
+func (a *API) serverVersionsOf(w http.ResponseWriter, r *http.Request, vs []*mcpdir.ServerVersion) ([]*mcpdir.ServerVersion, bool) {
+	if len(vs) == 0 {
+		return nil, true
+	}
+	all, ok := a.serverVersions(w, r, vs[0].Name)
+	if !ok {
+		return nil, false
+	}
+	var out []*mcpdir.ServerVersion
+	for _, v := range vs {
+		if i := slices.IndexFunc(all, func(o *mcpdir.ServerVersion) bool { return o.Version == v.Version }); i >= 0 {
+			out = append(out, all[i])
+		}
+	}
+	if len(out) != len(vs) {
+		a.internal(w, r, errors.New("a version written is not there"))
+		return nil, false
+	}
+	return out, true
+}
+
+// respond answers one version as the read API serves it.
+func (a *API) respond(w http.ResponseWriter, r *http.Request, v *mcpdir.ServerVersion) {
+	all, ok := a.serverVersions(w, r, v.Name)
+	if !ok {
+		return
+	}
+	writeJSON(w, http.StatusOK, a.render(v, all))
+}
+
+// render is a version with the official meta saying whether it is the
+// latest of all.
+func (a *API) render(v *mcpdir.ServerVersion, all []*mcpdir.ServerVersion) Server {
+	i := mcpdir.LatestVersion(all)
+	return historic(v, v.Name, i >= 0 && all[i].Version == v.Version)
+}
+
+// writable answers 501 when this registry does not take writes.
+func (a *API) writable(w http.ResponseWriter) bool {
+	if a.Keep == nil || a.History == nil {
+		fail(w, http.StatusNotImplemented, "Publishing is not supported by this registry")
+		return false
+	}
+	return true
+}
+
+func (a *API) internal(w http.ResponseWriter, r *http.Request, err error) {
+	if a.Log != nil {
+		a.Log.ErrorContext(r.Context(), "registry API", "err", err)
+	}
+	fail(w, http.StatusInternalServerError, "internal error")
+}
+
+// readBody reads a write's body, at most a record's size.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, mcpdir.MaxRecordBytes))
+	if err != nil {
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			fail(w, http.StatusRequestEntityTooLarge, "a record is at most "+strconv.Itoa(mcpdir.MaxRecordBytes)+" bytes")
+		} else {
+			fail(w, http.StatusBadRequest, "the body could not be read")
+		}
+		return nil, false
+	}
+	return body, true
+}
+
+// failAt answers 400 naming where in the body the fault is (a JSON
+// pointer).
+func failAt(w http.ResponseWriter, path, msg string) {
+	writeJSON(w, http.StatusBadRequest, map[string]string{"error": msg, "path": path})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// schemaError is where in doc a schema's complaint is, as a JSON pointer,
+// and what it says. The validator names the schema's path; the record's
+// path follows it through properties, and an array's element is found by
+// checking the record with that element alone in its array.
+func schemaError(rs *jsonschema.Resolved, doc any, err error) (string, string) {
+	first, rest, _ := strings.Cut(err.Error(), "\n")
+	var path []string
+	msg := complaint(first, func(loc string) {
+		switch i := strings.LastIndex(loc, "/"); {
+		case i >= 0 && strings.HasSuffix(loc[:i], "/properties"):
+			path = append(path, loc[i+1:])
+		case strings.HasSuffix(loc, "/items"):
+			path = append(path, "*")
+		}
+	})
+	if rest != "" {
+		// anyOf: each alternative's complaint, on lines of their own.
+		var why []string
+		for _, line := range strings.Split(rest, "\n") {
+			why = append(why, complaint(strings.TrimSpace(line), func(string) {}))
+		}
+		msg = strings.TrimSuffix(msg, ":") + " (" + strings.Join(why, "; ") + ")"
+	}
+	return "/" + strings.Join(locate(rs, doc, path), "/"), msg
+}
+
+// complaint is what a validator's line says once the schema locations it
+// passed through ("validating …: ") are told to at.
+func complaint(line string, at func(loc string)) string {
+	for {
+		head, tail, ok := strings.Cut(line, ": ")
+		if !ok || !strings.HasPrefix(head, "validating ") {
+			return line
+		}
+		at(strings.TrimPrefix(head, "validating "))
+		line = tail
+	}
+}
+
+// locate makes a path's array elements ("*") indexes: the first element
+// that, alone in its array, still breaks the schema.
+func locate(rs *jsonschema.Resolved, doc any, path []string) []string {
+	out := slices.Clone(path)
+	var undo []func()
+	defer func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}()
+	cur, set := doc, func(any) {}
+	for i, seg := range path {
+		if seg != "*" {
+			m, ok := cur.(map[string]any)
+			if !ok {
+				return out
+			}
+			cur, set = m[seg], func(v any) { m[seg] = v }
+			continue
+		}
+		arr, ok := cur.([]any)
+		if !ok {
+			return out
+		}
+		found := -1
+		for j := range min(len(arr), 256) {
+			alone := []any{arr[j]}
+			set(alone)
+			if rs.Validate(doc) != nil {
+				found = j
+				undo = append(undo, func() { set(arr) })
+				cur, set = arr[j], func(v any) { alone[0] = v }
+				break
+			}
+			set(arr)
+		}
+		if found < 0 {
+			return out
+		}
+		out[i] = strconv.Itoa(found)
+	}
+	return out
+}

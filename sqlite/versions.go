@@ -1,0 +1,103 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// PutVersions implements mcpdir.VersionStore.
+func (s *DB) PutVersions(ctx context.Context, versions []*mcpdir.ServerVersion) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("put versions: %w", err)
+	}
+	defer tx.Rollback()
+	put, err := tx.PrepareContext(ctx, `INSERT INTO server_versions
+		(name, version, entry_key, server, status, status_message, published_at, updated_at, status_changed_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (name, version) DO UPDATE SET entry_key = excluded.entry_key, server = excluded.server,
+			status = excluded.status, status_message = excluded.status_message, published_at = excluded.published_at,
+			updated_at = excluded.updated_at, status_changed_at = excluded.status_changed_at`)
+	if err != nil {
+		return fmt.Errorf("put versions: %w", err)
+	}
+	defer put.Close()
+	now := s.now()
+	names := map[string]bool{}
+	for _, v := range versions {
+		if _, err := put.ExecContext(ctx, v.Name, v.Version, v.EntryKey, []byte(v.Server), v.Status, v.StatusMessage,
+			unixNano(v.PublishedAt), unixNano(v.UpdatedAt), unixNano(v.StatusChangedAt)); err != nil {
+			return fmt.Errorf("put version %s %s: %w", v.Name, v.Version, err)
+		}
+		if !names[v.Name] {
+			names[v.Name] = true
+			if err := recordChange(ctx, tx, mcpdir.ChangeVersion, v.Name, now); err != nil {
+				return fmt.Errorf("put versions: %w", err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("put versions: %w", err)
+	}
+	return nil
+}
+
+// ServerVersions implements mcpdir.VersionStore.
+func (s *DB) ServerVersions(ctx context.Context, names []string) ([]*mcpdir.ServerVersion, error) {
+	var out []*mcpdir.ServerVersion
+	const chunk = 500 // well under SQLite's bound-parameter limit
+	for len(names) > 0 {
+		n := min(chunk, len(names))
+		args := make([]any, n)
+		for i, name := range names[:n] {
+			args[i] = name
+		}
+		names = names[n:]
+		q := `SELECT name, version, entry_key, status, status_message, published_at, updated_at, status_changed_at, server
+			FROM server_versions WHERE name IN (?` + strings.Repeat(",?", n-1) + `) ORDER BY name`
+		if err := s.scanVersions(ctx, q, args, true, func(v *mcpdir.ServerVersion) error { out = append(out, v); return nil }); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// VersionHeads implements mcpdir.VersionStore.
+func (s *DB) VersionHeads(ctx context.Context, fn func(*mcpdir.ServerVersion) error) error {
+	return s.scanVersions(ctx, `SELECT name, version, entry_key, status, status_message, published_at, updated_at, status_changed_at
+		FROM server_versions`, nil, false, fn)
+}
+
+func (s *DB) scanVersions(ctx context.Context, q string, args []any, withServer bool, fn func(*mcpdir.ServerVersion) error) error {
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return fmt.Errorf("read versions: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		v := new(mcpdir.ServerVersion)
+		var published, updated, changed int64
+		var server []byte
+		dest := []any{&v.Name, &v.Version, &v.EntryKey, &v.Status, &v.StatusMessage, &published, &updated, &changed}
+		if withServer {
+			dest = append(dest, &server)
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return fmt.Errorf("read versions: %w", err)
+		}
+		if withServer {
+			v.Server = server
+		}
+		v.PublishedAt, v.UpdatedAt, v.StatusChangedAt = fromUnixNano(published), fromUnixNano(updated), fromUnixNano(changed)
+		if err := fn(v); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read versions: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,167 @@
+package mcpdir
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A server version's lifecycle status in a registry.
+const (
+	StatusActive     = "active"
+	StatusDeprecated = "deprecated"
+	StatusDeleted    = "deleted"
+)
+
+// ChangeVersion in the change feed: a server's versions changed (Ref is
+// the server's registry name).
+const ChangeVersion = "version"
+
+// ServerVersion is one version of a server as a registry keeps it: its
+// server.json record as published and its status. The versions of a
+// registry's server are the history behind its directory entry, which
+// holds the latest; a server whose versions are all deleted has no entry
+// but keeps its versions, so that registries following this one learn of
+// the deletion.
+type ServerVersion struct {
+	Name    string // the server's registry name (namespace/name)
+	Version string
+	// EntryKey is the natural key of the directory entry the server is
+	// (or was) served as (mcpdir.Entry.NaturalKey).
+	EntryKey        string
+	Server          json.RawMessage // server.json; nil when only the head is read
+	Status          string          // StatusActive, StatusDeprecated or StatusDeleted
+	StatusMessage   string
+	PublishedAt     time.Time
+	UpdatedAt       time.Time
+	StatusChangedAt time.Time
+}
+
+// EntryID is the id of the entry the server is (or was) served as.
+func (v *ServerVersion) EntryID() string { return EntryID(v.EntryKey) }
+
+// VersionStore keeps every version of the registry servers the directory
+// receives.
+type VersionStore interface {
+	// PutVersions adds versions and replaces stored ones of the same name
+	// and version, in one transaction, recording a ChangeVersion for each
+	// name.
+	PutVersions(ctx context.Context, versions []*ServerVersion) error
+	// ServerVersions returns every version of the named servers, records
+	// included, ordered by name.
+	ServerVersions(ctx context.Context, names []string) ([]*ServerVersion, error)
+	// VersionHeads streams every version of every server without its
+	// record (Server is nil), in no particular order.
+	VersionHeads(ctx context.Context, fn func(*ServerVersion) error) error
+}
+
+// NewerVersion orders two versions of a server, the newer first: by
+// semantic version when both are one (as the registry decides which is
+// latest), else by when they were published, then by text.
+func NewerVersion(a, b *ServerVersion) int {
+	if va, ok := parseSemver(a.Version); ok {
+		if vb, ok := parseSemver(b.Version); ok {
+			if c := va.compare(vb); c != 0 {
+				return -c
+			}
+		}
+	}
+	if c := b.PublishedAt.Compare(a.PublishedAt); c != 0 {
+		return c
+	}
+	return strings.Compare(b.Version, a.Version)
+}
+
+// LatestVersion is the index of a server's latest version among vs (all of
+// one name): the newest that is not deleted, or the newest of all when
+// every one is; -1 for none.
+func LatestVersion(vs []*ServerVersion) int {
+	best := -1
+	for i, v := range vs {
+		if best < 0 {
+			best = i
+			continue
+		}
+		if bd, vd := vs[best].Status == StatusDeleted, v.Status == StatusDeleted; bd != vd {
+			if bd {
+				best = i
+			}
+			continue
+		}
+		if NewerVersion(v, vs[best]) < 0 {
+			best = i
+		}
+	}
+	return best
+}
+
+// semver is a parsed semantic version (build metadata ignored, as
+// semver's precedence says).
+type semver struct {
+	core [3]uint64
+	pre  []string
+}
+
+func parseSemver(s string) (semver, bool) {
+	s = strings.TrimPrefix(s, "v")
+	s, _, _ = strings.Cut(s, "+")
+	core, pre, hasPre := strings.Cut(s, "-")
+	parts := strings.Split(core, ".")
+	if len(parts) != 3 {
+		return semver{}, false
+	}
+	var v semver
+	for i, p := range parts {
+		n, err := strconv.ParseUint(p, 10, 64)
+		if err != nil {
+			return semver{}, false
+		}
+		v.core[i] = n
+	}
+	if hasPre {
+		if pre == "" {
+			return semver{}, false
+		}
+		v.pre = strings.Split(pre, ".")
+	}
+	return v, true
+}
+
+func (a semver) compare(b semver) int {
+	for i := range a.core {
+		if c := cmp.Compare(a.core[i], b.core[i]); c != 0 {
+			return c
+		}
+	}
+	// A pre-release comes before its release.
+	switch {
+	case a.pre == nil && b.pre == nil:
+		return 0
+	case a.pre == nil:
+		return 1
+	case b.pre == nil:
+		return -1
+	}
+	for i := 0; i < len(a.pre) && i < len(b.pre); i++ {
+		x, xerr := strconv.ParseUint(a.pre[i], 10, 64)
+		y, yerr := strconv.ParseUint(b.pre[i], 10, 64)
+		var c int
+		switch {
+		case xerr == nil && yerr == nil:
+			c = cmp.Compare(x, y)
+		case xerr == nil: // numeric identifiers sort first
+			c = -1
+		case yerr == nil:
+			c = 1
+		default:
+			c = strings.Compare(a.pre[i], b.pre[i])
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(len(a.pre), len(b.pre))
+}
