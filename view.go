@@ -81,6 +81,10 @@ type Detail struct {
 	// Live is the latest live check, with the tools the server listed;
 	// absent if never checked.
 	Live *LiveDetail `json:"live,omitempty"`
+	// Install links add the server to Cursor or VS Code in one click, with
+	// the configuration the server page shows; absent when the entry has
+	// neither a hosted endpoint nor a package a client can run.
+	Install *InstallLinks `json:"install,omitempty"`
 }
 
 // DetailRepository is the official registry's repository object.
@@ -106,6 +110,9 @@ func NewDetail(e *Entry) Detail {
 		IsRecommended: e.IsOfficial || e.IsVerified, Popularity: e.Popularity, Clicks: e.Popularity,
 		Metadata:  DetailMetadata{Version: e.Version, License: e.License},
 		CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, Extra: e.Extra, Live: newLiveDetail(e.CheckedLive()),
+	}
+	if in, ok := InstallFor(e); ok {
+		d.Install = in.Links()
 	}
 	if e.RepositoryURL != "" {
 		d.Repository = &DetailRepository{URL: e.RepositoryURL, Source: repositorySource(e.RepositoryURL)}

@@ -46,6 +46,10 @@ try {
   await page.waitForURL(/\/servers\//);
   check("a result opens its server page", (await page.locator("dl.facts").first().textContent()).includes(first.trim()));
   check("the server page has install snippets", await page.getByRole("heading", { name: "Claude Desktop" }).count() === 1);
+  const cursorLink = await page.getByRole("link", { name: "Add to Cursor" }).getAttribute("href");
+  const vscodeLink = await page.getByRole("link", { name: "Add to VS Code" }).getAttribute("href");
+  check("the server page has one-click install links", cursorLink?.startsWith("cursor://anysphere.cursor-deeplink/mcp/install?name=") &&
+    vscodeLink?.startsWith("vscode:mcp/install?"), `${cursorLink} ${vscodeLink}`);
   await axe("a server page");
   await shot("server-page");
   // Live checks: the status in words on results and server pages.

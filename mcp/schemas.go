@@ -203,6 +203,15 @@ const detailOutputSchema = `{
             }
           },
           "required": ["status", "checked_at", "latency_ms", "tools_count", "tools"]
+        },
+        "install": {
+          "type": "object",
+          "description": "Links that add the server to a client in one click (the client asks before it adds it), with the configuration of its hosted endpoint, or else of its package; absent when it has neither a hosted endpoint nor a package a client can run (npm, pypi, oci).",
+          "properties": {
+            "cursor": {"type": "string", "description": "Cursor's install link (cursor://anysphere.cursor-deeplink/mcp/install?name=…&config=…)."},
+            "vscode": {"type": "string", "description": "VS Code's install link (vscode:mcp/install?…)."}
+          },
+          "required": ["cursor", "vscode"]
         }
       },
       "required": ["id", "name", "brief", "website_url", "tags", "transports", "packages", "remotes", "tools"]

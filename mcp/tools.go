@@ -76,7 +76,7 @@ func (t *tools) register(s *sdk.Server, h sdk.ToolHandler) {
 		Title: "Get MCP server details",
 		Description: "Get the full record of one MCP server in the Open MCP Directory by its id, the UUID in the id field of a search_mcp result. " +
 			"Returns JSON {success, data}: data has the description, website and repository, author, license, version, tags, categories, transports, " +
-			"install packages (npm, PyPI, OCI, …), hosted remote endpoints and the tools the server offers. " +
+			"install packages (npm, PyPI, OCI, …), hosted remote endpoints, the tools the server offers, and links that install it in Cursor or VS Code in one click. " +
 			"Each call counts against the API key's hourly budget.",
 		InputSchema:  json.RawMessage(detailInputSchema),
 		OutputSchema: json.RawMessage(detailOutputSchema),

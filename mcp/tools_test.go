@@ -1,8 +1,11 @@
 package mcp
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -184,6 +187,32 @@ func TestDetailTool(t *testing.T) {
 			data["repository"].(map[string]any)["source"] != "github" || len(data["packages"].([]any)) != 1 {
 			t.Errorf("%q: %v", id, text)
 		}
+	}
+	// One-click install links, for the npm package; none for a server
+	// with nothing to install. Text and structured content agree.
+	res, text := call(`{"mcp_id":"` + pg.ID + `"}`)
+	install, _ := text["data"].(map[string]any)["install"].(map[string]any)
+	cursor, _ := install["cursor"].(string)
+	u, err := url.Parse(cursor)
+	if err != nil || u.Scheme != "cursor" || u.Query().Get("name") != "postgres" {
+		t.Fatalf("install: %v", install)
+	}
+	if config, _ := base64.StdEncoding.DecodeString(u.Query().Get("config")); string(config) != `{"command":"npx","args":["-y","@example/postgres-mcp@1.2.3"]}` {
+		t.Errorf("Cursor's config: %s", config)
+	}
+	vscode, _ := install["vscode"].(string)
+	if raw, ok := strings.CutPrefix(vscode, "vscode:mcp/install?"); !ok {
+		t.Errorf("VS Code link %q", vscode)
+	} else if config, _ := url.PathUnescape(raw); config != `{"name":"postgres","type":"stdio","command":"npx","args":["-y","@example/postgres-mcp@1.2.3"]}` {
+		t.Errorf("VS Code's config: %s", config)
+	}
+	var structured map[string]any
+	json.Unmarshal(res.StructuredContent, &structured)
+	if got := structured["data"].(map[string]any)["install"]; !reflect.DeepEqual(got, text["data"].(map[string]any)["install"]) {
+		t.Errorf("structured install %v, text's %v", got, install)
+	}
+	if _, text = call(`{"mcp_id":"` + e.index.entries[1].ID + `"}`); text["data"].(map[string]any)["install"] != nil {
+		t.Errorf("install links for a server without a package: %v", text["data"])
 	}
 	for _, tc := range []struct{ args, code, says string }{
 		{`{"mcp_id":"postgres"}`, "invalid_request", "not a UUID"},

@@ -1,7 +1,7 @@
 // Package web is the directory as people see it: server-rendered pages
 // (html/template, embedded), usable without JavaScript. The public
 // directory: a search page at / and a page per server with ready install
-// snippets.
+// snippets and one-click install links.
 package web
 
 import (
@@ -146,10 +146,14 @@ type serverPage struct {
 	Entry    *mcpdir.Entry
 	Live     *mcpdir.LiveDetail // nil: never checked
 	Snippets []snippet
+	// CursorLink and VSCodeLink install the server in one click. They are
+	// built here from escaped parts: html/template would refuse their
+	// schemes in a plain string.
+	CursorLink, VSCodeLink template.URL
 }
 
 // Server is an entry's page: everything get_mcp_detail returns, and
-// snippets to install it in the common clients.
+// snippets and one-click links to install it in the common clients.
 func (p *Pages) Server() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := strings.ToLower(r.PathValue("id"))
@@ -158,7 +162,12 @@ func (p *Pages) Server() http.Handler {
 			p.NotFound(w, r, "No MCP server has this id. It may have been removed from the directory.")
 			return
 		}
-		p.render(w, r, http.StatusOK, "server", &serverPage{Base: Base{Title: e.Name}, Entry: e, Live: mcpdir.NewDetail(e).Live, Snippets: snippets(e)})
+		data := &serverPage{Base: Base{Title: e.Name}, Entry: e, Live: mcpdir.NewDetail(e).Live}
+		if in, ok := mcpdir.InstallFor(e); ok {
+			data.Snippets = snippets(in)
+			data.CursorLink, data.VSCodeLink = template.URL(in.CursorLink()), template.URL(in.VSCodeLink())
+		}
+		p.render(w, r, http.StatusOK, "server", data)
 	})
 }
 
@@ -205,81 +214,19 @@ type snippet struct {
 	Client, Where, Text string
 }
 
-// snippets are the install configurations of an entry: for its first
-// package a local command, for its first remote a URL.
-func snippets(e *mcpdir.Entry) []snippet {
-	name := configName(e.Name)
-	var server map[string]any // the mcpServers entry most clients take
-	var claudeCode string
-	if len(e.Remotes) > 0 {
-		rm := e.Remotes[0]
-		kind := "http"
-		if rm.Transport == mcpdir.TransportSSE {
-			kind = "sse"
-		}
-		server = map[string]any{"type": kind, "url": rm.URL}
-		claudeCode = fmt.Sprintf("claude mcp add --transport %s %s %s", kind, name, rm.URL)
-	} else if cmd, args, ok := command(e.Packages); ok {
-		server = map[string]any{"command": cmd, "args": args}
-		claudeCode = fmt.Sprintf("claude mcp add %s -- %s %s", name, cmd, strings.Join(args, " "))
-	} else {
-		return nil
-	}
+// snippets are the install configurations of an entry, for the common
+// clients, all written from the one configuration of in.
+func snippets(in mcpdir.Install) []snippet {
 	pretty := func(v any) string {
 		b, _ := json.MarshalIndent(v, "", "  ")
 		return string(b)
 	}
-	vscode := map[string]any{}
-	for k, v := range server {
-		vscode[k] = v
-	}
-	if _, local := server["command"]; local {
-		vscode["type"] = "stdio"
-	}
+	servers := map[string]any{in.Name: in.Server}
 	return []snippet{
-		{"Claude Desktop", "claude_desktop_config.json", pretty(map[string]any{"mcpServers": map[string]any{name: server}})},
-		{"Claude Code", "", claudeCode},
-		{"Cursor", "~/.cursor/mcp.json", pretty(map[string]any{"mcpServers": map[string]any{name: server}})},
-		{"VS Code", ".vscode/mcp.json", pretty(map[string]any{"servers": map[string]any{name: vscode}})},
-		{"Any MCP client (JSON)", "", pretty(map[string]any{name: server})},
+		{"Claude Desktop", "claude_desktop_config.json", pretty(map[string]any{"mcpServers": servers})},
+		{"Claude Code", "", in.ClaudeCode()},
+		{"Cursor", "~/.cursor/mcp.json", pretty(map[string]any{"mcpServers": servers})},
+		{"VS Code", ".vscode/mcp.json", pretty(map[string]any{"servers": map[string]any{in.Name: in.VSCode()}})},
+		{"Any MCP client (JSON)", "", pretty(servers)},
 	}
-}
-
-// command is how to run a package locally, by registry.
-func command(pkgs []mcpdir.Package) (cmd string, args []string, ok bool) {
-	for _, p := range pkgs {
-		id := p.Identifier
-		switch strings.ToLower(p.RegistryType) {
-		case "npm":
-			if p.Version != "" {
-				id += "@" + p.Version
-			}
-			return "npx", []string{"-y", id}, true
-		case "pypi":
-			return "uvx", []string{id}, true
-		case "oci":
-			return "docker", []string{"run", "-i", "--rm", id}, true
-		}
-	}
-	return "", nil, false
-}
-
-// configName is a server's key in client configurations: its name's last
-// part, in the characters every client accepts.
-func configName(name string) string {
-	if i := strings.LastIndexAny(name, "/"); i >= 0 {
-		name = name[i+1:]
-	}
-	var b strings.Builder
-	for _, r := range strings.ToLower(name) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('-')
-		}
-	}
-	if b.Len() == 0 {
-		return "server"
-	}
-	return b.String()
 }

@@ -1,0 +1,102 @@
+package web
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"html"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/search"
+)
+
+// A server page links to Cursor's and VS Code's installs, and each link
+// carries the configuration that client's snippet on the page shows.
+func TestServerPageInstallLinks(t *testing.T) {
+	entry := func(name string, pkgs []mcpdir.Package, remotes []mcpdir.Remote) *mcpdir.Entry {
+		e := &mcpdir.Entry{Name: name, Brief: "A server", WebsiteURL: "https://example.com/" + name, Packages: pkgs, Remotes: remotes}
+		e.ID = mcpdir.EntryID(e.NaturalKey())
+		return e
+	}
+	npm := entry("postgres", []mcpdir.Package{{RegistryType: "npm", Identifier: "@example/postgres-mcp", Version: "1.2.3"}}, nil)
+	hosted := entry("tides", nil, []mcpdir.Remote{{URL: "https://tides.example.com/mcp?a=1&b=<2>", Transport: mcpdir.TransportStreamableHTTP}})
+	none := entry("docs-only", nil, nil)
+	idx := search.New()
+	idx.Upsert(npm, hosted, none)
+	p, err := New(idx, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := http.NewServeMux()
+	h.Handle("GET /servers/{id}", p.Server())
+	page := func(e *mcpdir.Entry) string {
+		t.Helper()
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("GET", "/servers/"+e.ID, nil))
+		if w.Code != http.StatusOK {
+			t.Fatalf("%s: %d", e.Name, w.Code)
+		}
+		return w.Body.String()
+	}
+	link := func(body, text string) string {
+		t.Helper()
+		m := regexp.MustCompile(`<a class="button" href="([^"]*)">` + text + `</a>`).FindStringSubmatch(body)
+		if m == nil {
+			t.Fatalf("no %q link", text)
+		}
+		return html.UnescapeString(m[1])
+	}
+	// snippet is the JSON of a client's snippet, decoded.
+	snippet := func(body, client string) map[string]any {
+		t.Helper()
+		m := regexp.MustCompile(`(?s)<h3>` + client + `</h3>.*?<pre[^>]*>(.*?)</pre>`).FindStringSubmatch(body)
+		var v map[string]any
+		if m == nil || json.Unmarshal([]byte(html.UnescapeString(m[1])), &v) != nil {
+			t.Fatalf("no %s snippet", client)
+		}
+		return v
+	}
+	for _, e := range []*mcpdir.Entry{npm, hosted} {
+		body := page(e)
+		name := e.Name
+
+		cursor, err := url.Parse(link(body, "Add to Cursor"))
+		if err != nil || cursor.Scheme != "cursor" || cursor.Query().Get("name") != name {
+			t.Fatalf("%s: Cursor link %v: %v", name, cursor, err)
+		}
+		config, err := base64.StdEncoding.DecodeString(cursor.Query().Get("config"))
+		var got any
+		if err != nil || json.Unmarshal(config, &got) != nil {
+			t.Fatalf("%s: Cursor's config %q: %v", name, config, err)
+		}
+		want := snippet(body, "Cursor")["mcpServers"].(map[string]any)[name]
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: Cursor's link has %v, its snippet %v", name, got, want)
+		}
+
+		raw, ok := strings.CutPrefix(link(body, "Add to VS Code"), "vscode:mcp/install?")
+		decoded, err := url.PathUnescape(raw)
+		var vscode map[string]any
+		if !ok || err != nil || json.Unmarshal([]byte(decoded), &vscode) != nil {
+			t.Fatalf("%s: VS Code link %q: %v", name, raw, err)
+		}
+		want = snippet(body, "VS Code")["servers"].(map[string]any)[name]
+		if vscode["name"] != name {
+			t.Errorf("%s: VS Code's link names %v", name, vscode["name"])
+		}
+		delete(vscode, "name")
+		if !reflect.DeepEqual(vscode, want) {
+			t.Errorf("%s: VS Code's link has %v, its snippet %v", name, vscode, want)
+		}
+	}
+	if body := page(none); strings.Contains(body, "Add to Cursor") || strings.Contains(body, "<h2>Install</h2>") {
+		t.Error("a server with nothing to install has install links")
+	}
+}
