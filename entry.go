@@ -46,6 +46,17 @@ type Tool struct {
 	Description string `json:"description,omitempty"`
 }
 
+// Alias is a record merged into another entry: its own id, and what linked
+// it (package merge), so that an admin can see what was merged and split
+// it again, and so that merging merged entries again finds the same.
+type Alias struct {
+	ID            string `json:"id"`
+	Name          string `json:"name"`
+	Source        string `json:"source,omitempty"` // as Entry.Source
+	WebsiteURL    string `json:"website_url,omitempty"`
+	RepositoryURL string `json:"repository_url,omitempty"`
+}
+
 // Entry is one MCP server in the directory: what get_mcp_detail returns.
 type Entry struct {
 	ID            string    `json:"id"`
@@ -82,6 +93,11 @@ type Entry struct {
 	// Extra keeps the fields of an imported record that the directory does not
 	// model, so that an import never loses what it was given.
 	Extra map[string]json.RawMessage `json:"extra,omitempty"`
+	// Aliases are the records merged into this entry (package merge): a
+	// lookup by any of their ids finds it. Only a merge sets them;
+	// ParseRecord never reads them, so that no imported record can claim
+	// another's id.
+	Aliases []Alias `json:"aliases,omitempty"`
 	// Live is the latest live check of the entry's remote endpoint, nil if
 	// never checked. The store keeps it apart from the entry's record
 	// (which it does not change) and sets it on reads.

@@ -125,3 +125,15 @@ func FuzzParseRecord(f *testing.F) {
 		}
 	})
 }
+
+// An imported record cannot claim other entries' ids: aliases are a
+// merge's, and a record's "aliases" stay in Extra.
+func TestParseRecordIgnoresAliases(t *testing.T) {
+	e, err := mcpdir.ParseRecord([]byte(`{"name": "x", "aliases": [{"id": "5b0a1f2e-8c3d-4e6f-9a7b-2c1d0e9f8a7b", "name": "stripe"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Aliases != nil || e.Extra["aliases"] == nil {
+		t.Fatalf("aliases %+v, extra %v", e.Aliases, e.Extra)
+	}
+}

@@ -1,0 +1,207 @@
+package merge
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/starter"
+)
+
+// sharedData is the project's shared data directory, or why the test
+// cannot run.
+func sharedData(t testing.TB) string {
+	dir := os.Getenv("MCPDIR_SHARED_DATA")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "data")
+	}
+	for _, f := range []string{"packages-corpus.jsonl", "registry-seed-2025-05-16.json", "registry-servers-sample.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Skipf("%s not found in %s (set MCPDIR_SHARED_DATA): this measurement needs the shared data set", f, dir)
+		}
+	}
+	return dir
+}
+
+// directory loads what a directory holds after its first start (the
+// starter directory), `mcpdir import packages-corpus.jsonl`, and registry
+// syncs of the 2025 seed and of the server.json sample: each record as the
+// starter package, the importer or the sync makes it, one per id (a later
+// record of an id replaces the earlier, as the store's upsert does).
+func directory(t testing.TB, dir string) (entries []*mcpdir.Entry, from map[string]int) {
+	from = map[string]int{}
+	byID := map[string]int{}
+	put := func(source string, e *mcpdir.Entry) {
+		e.ID = mcpdir.EntryID(e.NaturalKey())
+		if i, ok := byID[e.ID]; ok {
+			entries[i] = e
+			from[source+" (replacing an id)"]++
+			return
+		}
+		byID[e.ID] = len(entries)
+		entries = append(entries, e)
+		from[source]++
+	}
+	st, err := starter.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range st {
+		put("starter", e)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "packages-corpus.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{} // the importer skips a natural key seen earlier in the file
+	for line := range bytes.SplitSeq(data, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		e, err := mcpdir.ParseRecord(line)
+		if _, ok := errors.AsType[*mcpdir.RecordError](err); ok {
+			from["corpus skipped"]++
+			continue
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if e.Source == "" {
+			e.Source = mcpdir.SourceImport
+		}
+		if seen[e.NaturalKey()] {
+			from["corpus skipped"]++
+			continue
+		}
+		seen[e.NaturalKey()] = true
+		put("corpus", e)
+	}
+	for _, f := range []string{"registry-seed-2025-05-16.json", "registry-servers-sample.json"} {
+		raw, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var servers []json.RawMessage
+		if err := json.Unmarshal(raw, &servers); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range servers {
+			e, err := mcpdir.ParseRecord(s)
+			if err != nil {
+				from[f+" skipped"]++
+				continue
+			}
+			e.Source = mcpdir.SourceRegistry
+			put(f, e)
+		}
+	}
+	return entries, from
+}
+
+// TestSharedData measures the rule on the shared data and holds it to
+// what must be true there. Its figures: go test ./merge -run SharedData -v
+func TestSharedData(t *testing.T) {
+	dir := sharedData(t)
+	entries, from := directory(t, dir)
+	start := time.Now()
+	g := newGrouper(entries, nil)
+	g.run()
+	gs := g.groups()
+	took := time.Since(start)
+	t.Logf("records in: %d (%v)", len(entries), from)
+	t.Logf("groups out: %d, in %v; %d records collapse into %d groups of two or more",
+		len(gs), took.Round(time.Millisecond), len(entries)-len(gs), countIf(gs, func(g Group) bool { return len(g.Members) > 1 }))
+	sizes := map[int]int{}
+	kinds := map[string]int{}
+	pairs := map[string]int{}
+	twoNames := 0
+	for _, gr := range gs {
+		sizes[len(gr.Members)]++
+		for _, l := range gr.Links {
+			kind, _, _ := strings.Cut(l.Evidence, " ")
+			kinds[kind]++
+		}
+		regs := map[string]bool{}
+		var srcs []string
+		for _, m := range gr.Members {
+			if m.Source == mcpdir.SourceRegistry {
+				regs[strings.ToLower(m.Name)] = true
+			}
+			srcs = append(srcs, cmpOr(m.Source, "starter"))
+		}
+		if len(regs) > 1 {
+			twoNames++
+			t.Errorf("group %s holds registry names %v", gr.ID, regs)
+		}
+		if len(gr.Members) > 1 {
+			slices.Sort(srcs)
+			pairs[strings.Join(slices.Compact(srcs), "+")]++
+		}
+	}
+	t.Logf("group sizes: %v", sizes)
+	t.Logf("links by evidence: %v", kinds)
+	t.Logf("groups of two or more by sources: %v", pairs)
+	t.Logf("held back: %d unions of two registry names refused, %d ambiguous package keys, %d shared repositories not linked", g.stats.refusedRegistry, g.stats.ambiguous, g.stats.monorepos)
+	t.Logf("groups with two or more registry names: %d", twoNames)
+
+	largest := slices.Clone(gs)
+	slices.SortStableFunc(largest, func(a, b Group) int { return len(b.Members) - len(a.Members) })
+	for _, gr := range largest[:10] {
+		var names []string
+		for _, m := range gr.Members {
+			names = append(names, fmt.Sprintf("%s [%s]", m.Name, cmpOr(m.Source, "starter")))
+		}
+		var why []string
+		for _, l := range gr.Links {
+			why = append(why, l.Evidence)
+		}
+		t.Logf("%d: %s\n\t\tby %s", len(gr.Members), strings.Join(names, ", "), strings.Join(why, "; "))
+	}
+
+	// The issue's case: one entry for server-postgres, the starter's id.
+	for _, gr := range gs {
+		for _, m := range gr.Members {
+			if m.Name == "@modelcontextprotocol/server-postgres" {
+				if len(gr.Members) < 2 || gr.Members[0].Name != "io.github.modelcontextprotocol/server-postgres" {
+					t.Errorf("server-postgres: %d members, canonical %q", len(gr.Members), gr.Members[0].Name)
+				}
+				merged := Merge(gr)
+				t.Logf("server-postgres: %d records → id %s, aliases %+v, packages %+v, popularity %d", len(gr.Members), merged.ID, merged.Aliases, merged.Packages, merged.Popularity)
+			}
+		}
+	}
+}
+
+func countIf(gs []Group, f func(Group) bool) int {
+	n := 0
+	for _, g := range gs {
+		if f(g) {
+			n++
+		}
+	}
+	return n
+}
+
+func BenchmarkGroupsShared(b *testing.B) {
+	entries, _ := directory(b, sharedData(b))
+	b.Run(fmt.Sprintf("records=%d", len(entries)), func(b *testing.B) {
+		for b.Loop() {
+			Groups(entries, nil)
+		}
+	})
+	b.Run(fmt.Sprintf("merge/records=%d", len(entries)), func(b *testing.B) {
+		gs := Groups(entries, nil)
+		for b.Loop() {
+			for _, g := range gs {
+				Merge(g)
+			}
+		}
+	})
+}
