@@ -34,10 +34,12 @@ type EntryStore interface {
 }
 
 // StateStore keeps small named values a process must find again, on every
-// replica (a registry sync's position).
+// replica (a registry sync's position, the merge's splits).
 type StateStore interface {
 	// State returns the value under key, "" if none.
 	State(ctx context.Context, key string) (string, error)
+	// SetState writes a value, recording a ChangeState (Ref: the key) for
+	// other replicas to follow.
 	SetState(ctx context.Context, key, value string) error
 }
 
@@ -59,13 +61,14 @@ type KeyStore interface {
 const (
 	ChangeEntry = "entry"
 	ChangeKey   = "key"
+	ChangeState = "state"
 )
 
 // Change is one write that other processes must see: which record changed.
 type Change struct {
 	Seq  int64
-	Kind string // ChangeEntry, ChangeKey, ChangeGrant or ChangeVersion
-	Ref  string // entry id, key prefix, grant id or server name
+	Kind string // ChangeEntry, ChangeKey, ChangeGrant, ChangeVersion or ChangeState
+	Ref  string // entry id, key prefix, grant id, server name or state key
 }
 
 // ChangeFeed lets a server follow writes made by other processes (the CLI on

@@ -85,6 +85,10 @@ type Detail struct {
 	// the configuration the server page shows; absent when the entry has
 	// neither a hosted endpoint nor a package a client can run.
 	Install *InstallLinks `json:"install,omitempty"`
+	// Aliases are the records of the same server from other sources,
+	// merged into this entry (a registry's record and its npm package's):
+	// their ids find this entry too.
+	Aliases []Alias `json:"aliases,omitempty"`
 }
 
 // DetailRepository is the official registry's repository object.
@@ -110,6 +114,7 @@ func NewDetail(e *Entry) Detail {
 		IsRecommended: e.IsOfficial || e.IsVerified, Popularity: e.Popularity, Clicks: e.Popularity,
 		Metadata:  DetailMetadata{Version: e.Version, License: e.License},
 		CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, Extra: e.Extra, Live: newLiveDetail(e.CheckedLive()),
+		Aliases: e.Aliases,
 	}
 	if in, ok := InstallFor(e); ok {
 		d.Install = in.Links()

@@ -92,19 +92,25 @@ type GrantForgetter interface {
 	Forget(ctx context.Context, grantIDs []string) error
 }
 
-// VersionWatcher learns that servers' versions changed
-// (registryapi.API).
-type VersionWatcher interface {
-	VersionsChanged()
+// Followers are told of the changes besides entries'.
+type Followers struct {
+	Keys KeyRefresher
+	// Grants, if set, forgets revoked OAuth grants.
+	Grants GrantForgetter
+	// Versions, if set, is told that servers' versions changed
+	// (registryapi.API.VersionsChanged).
+	Versions func()
+	// State, if set, is told which state keys changed.
+	State func(ctx context.Context, keys []string) error
 }
 
 // Applier returns the Apply that brings a server's index and key cache up
 // to date with writes made elsewhere: changed entries are re-read and
 // re-indexed (or dropped when gone), changed keys re-read, revoked grants
-// forgotten, changed versions told (grants and versions may be nil).
-func Applier(store mcpdir.EntryStore, index mcpdir.SearchIndex, keys KeyRefresher, grants GrantForgetter, versions VersionWatcher) Apply {
+// forgotten, changed versions and state told.
+func Applier(store mcpdir.EntryStore, index mcpdir.SearchIndex, f Followers) Apply {
 	return func(ctx context.Context, changes []mcpdir.Change) error {
-		var entryIDs, keyPrefixes, grantIDs []string
+		var entryIDs, keyPrefixes, grantIDs, stateKeys []string
 		versionsChanged := false
 		seen := map[mcpdir.Change]bool{}
 		for _, c := range changes {
@@ -122,6 +128,8 @@ func Applier(store mcpdir.EntryStore, index mcpdir.SearchIndex, keys KeyRefreshe
 				grantIDs = append(grantIDs, c.Ref)
 			case mcpdir.ChangeVersion:
 				versionsChanged = true
+			case mcpdir.ChangeState:
+				stateKeys = append(stateKeys, c.Ref)
 			}
 		}
 		if len(entryIDs) > 0 {
@@ -142,14 +150,19 @@ func Applier(store mcpdir.EntryStore, index mcpdir.SearchIndex, keys KeyRefreshe
 			}
 			index.Remove(gone...)
 		}
-		if versionsChanged && versions != nil {
-			versions.VersionsChanged()
+		if versionsChanged && f.Versions != nil {
+			f.Versions()
 		}
-		if grants != nil {
-			if err := grants.Forget(ctx, grantIDs); err != nil {
+		if len(stateKeys) > 0 && f.State != nil {
+			if err := f.State(ctx, stateKeys); err != nil {
 				return err
 			}
 		}
-		return keys.Refresh(ctx, keyPrefixes)
+		if f.Grants != nil {
+			if err := f.Grants.Forget(ctx, grantIDs); err != nil {
+				return err
+			}
+		}
+		return f.Keys.Refresh(ctx, keyPrefixes)
 	}
 }

@@ -12,7 +12,15 @@ import (
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/merge"
 )
+
+// AdminStore is what the admin API writes: entries, and the merge's
+// splits (state).
+type AdminStore interface {
+	mcpdir.EntryStore
+	mcpdir.StateStore
+}
 
 // AdminGuard is a Guard that also keeps admin keys' admin budget
 // (auth.Service).
@@ -26,7 +34,7 @@ type AdminGuard interface {
 // import` takes back. Writes reach search within a second, through the
 // change feed, on every replica.
 type admin struct {
-	store  mcpdir.EntryStore
+	store  AdminStore
 	guard  AdminGuard
 	logger *slog.Logger
 }
@@ -131,7 +139,7 @@ func (a *admin) replace(w http.ResponseWriter, r *http.Request) {
 	}
 	// Where it came from does not change; that an admin changed it is
 	// recorded, so that a registry sync leaves the change alone.
-	e.Source, e.Edited = stored.Source, true
+	e.Source, e.Key, e.Edited = stored.Source, stored.Key, true
 	if got := mcpdir.EntryID(e.NaturalKey()); got != id {
 		writeError(w, r, a.logger, mcpdir.Errorf(mcpdir.ECodeInvalidRequest,
 			"the record's website_url (or name) belongs to id %s, not %s: an entry's id follows its website; delete this one and create the other", got, id))
@@ -165,6 +173,64 @@ func (a *admin) delete(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// splitAnswer is what a split or a join answers: the ids an entry's
+// record is declared distinct from.
+type splitAnswer struct {
+	ID        string   `json:"id"`
+	SplitFrom []string `json:"split_from"`
+}
+
+// split declares two records distinct: they never merge into one entry
+// again (package merge), on every replica within a second. It is how an
+// admin reverses a merge.
+func (a *admin) split(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		From string `json:"from"`
+	}
+	dec := json.NewDecoder(io.LimitReader(r.Body, 4<<10))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&body); err != nil || !mcpdir.IsUUID(body.From) {
+		writeError(w, r, a.logger, mcpdir.Errorf(mcpdir.ECodeInvalidRequest, `the body is {"from": "<the other record's id>"}`))
+		return
+	}
+	a.changeSplits(w, r, r.PathValue("id"), body.From, merge.Splits.Add)
+}
+
+// join withdraws a split: the two records merge again if the rule says
+// they are one server.
+func (a *admin) join(w http.ResponseWriter, r *http.Request) {
+	a.changeSplits(w, r, r.PathValue("id"), r.PathValue("other"), merge.Splits.Remove)
+}
+
+func (a *admin) changeSplits(w http.ResponseWriter, r *http.Request, id, other string, change func(merge.Splits, string, string)) {
+	if id == other {
+		writeError(w, r, a.logger, mcpdir.Errorf(mcpdir.ECodeInvalidRequest, "a record is not split from itself"))
+		return
+	}
+	for _, x := range []string{id, other} {
+		if _, err := a.entry(r.Context(), x); err != nil {
+			a.fail(w, r, err)
+			return
+		}
+	}
+	s := merge.Splits{}
+	raw, err := a.store.State(r.Context(), merge.SplitsKey)
+	if err == nil && raw != "" {
+		err = json.Unmarshal([]byte(raw), &s)
+	}
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	change(s, id, other)
+	b, _ := json.Marshal(s)
+	if err := a.store.SetState(r.Context(), merge.SplitsKey, string(b)); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, splitAnswer{ID: id, SplitFrom: append([]string{}, s.Of(id)...)})
 }
 
 // export streams every entry as one JSON record a line: what `mcpdir

@@ -22,6 +22,8 @@ func addRoutes(mux *http.ServeMux, cfg Config) {
 		mux.Handle("GET /api/admin/v1/entries/{id}", a.authorize(a.get))
 		mux.Handle("PUT /api/admin/v1/entries/{id}", a.authorize(a.replace))
 		mux.Handle("DELETE /api/admin/v1/entries/{id}", a.authorize(a.delete))
+		mux.Handle("POST /api/admin/v1/entries/{id}/split", a.authorize(a.split))
+		mux.Handle("DELETE /api/admin/v1/entries/{id}/split/{other}", a.authorize(a.join))
 		mux.Handle("GET /api/admin/v1/export", a.authorize(a.export))
 	}
 	if cfg.Baseline {

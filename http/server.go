@@ -67,7 +67,7 @@ type Config struct {
 	Observer Observer
 	// Store and AdminGuard, if set, serve the admin API (/api/admin/v1/…)
 	// to admin keys.
-	Store      mcpdir.EntryStore
+	Store      AdminStore
 	AdminGuard AdminGuard
 	// Metrics, if set, is served at GET /metrics to requests from this
 	// machine (not relayed by a proxy) and to admin keys.

@@ -212,6 +212,21 @@ const detailOutputSchema = `{
             "vscode": {"type": "string", "description": "VS Code's install link (vscode:mcp/install?…)."}
           },
           "required": ["cursor", "vscode"]
+        },
+        "aliases": {
+          "type": "array",
+          "description": "The records of the same server from other sources (a registry's, its npm package's), merged into this entry: their ids find it too.",
+          "items": {
+            "type": "object",
+            "properties": {
+              "id": {"type": "string"},
+              "name": {"type": "string"},
+              "source": {"type": "string"},
+              "website_url": {"type": "string"},
+              "repository_url": {"type": "string"}
+            },
+            "required": ["id", "name"]
+          }
         }
       },
       "required": ["id", "name", "brief", "website_url", "tags", "transports", "packages", "remotes", "tools"]

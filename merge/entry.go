@@ -25,6 +25,8 @@ import (
 //   - official or verified if any record is; created when the canonical
 //     record was (the entry is the canonical's, and its rank stays), updated
 //     when the last record was;
+//   - the live check of the endpoint the entry is checked at, whichever
+//     record it was made for;
 //   - the other records as Aliases, with those they carried.
 //
 // Merge of a merged entry alone gives it back unchanged. It changes none of
@@ -66,6 +68,17 @@ func Merge(g Group) *mcpdir.Entry {
 		e.Popularity = max(e.Popularity, m.Popularity)
 		if m.UpdatedAt.After(e.UpdatedAt) {
 			e.UpdatedAt = m.UpdatedAt
+		}
+	}
+	// The live check of the endpoint the entry is checked at, whichever
+	// record it was made for.
+	e.Live = nil
+	if r, ok := e.LiveRemote(); ok {
+		for _, m := range ms {
+			if m.Live != nil && m.Live.URL == r.URL {
+				e.Live = m.Live
+				break
+			}
 		}
 	}
 	e.Aliases = aliases(ms, e.ID)

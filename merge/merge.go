@@ -563,3 +563,52 @@ func boolFirst(b bool) int {
 	}
 	return 1
 }
+
+// SplitsKey is where a store keeps the splits (mcpdir.StateStore), as
+// SplitsJSON writes them.
+const SplitsKey = "merge:splits"
+
+// Remove declares a and b no longer distinct.
+func (s Splits) Remove(a, b string) { delete(s, pair(a, b)) }
+
+// Of is the ids declared distinct from id, in order.
+func (s Splits) Of(id string) []string {
+	var out []string
+	for p := range s {
+		if p[0] == id {
+			out = append(out, p[1])
+		} else if p[1] == id {
+			out = append(out, p[0])
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// MarshalJSON writes the pairs in order: [["a","b"], …].
+func (s Splits) MarshalJSON() ([]byte, error) {
+	pairs := make([][2]string, 0, len(s))
+	for p := range s {
+		pairs = append(pairs, p)
+	}
+	slices.SortFunc(pairs, func(a, b [2]string) int {
+		if c := strings.Compare(a[0], b[0]); c != 0 {
+			return c
+		}
+		return strings.Compare(a[1], b[1])
+	})
+	return json.Marshal(pairs)
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote.
+func (s *Splits) UnmarshalJSON(b []byte) error {
+	var pairs [][2]string
+	if err := json.Unmarshal(b, &pairs); err != nil {
+		return err
+	}
+	*s = Splits{}
+	for _, p := range pairs {
+		s.Add(p[0], p[1])
+	}
+	return nil
+}

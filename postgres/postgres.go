@@ -317,7 +317,13 @@ func (db *DB) State(ctx context.Context, key string) (string, error) {
 
 // SetState implements mcpdir.StateStore.
 func (db *DB) SetState(ctx context.Context, key, value string) error {
-	if _, err := db.pool.Exec(ctx, `INSERT INTO state (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value); err != nil {
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO state (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value); err != nil {
+			return err
+		}
+		return recordChanges(ctx, tx, mcpdir.ChangeState, []string{key}, db.now())
+	})
+	if err != nil {
 		return fmt.Errorf("write state %s: %w", key, err)
 	}
 	return nil

@@ -44,7 +44,7 @@ func newRegistry(t *testing.T) *registryServer {
 	t.Cleanup(func() { db.Close() })
 	index := search.New()
 	api := &registryapi.API{Dir: index, History: db, MaxAge: time.Minute}
-	apply := changefeed.Applier(db, index, noKeys{}, nil, api)
+	apply := changefeed.Applier(db, index, changefeed.Followers{Keys: noKeys{}, Versions: api.VersionsChanged})
 	var seq int64
 	api.Keep = func(ctx context.Context, vs []*mcpdir.ServerVersion) error {
 		if _, err := registry.Keep(ctx, db, vs); err != nil {

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/mcpdir/mcpdir"
 )
 
 // FileName is the database file inside the data directory.
@@ -240,7 +242,18 @@ func (s *DB) State(ctx context.Context, key string) (string, error) {
 
 // SetState implements mcpdir.StateStore.
 func (s *DB) SetState(ctx context.Context, key, value string) error {
-	if _, err := s.db.ExecContext(ctx, `INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value); err != nil {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("write state %s: %w", key, err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value); err != nil {
+		return fmt.Errorf("write state %s: %w", key, err)
+	}
+	if err := recordChange(ctx, tx, mcpdir.ChangeState, key, s.now()); err != nil {
+		return fmt.Errorf("write state %s: %w", key, err)
+	}
+	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("write state %s: %w", key, err)
 	}
 	return nil

@@ -162,6 +162,11 @@ func (p *Pages) Server() http.Handler {
 			p.NotFound(w, r, "No MCP server has this id. It may have been removed from the directory.")
 			return
 		}
+		if e.ID != id {
+			// A record merged into another entry: its page is the entry's.
+			http.Redirect(w, r, "/servers/"+e.ID, http.StatusMovedPermanently)
+			return
+		}
 		data := &serverPage{Base: Base{Title: e.Name}, Entry: e, Live: mcpdir.NewDetail(e).Live}
 		if in, ok := mcpdir.InstallFor(e); ok {
 			data.Snippets = snippets(in)

@@ -25,6 +25,7 @@ func TestOpenAPIDescribesTheServer(t *testing.T) {
 	admin := newKey(t, s.DataDir, "--scope", "admin")
 	record := `{"name": "openapi-test", "brief": "A test entry", "website_url": "https://example.com/openapi-test"}`
 	id := mcpdirEntryID("https://example.com/openapi-test")
+	starterID := mcpdirEntryID("https://github.com/modelcontextprotocol/servers-archived/tree/main/src/postgres")
 	checkedEntry(t, s)
 	// An OAuth grant, whose refresh token the token endpoint's case uses.
 	clientID, redirect := register(t, s.URL, "OpenAPI test")
@@ -117,6 +118,10 @@ func TestOpenAPIDescribesTheServer(t *testing.T) {
 		{"POST", "/api/admin/v1/entries", "", record, []string{"Authorization", "Bearer " + key}, 403},
 		{"GET", "/api/admin/v1/entries/{id}", id, "", []string{"Authorization", "Bearer " + admin}, 200},
 		{"PUT", "/api/admin/v1/entries/{id}", id, record, []string{"Authorization", "Bearer " + admin}, 200},
+		{"POST", "/api/admin/v1/entries/{id}/split", id, `{"from": "` + starterID + `"}`, []string{"Authorization", "Bearer " + admin}, 200},
+		{"POST", "/api/admin/v1/entries/{id}/split", id, `{"from": 1}`, []string{"Authorization", "Bearer " + admin}, 400},
+		{"DELETE", "/api/admin/v1/entries/{id}/split/{other}", id + "|" + starterID, "", []string{"Authorization", "Bearer " + admin}, 200},
+		{"DELETE", "/api/admin/v1/entries/{id}/split/{other}", id + "|00000000-0000-5000-8000-000000000000", "", []string{"Authorization", "Bearer " + admin}, 404},
 		{"GET", "/api/admin/v1/export", "", "", []string{"Authorization", "Bearer " + admin}, 200},
 		{"GET", "/api/admin/v1/export", "", "", nil, 401},
 		{"DELETE", "/api/admin/v1/entries/{id}", id, "", []string{"Authorization", "Bearer " + admin}, 204},

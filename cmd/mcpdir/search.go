@@ -8,7 +8,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/mcpdir/mcpdir"
-	"github.com/mcpdir/mcpdir/search"
 )
 
 // searchCmd runs the server's ranked search from the command line.
@@ -31,7 +30,7 @@ func searchCmd(ctx context.Context, args []string, env envLookup, stdout, stderr
 		return err
 	}
 	defer store.Close()
-	index, err := search.Build(ctx, store)
+	index, _, err := buildDirectory(ctx, store, 0)
 	if err != nil {
 		return err
 	}

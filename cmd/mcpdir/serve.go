@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,6 +24,7 @@ import (
 	"github.com/mcpdir/mcpdir/logwriter"
 	"github.com/mcpdir/mcpdir/mcp"
 	"github.com/mcpdir/mcpdir/memory"
+	"github.com/mcpdir/mcpdir/merge"
 	"github.com/mcpdir/mcpdir/metrics"
 	"github.com/mcpdir/mcpdir/netguard"
 	"github.com/mcpdir/mcpdir/oauth"
@@ -181,11 +184,10 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 		return err
 	}
 	start := time.Now()
-	index, err := search.Build(ctx, store)
+	index, inner, err := buildDirectory(ctx, store, cfg.searchCache)
 	if err != nil {
 		return err
 	}
-	index.SetResultCache(cfg.searchCache)
 	logger.Info("index built", "entries", index.Len(), "took", time.Since(start).Round(time.Millisecond))
 
 	bg, stopBackground := context.WithCancel(context.WithoutCancel(ctx))
@@ -262,7 +264,7 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 		return err
 	}
 	defer mcpHandler.Close()
-	m.Cache("results", index.ResultLookups)
+	m.Cache("results", inner.ResultLookups)
 	m.Cache("mcp_answers", mcpHandler.AnswerLookups)
 
 	pages.WithAccounts(&web.AccountConfig{
@@ -277,10 +279,19 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	var ready atomic.Bool
 	storeUp := watchStore(bg, store, logger)
 	// The registry API, when on, also follows versions written elsewhere.
+	followers := changefeed.Followers{Keys: guard, Grants: authServer, State: func(ctx context.Context, keys []string) error {
+		if !slices.Contains(keys, merge.SplitsKey) {
+			return nil
+		}
+		s, err := loadSplits(ctx, store)
+		if err == nil {
+			index.SetSplits(s)
+		}
+		return err
+	}}
 	var registryRoutes mcpdirhttp.Routed
-	var versionWatcher changefeed.VersionWatcher
 	if api := registryOf(cfg.registryAPI, index, store, logger); api != nil {
-		registryRoutes, versionWatcher = api, api
+		registryRoutes, followers.Versions = api, api.VersionsChanged
 	}
 	handler := mcpdirhttp.NewServer(mcpdirhttp.Config{
 		Logger:            logger,
@@ -318,7 +329,7 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		changefeed.Follow(bg, store, seq, cfg.feedInterval, changefeed.Applier(store, index, guard, authServer, versionWatcher), logger, m.CaughtUp)
+		changefeed.Follow(bg, store, seq, cfg.feedInterval, changefeed.Applier(store, index, followers), logger, m.CaughtUp)
 	})
 	wg.Go(func() { guard.RunFlusher(bg, 5*time.Second) })
 	wg.Go(func() { sweepLimiter(bg, local) })
@@ -452,7 +463,7 @@ func readiness(ready *atomic.Bool, storeUp *atomic.Bool, redisLimits *redis.Limi
 
 // registryOf is the registry API over the index and the versions history
 // (its write side keeps versions in the store), or none when it is off.
-func registryOf(access string, index *search.Index, store mcpdir.Store, logger *slog.Logger) *registryapi.API {
+func registryOf(access string, index registryapi.Directory, store mcpdir.Store, logger *slog.Logger) *registryapi.API {
 	if access == "off" {
 		return nil
 	}
@@ -463,4 +474,37 @@ func registryOf(access string, index *search.Index, store mcpdir.Store, logger *
 			return err
 		},
 	}
+}
+
+// loadSplits reads the pairs of records an admin declared distinct.
+func loadSplits(ctx context.Context, store mcpdir.StateStore) (merge.Splits, error) {
+	s := merge.Splits{}
+	raw, err := store.State(ctx, merge.SplitsKey)
+	if err != nil || raw == "" {
+		return s, err
+	}
+	if err := json.Unmarshal([]byte(raw), &s); err != nil {
+		return nil, fmt.Errorf("read the merge's splits: %w", err)
+	}
+	return s, nil
+}
+
+// buildDirectory is the directory's search index over the store: one
+// entry per server, the records of one server (a registry's, its npm
+// package's, …) merged (package merge), with results kept for
+// searchCache searches.
+func buildDirectory(ctx context.Context, store mcpdir.Store, searchCache int) (*merge.Index, *search.Index, error) {
+	splits, err := loadSplits(ctx, store)
+	if err != nil {
+		return nil, nil, err
+	}
+	inner := search.New()
+	inner.SetResultCache(searchCache)
+	index := merge.NewIndex(inner, splits)
+	var all []*mcpdir.Entry
+	if err := store.AllEntries(ctx, func(e *mcpdir.Entry) error { all = append(all, e); return nil }); err != nil {
+		return nil, nil, fmt.Errorf("build index: %w", err)
+	}
+	index.Upsert(all...)
+	return index, inner, nil
 }

@@ -1,0 +1,205 @@
+package merge
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// Inner is the search index the merged entries go into (search.Index).
+type Inner interface {
+	mcpdir.SearchIndex
+	Entries(yield func(*mcpdir.Entry))
+}
+
+// Index is the directory as people and agents see it: it takes the stored
+// records (Upsert, Remove), groups them (Groups) and keeps one merged
+// entry per group in the inner index, where searches find it; a lookup by
+// any record's id finds its group's entry. The records stay as they were
+// stored: a split (SetSplits) only groups them again.
+type Index struct {
+	inner Inner
+
+	mu      sync.Mutex // serialises writes
+	records map[string]*mcpdir.Entry
+	splits  Splits
+	// members are each group's records as last merged, canonical first,
+	// by the group's id: a group whose records are the same pointers is
+	// not merged again.
+	members map[string][]*mcpdir.Entry
+	// evidence is each record's evidence signature as last grouped: a
+	// record written again with the same one cannot change the groups.
+	evidence map[string]string
+	// groupOf maps every record's id to its group's; replaced whole, so
+	// that lookups never wait for a write.
+	groupOf atomic.Pointer[map[string]string]
+}
+
+// NewIndex returns an empty merged index over inner (which must be empty:
+// the merged index owns what it holds).
+func NewIndex(inner Inner, splits Splits) *Index {
+	if splits == nil {
+		splits = Splits{}
+	}
+	x := &Index{inner: inner, records: map[string]*mcpdir.Entry{}, splits: splits,
+		members: map[string][]*mcpdir.Entry{}, evidence: map[string]string{}}
+	x.groupOf.Store(&map[string]string{})
+	return x
+}
+
+// Upsert adds or replaces records (by id). A record whose evidence is
+// unchanged (a new brief, a live check) only merges its group again; any
+// other write groups the whole directory again (Groups is linear: about
+// 80 ms for 30,000 records).
+func (x *Index) Upsert(records ...*mcpdir.Entry) {
+	if len(records) == 0 {
+		return
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	regroup := false
+	for _, r := range records {
+		id := idOf(r)
+		x.records[id] = r
+		if ev := evidenceOf(r); x.evidence[id] != ev {
+			x.evidence[id] = ev
+			regroup = true
+		}
+	}
+	if regroup {
+		x.regroup()
+		return
+	}
+	groupOf := *x.groupOf.Load()
+	dirty := map[string]bool{}
+	for _, r := range records {
+		dirty[groupOf[idOf(r)]] = true
+	}
+	var out []*mcpdir.Entry
+	for gid := range dirty {
+		ms := slices.Clone(x.members[gid])
+		for i, m := range ms {
+			ms[i] = x.records[idOf(m)]
+		}
+		x.members[gid] = ms
+		out = append(out, merged(Group{ID: gid, Members: ms}))
+	}
+	x.inner.Upsert(out...)
+}
+
+// Remove drops records by id.
+func (x *Index) Remove(ids ...string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	gone := false
+	for _, id := range ids {
+		if _, ok := x.records[id]; ok {
+			delete(x.records, id)
+			delete(x.evidence, id)
+			gone = true
+		}
+	}
+	if gone {
+		x.regroup()
+	}
+}
+
+// SetSplits replaces the pairs of records an admin declared distinct, and
+// groups the directory again.
+func (x *Index) SetSplits(s Splits) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.splits = s
+	x.regroup()
+}
+
+// regroup groups every record and brings the inner index to the result:
+// the entries of groups that changed are merged again, those of groups
+// that are no more removed.
+func (x *Index) regroup() {
+	all := make([]*mcpdir.Entry, 0, len(x.records))
+	for _, r := range x.records {
+		all = append(all, r)
+	}
+	groups := Groups(all, x.splits)
+	groupOf := make(map[string]string, len(all))
+	members := make(map[string][]*mcpdir.Entry, len(groups))
+	var upsert []*mcpdir.Entry
+	for _, g := range groups {
+		for _, m := range g.Members {
+			groupOf[idOf(m)] = g.ID
+			for _, a := range m.Aliases {
+				groupOf[a.ID] = g.ID
+			}
+		}
+		members[g.ID] = g.Members
+		if !slices.Equal(x.members[g.ID], g.Members) {
+			upsert = append(upsert, merged(g))
+		}
+	}
+	var remove []string
+	for id := range x.members {
+		if _, ok := members[id]; !ok {
+			remove = append(remove, id)
+		}
+	}
+	x.members = members
+	x.inner.Upsert(upsert...)
+	x.inner.Remove(remove...)
+	x.groupOf.Store(&groupOf)
+}
+
+// merged is a group's entry: a lone record is served as it is.
+func merged(g Group) *mcpdir.Entry {
+	if len(g.Members) == 1 && len(g.Members[0].Aliases) == 0 {
+		return g.Members[0]
+	}
+	return Merge(g)
+}
+
+// evidenceOf is what Groups reads of a record, as one string.
+func evidenceOf(e *mcpdir.Entry) string {
+	var b strings.Builder
+	for _, f := range facets(e) {
+		b.WriteString(f.id + "\x00" + f.name + "\x00" + f.source + "\x00" + f.website + "\x00" + f.repository + "\x01")
+	}
+	for _, p := range e.Packages {
+		b.WriteString(p.RegistryType + "\x00" + p.Identifier + "\x01")
+	}
+	b.WriteString(strconv.FormatInt(e.CreatedAt.UnixNano(), 10))
+	return b.String()
+}
+
+// Get returns the entry of the group a record id is in.
+func (x *Index) Get(id string) (*mcpdir.Entry, bool) {
+	if gid, ok := (*x.groupOf.Load())[id]; ok {
+		id = gid
+	}
+	return x.inner.Get(id)
+}
+
+// GroupOf returns the id of the entry a record id is merged into, and the
+// ids of every record in it.
+func (x *Index) GroupOf(id string) (string, []string, bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	gid, ok := (*x.groupOf.Load())[id]
+	if !ok {
+		return "", nil, false
+	}
+	var ids []string
+	for _, m := range x.members[gid] {
+		ids = append(ids, idOf(m))
+	}
+	return gid, ids, true
+}
+
+func (x *Index) Search(query string, limit int) mcpdir.SearchResult { return x.inner.Search(query, limit) }
+func (x *Index) Find(q mcpdir.Query) mcpdir.SearchResult              { return x.inner.Find(q) }
+func (x *Index) Len() int                                             { return x.inner.Len() }
+func (x *Index) Generation() uint64                                   { return x.inner.Generation() }
+func (x *Index) Entries(yield func(*mcpdir.Entry))                    { x.inner.Entries(yield) }

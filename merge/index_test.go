@@ -1,0 +1,119 @@
+package merge_test
+
+import (
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/merge"
+	"github.com/mcpdir/mcpdir/search"
+)
+
+// postgresRecords are one server's records from two sources: the
+// registry's and the npm package it publishes.
+func postgresRecords(t *testing.T) (reg, pkg *mcpdir.Entry) {
+	reg = rec(t, mcpdir.SourceRegistry, "io.github.modelcontextprotocol/server-postgres", func(e *mcpdir.Entry) {
+		e.Brief = "Read-only access to PostgreSQL databases"
+		e.Packages = []mcpdir.Package{npm("@modelcontextprotocol/server-postgres")}
+	})
+	pkg = corpus(t, "npm", "@modelcontextprotocol/server-postgres")
+	pkg.Brief = "MCP server for interacting with PostgreSQL databases"
+	pkg.Popularity = 250000
+	return reg, pkg
+}
+
+func TestIndexMergesAndResolvesAliases(t *testing.T) {
+	inner := search.New()
+	x := merge.NewIndex(inner, nil)
+	reg, pkg := postgresRecords(t)
+	other := corpus(t, "npm", "weather-mcp")
+	x.Upsert(reg, pkg, other)
+	if x.Len() != 2 {
+		t.Fatalf("%d entries, want 2 (postgres merged, weather)", x.Len())
+	}
+	res := x.Search("postgres", 10)
+	if len(res.Hits) != 1 || res.Hits[0].Entry.ID != reg.ID || res.Hits[0].Entry.Popularity != 250000 {
+		t.Fatalf("postgres: %d hits, first %+v", len(res.Hits), res.Hits[0].Entry)
+	}
+	e, ok := x.Get(pkg.ID)
+	if !ok || e.ID != reg.ID || len(e.Aliases) != 1 || e.Aliases[0].ID != pkg.ID {
+		t.Fatalf("the package's id resolves to %+v %v", e, ok)
+	}
+	if gid, ids, ok := x.GroupOf(pkg.ID); !ok || gid != reg.ID || !slices.Contains(ids, pkg.ID) {
+		t.Fatalf("group of the package: %s %v", gid, ids)
+	}
+
+	// A write that changes no evidence merges the group again (a tool the
+	// package's record learnt shows in the entry).
+	pkg2 := *pkg
+	pkg2.Tools = []mcpdir.Tool{{Name: "query"}}
+	x.Upsert(&pkg2)
+	if e, _ := x.Get(reg.ID); len(e.Tools) != 1 || e.Tools[0].Name != "query" {
+		t.Fatalf("the merged entry did not follow its record: %+v", e.Tools)
+	}
+
+	// A split keeps them apart; withdrawn, they merge again.
+	s := merge.Splits{}
+	s.Add(reg.ID, pkg.ID)
+	x.SetSplits(s)
+	if x.Len() != 3 {
+		t.Fatalf("split: %d entries, want 3", x.Len())
+	}
+	if e, ok := x.Get(pkg.ID); !ok || e.ID != pkg.ID {
+		t.Fatalf("split: the package's id finds %+v", e)
+	}
+	x.SetSplits(merge.Splits{})
+	if x.Len() != 2 {
+		t.Fatalf("joined: %d entries, want 2", x.Len())
+	}
+
+	// Evidence that changes (the package's record now names another
+	// package) groups again; a removed record leaves its group.
+	pkg3 := pkg2
+	pkg3.WebsiteURL = "https://www.npmjs.com/package/something-else"
+	pkg3.Packages = []mcpdir.Package{npm("something-else")}
+	x.Upsert(&pkg3)
+	if x.Len() != 3 {
+		t.Fatalf("after the package changed: %d entries, want 3", x.Len())
+	}
+	x.Upsert(&pkg2)
+	x.Remove(pkg.ID)
+	if x.Len() != 2 {
+		t.Fatalf("after a removal: %d entries", x.Len())
+	}
+	if _, ok := x.Get(pkg.ID); ok {
+		t.Fatal("a removed record's id still finds an entry")
+	}
+	if e, _ := x.Get(reg.ID); len(e.Aliases) != 0 || e != reg {
+		t.Fatalf("alone again, the registry's record is served as it is: %+v", e)
+	}
+}
+
+// Lookups and searches run while the index groups again (under -race).
+func TestIndexConcurrent(t *testing.T) {
+	x := merge.NewIndex(search.New(), nil)
+	reg, pkg := postgresRecords(t)
+	x.Upsert(reg)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for range 200 {
+				if e, ok := x.Get(reg.ID); !ok || e.ID != reg.ID {
+					t.Error("the registry's record vanished")
+					return
+				}
+				x.Search("postgres", 5)
+				x.Get(pkg.ID)
+			}
+		})
+	}
+	for i := range 50 {
+		if i%2 == 0 {
+			x.Upsert(pkg)
+		} else {
+			x.Remove(pkg.ID)
+		}
+	}
+	wg.Wait()
+}
