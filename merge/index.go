@@ -198,8 +198,10 @@ func (x *Index) GroupOf(id string) (string, []string, bool) {
 	return gid, ids, true
 }
 
-func (x *Index) Search(query string, limit int) mcpdir.SearchResult { return x.inner.Search(query, limit) }
-func (x *Index) Find(q mcpdir.Query) mcpdir.SearchResult              { return x.inner.Find(q) }
-func (x *Index) Len() int                                             { return x.inner.Len() }
-func (x *Index) Generation() uint64                                   { return x.inner.Generation() }
-func (x *Index) Entries(yield func(*mcpdir.Entry))                    { x.inner.Entries(yield) }
+func (x *Index) Search(query string, limit int) mcpdir.SearchResult {
+	return x.inner.Search(query, limit)
+}
+func (x *Index) Find(q mcpdir.Query) mcpdir.SearchResult { return x.inner.Find(q) }
+func (x *Index) Len() int                                { return x.inner.Len() }
+func (x *Index) Generation() uint64                      { return x.inner.Generation() }
+func (x *Index) Entries(yield func(*mcpdir.Entry))       { x.inner.Entries(yield) }
