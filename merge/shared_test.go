@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/search"
 	"github.com/mcpdir/mcpdir/starter"
 )
 
@@ -204,4 +205,53 @@ func BenchmarkGroupsShared(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkIndexShared measures what merging costs the serving index, side
+// by side with the plain index, over the shared directory: building it
+// (as serve does at start), and one write that changes a record's evidence
+// (a new record: the directory is grouped again) or not (a new brief: its
+// group is merged again).
+func BenchmarkIndexShared(b *testing.B) {
+	entries, _ := directory(b, sharedData(b))
+	b.Run("build/plain", func(b *testing.B) {
+		for b.Loop() {
+			search.New().Upsert(entries...)
+		}
+	})
+	b.Run("build/merged", func(b *testing.B) {
+		for b.Loop() {
+			NewIndex(search.New(), nil).Upsert(entries...)
+		}
+	})
+	plain, merged := search.New(), NewIndex(search.New(), nil)
+	plain.Upsert(entries...)
+	merged.Upsert(entries...)
+	fresh := func(i int) *mcpdir.Entry {
+		e := *entries[0]
+		e.ID, e.Name, e.WebsiteURL = "", fmt.Sprintf("new-record-%d", i), fmt.Sprintf("https://example.com/new-%d", i)
+		e.ID = mcpdir.EntryID(e.NaturalKey())
+		return &e
+	}
+	for _, x := range []struct {
+		name string
+		idx  mcpdir.SearchIndex
+	}{{"plain", plain}, {"merged", merged}} {
+		b.Run("write-new-record/"+x.name, func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				i++
+				x.idx.Upsert(fresh(i))
+			}
+		})
+		b.Run("write-new-brief/"+x.name, func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				i++
+				e := *entries[1]
+				e.Brief = fmt.Sprintf("A brief, version %d", i)
+				x.idx.Upsert(&e)
+			}
+		})
+	}
 }
