@@ -1,9 +1,6 @@
 package merge
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,8 +10,8 @@ import (
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/internal/shareddir"
 	"github.com/mcpdir/mcpdir/search"
-	"github.com/mcpdir/mcpdir/starter"
 )
 
 // sharedData is the project's shared data directory, or why the test
@@ -24,84 +21,17 @@ func sharedData(t testing.TB) string {
 	if dir == "" {
 		dir = filepath.Join("..", "..", "shared", "data")
 	}
-	for _, f := range []string{"packages-corpus.jsonl", "registry-seed-2025-05-16.json", "registry-servers-sample.json"} {
-		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
-			t.Skipf("%s not found in %s (set MCPDIR_SHARED_DATA): this measurement needs the shared data set", f, dir)
-		}
+	if f := shareddir.Missing(dir); f != "" {
+		t.Skipf("%s not found in %s (set MCPDIR_SHARED_DATA): this measurement needs the shared data set", f, dir)
 	}
 	return dir
 }
 
-// directory loads what a directory holds after its first start (the
-// starter directory), `mcpdir import packages-corpus.jsonl`, and registry
-// syncs of the 2025 seed and of the server.json sample: each record as the
-// starter package, the importer or the sync makes it, one per id (a later
-// record of an id replaces the earlier, as the store's upsert does).
+// directory loads the shared data's directory of records (shareddir.Load).
 func directory(t testing.TB, dir string) (entries []*mcpdir.Entry, from map[string]int) {
-	from = map[string]int{}
-	byID := map[string]int{}
-	put := func(source string, e *mcpdir.Entry) {
-		e.ID = mcpdir.EntryID(e.NaturalKey())
-		if i, ok := byID[e.ID]; ok {
-			entries[i] = e
-			from[source+" (replacing an id)"]++
-			return
-		}
-		byID[e.ID] = len(entries)
-		entries = append(entries, e)
-		from[source]++
-	}
-	st, err := starter.Entries()
+	entries, from, err := shareddir.Load(dir)
 	if err != nil {
 		t.Fatal(err)
-	}
-	for _, e := range st {
-		put("starter", e)
-	}
-	data, err := os.ReadFile(filepath.Join(dir, "packages-corpus.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := map[string]bool{} // the importer skips a natural key seen earlier in the file
-	for line := range bytes.SplitSeq(data, []byte("\n")) {
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		e, err := mcpdir.ParseRecord(line)
-		if _, ok := errors.AsType[*mcpdir.RecordError](err); ok {
-			from["corpus skipped"]++
-			continue
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		if e.Source == "" {
-			e.Source = mcpdir.SourceImport
-		}
-		if seen[e.NaturalKey()] {
-			from["corpus skipped"]++
-			continue
-		}
-		seen[e.NaturalKey()] = true
-		put("corpus", e)
-	}
-	for _, f := range []string{"registry-seed-2025-05-16.json", "registry-servers-sample.json"} {
-		raw, err := os.ReadFile(filepath.Join(dir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var servers []json.RawMessage
-		if err := json.Unmarshal(raw, &servers); err != nil {
-			t.Fatal(err)
-		}
-		for _, s := range servers {
-			e, err := mcpdir.ParseRecord(s)
-			if err != nil {
-				from[f+" skipped"]++
-				continue
-			}
-			e.Source = mcpdir.SourceRegistry
-			put(f, e)
-		}
 	}
 	return entries, from
 }

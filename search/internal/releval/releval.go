@@ -186,12 +186,22 @@ type Kind struct {
 // MeanNDCG is the kind's mean nDCG@10 (NaN if no query was scored).
 func (k *Kind) MeanNDCG() float64 { return k.NDCG / float64(k.Scored) }
 
+// JudgedEngine answers a judged query, seeing its judgments: an index
+// whose hits each stand for several judged entries (records merged into
+// one entry per server) says which of them a hit is for this query.
+type JudgedEngine func(q Query) (ranked []string, total int)
+
 // Evaluate runs the queries on an engine. log, if not nil, gets a line per
 // query.
 func Evaluate(qs []Query, engine Engine, log func(string)) *Report {
+	return EvaluateJudged(qs, func(q Query) ([]string, int) { return engine(q.Query) }, log)
+}
+
+// EvaluateJudged is Evaluate with an engine that sees the judgments.
+func EvaluateJudged(qs []Query, engine JudgedEngine, log func(string)) *Report {
 	r := &Report{Kinds: map[string]*Kind{"overall": {}}}
 	for _, q := range qs {
-		ranked, total := engine(q.Query)
+		ranked, total := engine(q)
 		k := r.Kinds[q.Kind]
 		if k == nil {
 			k = &Kind{}
