@@ -15,8 +15,10 @@ import (
 //   - the canonical record's id, name, source, extra fields and admin mark;
 //   - of the rest (title, description, website, repository, author, license,
 //     version), the first that a record gives, in rank order; the brief
-//     likewise, but skipping empty briefs and package templates' ("Add your
-//     description here") while an informative one is to be had;
+//     that says most (the informative one of the most words; empty briefs
+//     and package templates' such as "Add your description here" only when
+//     there is no other): a registry's seed brief is often a line where
+//     the package's says what it does;
 //   - every record's packages (one per PackageKey; one of unknown type is
 //     dropped beside a known one of the same identifier), remotes (one per
 //     URL), tools (one per name), tags, categories and transports;
@@ -116,10 +118,14 @@ var templates = []string{
 }
 
 func brief(ms []*mcpdir.Entry) string {
+	best := ""
 	for _, m := range ms {
-		if informative(m.Brief, m.Name) {
-			return m.Brief
+		if informative(m.Brief, m.Name) && len(strings.Fields(m.Brief)) > len(strings.Fields(best)) {
+			best = m.Brief
 		}
+	}
+	if best != "" {
+		return best
 	}
 	for _, m := range ms {
 		if m.Brief != "" {

@@ -495,6 +495,13 @@ func (a *analyzer) analyze(out *analyzed, e *mcpdir.Entry) {
 	publisher, name := splitNamespace(e.Name)
 	a.field(out, fieldName, name)
 	a.field(out, fieldPackage, publisher)
+	// The names the server has in the records merged into the entry (its
+	// npm package's, an import's) name it too.
+	for _, al := range e.Aliases {
+		if _, n := splitNamespace(al.Name); !strings.EqualFold(n, name) {
+			a.field(out, fieldName, n)
+		}
+	}
 	a.field(out, fieldTitle, e.Title)
 	for _, t := range e.Tags {
 		a.field(out, fieldTags, t)

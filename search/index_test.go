@@ -376,3 +376,16 @@ func TestSplitNamespace(t *testing.T) {
 		}
 	}
 }
+
+// A merged entry's other names (its records from other sources) name it:
+// a registry's io.github.payments-lab/agent-toolkit is found by the name
+// its npm package's record has.
+func TestAliasNamesAreNames(t *testing.T) {
+	merged := entry("io.github.payments-lab/agent-toolkit", "Toolkit for payments agents", 0)
+	merged.Aliases = []mcpdir.Alias{{ID: mcpdir.EntryID("name:@stripe/mcp"), Name: "@stripe/mcp"}}
+	x := indexOf(append(testEntries(), merged))
+	res := x.Search("stripe", 5)
+	if len(res.Hits) == 0 || res.Hits[0].Entry != merged {
+		t.Fatalf("stripe: %v", names(res))
+	}
+}
