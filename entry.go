@@ -40,12 +40,6 @@ type Remote struct {
 	Transport string `json:"transport"`
 }
 
-// Tool is one tool a server offers to its clients.
-type Tool struct {
-	Name        string `json:"name"`
-	Description string `json:"description,omitempty"`
-}
-
 // Alias is a record merged into another entry: its own id, and what linked
 // it (package merge), so that an admin can see what was merged and split
 // it again, and so that merging merged entries again finds the same.

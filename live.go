@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -24,9 +25,6 @@ var LiveStatuses = []string{LiveUp, LiveAuthRequired, LiveDown}
 // Bounds on what a live check keeps of a server's answer: nothing of it is
 // trusted.
 const (
-	MaxLiveTools        = 400
-	maxLiveToolName     = 128
-	maxLiveToolDesc     = 1000
 	maxLiveProtoVersion = 32
 )
 
@@ -37,7 +35,69 @@ type LiveCheck struct {
 	CheckedAt       time.Time
 	Latency         time.Duration
 	ProtocolVersion string // what the server agreed to, when up
-	Tools           []Tool // what tools/list answered, when up
+	// Tools are what tools/list answered when up; a check that is not up
+	// keeps those of the last one that was.
+	Tools []Tool
+	// ToolChanges are the last changes of the tool list, newest first (at
+	// most MaxToolChanges; the first list seen is always kept, last).
+	ToolChanges []ToolChange
+}
+
+// Follow makes c the check after prev, the endpoint's previous check (nil
+// if none, or if it was of another endpoint): a check that is not up keeps
+// the tools last listed; one that is compares its list with them and
+// records a change when it differs, the first list seen as such.
+func (c *LiveCheck) Follow(prev *LiveCheck) {
+	if prev != nil && prev.URL != c.URL {
+		prev = nil
+	}
+	var changes []ToolChange
+	if prev != nil {
+		changes = prev.ToolChanges
+	}
+	if c.Status != LiveUp {
+		if prev != nil {
+			c.Tools = prev.Tools
+		}
+		c.ToolChanges = changes
+		return
+	}
+	var change ToolChange
+	if len(changes) == 0 || prev == nil {
+		change = ToolChange{First: true, Fingerprint: ToolsFingerprint(c.Tools)}
+		for _, t := range c.Tools {
+			change.Added = append(change.Added, t.Name)
+		}
+		slices.Sort(change.Added)
+		changes = nil
+	} else if ch, changed := DiffTools(prev.Tools, c.Tools); changed {
+		change = ch
+	} else {
+		c.ToolChanges = changes
+		return
+	}
+	change.At = c.CheckedAt.UTC()
+	out := make([]ToolChange, 0, min(len(changes)+1, MaxToolChanges))
+	out = append(out, change)
+	if n := len(changes); n >= MaxToolChanges {
+		// The oldest kept is the first list seen: it stays.
+		out = append(out, changes[:MaxToolChanges-2]...)
+		out = append(out, changes[n-1])
+	} else {
+		out = append(out, changes...)
+	}
+	c.ToolChanges = out
+}
+
+// ToolsChanged is when the check's tools were last redefined or added to
+// or removed from, after the first list seen; zero if never.
+func (c *LiveCheck) ToolsChanged() time.Time {
+	for _, ch := range c.ToolChanges {
+		if !ch.First {
+			return ch.At
+		}
+	}
+	return time.Time{}
 }
 
 // LiveStore keeps the latest live check of each entry. Recording one is a
@@ -73,23 +133,6 @@ func (e *Entry) CheckedLive() *LiveCheck {
 		return nil
 	}
 	return e.Live
-}
-
-// CleanLiveTools bounds and cleans the tools a server listed: at most
-// MaxLiveTools, names and descriptions valid UTF-8 without control
-// characters, cut to their bounds; tools without a name are dropped.
-func CleanLiveTools(tools []Tool) []Tool {
-	out := make([]Tool, 0, min(len(tools), MaxLiveTools))
-	for _, t := range tools {
-		if len(out) == MaxLiveTools {
-			break
-		}
-		t = Tool{Name: cleanText(t.Name, maxLiveToolName), Description: cleanText(t.Description, maxLiveToolDesc)}
-		if t.Name != "" {
-			out = append(out, t)
-		}
-	}
-	return out
 }
 
 // CleanProtocolVersion bounds the protocol version a server named.
@@ -152,22 +195,30 @@ func newLiveDetail(c *LiveCheck) *LiveDetail {
 	return &LiveDetail{LiveSummary: *newLiveSummary(c), ProtocolVersion: c.ProtocolVersion, Tools: nonNil(c.Tools)}
 }
 
-// EncodeLiveTools is how stores keep a check's tools: a JSON list.
-func EncodeLiveTools(tools []Tool) ([]byte, error) {
-	b, err := json.Marshal(nonNil(tools))
-	if err != nil {
-		return nil, fmt.Errorf("encode live tools: %w", err)
+// EncodeLiveLists is how stores keep a check's tools and tool changes:
+// JSON lists.
+func EncodeLiveLists(c *LiveCheck) (tools, changes []byte, err error) {
+	if tools, err = json.Marshal(nonNil(c.Tools)); err != nil {
+		return nil, nil, fmt.Errorf("encode live tools: %w", err)
 	}
-	return b, nil
+	if changes, err = json.Marshal(nonNil(c.ToolChanges)); err != nil {
+		return nil, nil, fmt.Errorf("encode tool changes: %w", err)
+	}
+	return tools, changes, nil
 }
 
 // DecodeLiveCheck is a check as stores read it back: times in Unix
-// nanoseconds, tools as EncodeLiveTools wrote them.
-func DecodeLiveCheck(url, status string, checkedAt, latencyNS int64, protocolVersion string, tools []byte) (*LiveCheck, error) {
+// nanoseconds, tools and changes as EncodeLiveLists wrote them.
+func DecodeLiveCheck(url, status string, checkedAt, latencyNS int64, protocolVersion string, tools, changes []byte) (*LiveCheck, error) {
 	c := &LiveCheck{URL: url, Status: status, CheckedAt: time.Unix(0, checkedAt).UTC(), Latency: time.Duration(latencyNS),
 		ProtocolVersion: protocolVersion}
 	if len(tools) > 0 {
 		if err := json.Unmarshal(tools, &c.Tools); err != nil {
+			return nil, err
+		}
+	}
+	if len(changes) > 0 {
+		if err := json.Unmarshal(changes, &c.ToolChanges); err != nil {
 			return nil, err
 		}
 	}

@@ -81,6 +81,10 @@ func ParseRecord(line []byte) (*Entry, error) {
 	e.Packages = p.packages()
 	e.Remotes = p.remotes()
 	p.decode("tools", &e.Tools)
+	if len(e.Tools) > 2*maxListItems {
+		return nil, &RecordError{Reason: "too many list items"}
+	}
+	e.Tools = CleanTools(e.Tools)
 	p.aliases(e)
 	// The id is derived from the record; a record that carries one (an
 	// export) gets it back that way. Its times are kept for a store that

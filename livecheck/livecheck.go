@@ -13,6 +13,7 @@ package livecheck
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -91,7 +92,7 @@ func (c *Checker) Check(ctx context.Context, r mcpdir.Remote) Result {
 	res.Latency = time.Since(start)
 	switch {
 	case err == nil:
-		res.Status, res.ProtocolVersion, res.Tools = mcpdir.LiveUp, mcpdir.CleanProtocolVersion(proto), mcpdir.CleanLiveTools(tools)
+		res.Status, res.ProtocolVersion, res.Tools = mcpdir.LiveUp, mcpdir.CleanProtocolVersion(proto), mcpdir.CleanTools(tools)
 	case rt.refused.Load() || errors.Is(err, netguard.ErrRefused):
 		res.Status, res.Reason = mcpdir.LiveDown, "refused: the address is not public (loopback, private, link-local or reserved)"
 	case rt.authStatus.Load() != 0:
@@ -142,14 +143,27 @@ func session(ctx context.Context, t sdk.Transport, version string) ([]mcpdir.Too
 		}
 		for _, tool := range page.Tools {
 			if tool != nil {
-				tools = append(tools, mcpdir.Tool{Name: tool.Name, Description: tool.Description})
+				tools = append(tools, toolOf(tool))
 			}
 		}
-		if cursor = page.NextCursor; cursor == "" || len(tools) >= mcpdir.MaxLiveTools {
+		if cursor = page.NextCursor; cursor == "" || len(tools) >= mcpdir.MaxTools {
 			break
 		}
 	}
 	return tools, init.ProtocolVersion, nil
+}
+
+// toolOf is a listed tool's definition as the directory keeps it (cleaned
+// and bounded by mcpdir.CleanTools).
+func toolOf(t *sdk.Tool) mcpdir.Tool {
+	out := mcpdir.Tool{Name: t.Name, Title: t.Title, Description: t.Description}
+	if t.InputSchema != nil {
+		out.InputSchema, _ = json.Marshal(t.InputSchema)
+	}
+	if t.Annotations != nil {
+		out.Annotations, _ = json.Marshal(t.Annotations)
+	}
+	return out
 }
 
 // reason is an error's message, short and on one line.

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -9,19 +10,38 @@ import (
 	"github.com/mcpdir/mcpdir"
 )
 
-// RecordLiveCheck implements mcpdir.LiveStore.
+// RecordLiveCheck implements mcpdir.LiveStore: in one transaction, the
+// endpoint's previous check is read (and locked) so that c follows it (its
+// tool changes), and c replaces it.
 func (db *DB) RecordLiveCheck(ctx context.Context, id string, c *mcpdir.LiveCheck) error {
-	tools, err := mcpdir.EncodeLiveTools(c.Tools)
-	if err != nil {
-		return err
-	}
 	found := true
-	err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `INSERT INTO live_checks (entry_id, url, status, checked_at, latency_ns, protocol_version, tools)
-			SELECT id, $1, $2, $3, $4, $5, $6 FROM entries WHERE id = $7
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		var url, status, proto string
+		var checked, latency int64
+		var tools, changes []byte
+		err := tx.QueryRow(ctx, `SELECT url, status, checked_at, latency_ns, protocol_version, tools, tool_changes FROM live_checks WHERE entry_id = $1 FOR UPDATE`, id).
+			Scan(&url, &status, &checked, &latency, &proto, &tools, &changes)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			c.Follow(nil)
+		case err != nil:
+			return err
+		default:
+			prev, err := mcpdir.DecodeLiveCheck(url, status, checked, latency, proto, tools, changes)
+			if err != nil {
+				return fmt.Errorf("the previous one: %w", err)
+			}
+			c.Follow(prev)
+		}
+		if tools, changes, err = mcpdir.EncodeLiveLists(c); err != nil {
+			return err
+		}
+		tag, err := tx.Exec(ctx, `INSERT INTO live_checks (entry_id, url, status, checked_at, latency_ns, protocol_version, tools, tool_changes)
+			SELECT id, $1, $2, $3, $4, $5, $6, $7 FROM entries WHERE id = $8
 			ON CONFLICT (entry_id) DO UPDATE SET url = excluded.url, status = excluded.status, checked_at = excluded.checked_at,
-				latency_ns = excluded.latency_ns, protocol_version = excluded.protocol_version, tools = excluded.tools`,
-			c.URL, c.Status, c.CheckedAt.UnixNano(), int64(c.Latency), c.ProtocolVersion, tools, id)
+				latency_ns = excluded.latency_ns, protocol_version = excluded.protocol_version, tools = excluded.tools,
+				tool_changes = excluded.tool_changes`,
+			c.URL, c.Status, c.CheckedAt.UnixNano(), int64(c.Latency), c.ProtocolVersion, tools, changes, id)
 		if err != nil {
 			return err
 		}

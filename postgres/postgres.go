@@ -163,6 +163,7 @@ var migrations = []string{
 		status_changed_at BIGINT NOT NULL DEFAULT 0,
 		PRIMARY KEY (name, version)
 	);`,
+	`ALTER TABLE live_checks ADD COLUMN tool_changes BYTEA NOT NULL DEFAULT ''::bytea;`,
 }
 
 // migrate applies what migrations the database lacks, under an advisory

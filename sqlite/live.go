@@ -2,27 +2,47 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 
 	"github.com/mcpdir/mcpdir"
 )
 
-// RecordLiveCheck implements mcpdir.LiveStore.
+// RecordLiveCheck implements mcpdir.LiveStore: in one transaction, the
+// endpoint's previous check is read so that c follows it (its tool
+// changes), and c replaces it.
 func (s *DB) RecordLiveCheck(ctx context.Context, id string, c *mcpdir.LiveCheck) error {
-	tools, err := mcpdir.EncodeLiveTools(c.Tools)
-	if err != nil {
-		return err
-	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("record live check: %w", err)
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `INSERT INTO live_checks (entry_id, url, status, checked_at, latency_ns, protocol_version, tools)
-		SELECT id, ?, ?, ?, ?, ?, ? FROM entries WHERE id = ?
+	var url, status, proto string
+	var checked, latency int64
+	var tools, changes []byte
+	err = tx.QueryRowContext(ctx, `SELECT url, status, checked_at, latency_ns, protocol_version, tools, tool_changes FROM live_checks WHERE entry_id = ?`, id).
+		Scan(&url, &status, &checked, &latency, &proto, &tools, &changes)
+	switch {
+	case err == sql.ErrNoRows:
+		c.Follow(nil)
+	case err != nil:
+		return fmt.Errorf("record live check: %w", err)
+	default:
+		prev, err := mcpdir.DecodeLiveCheck(url, status, checked, latency, proto, tools, changes)
+		if err != nil {
+			return fmt.Errorf("record live check: the previous one: %w", err)
+		}
+		c.Follow(prev)
+	}
+	if tools, changes, err = mcpdir.EncodeLiveLists(c); err != nil {
+		return err
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO live_checks (entry_id, url, status, checked_at, latency_ns, protocol_version, tools, tool_changes)
+		SELECT id, ?, ?, ?, ?, ?, ?, ? FROM entries WHERE id = ?
 		ON CONFLICT (entry_id) DO UPDATE SET url = excluded.url, status = excluded.status, checked_at = excluded.checked_at,
-			latency_ns = excluded.latency_ns, protocol_version = excluded.protocol_version, tools = excluded.tools`,
-		c.URL, c.Status, c.CheckedAt.UnixNano(), int64(c.Latency), c.ProtocolVersion, tools, id)
+			latency_ns = excluded.latency_ns, protocol_version = excluded.protocol_version, tools = excluded.tools,
+			tool_changes = excluded.tool_changes`,
+		c.URL, c.Status, c.CheckedAt.UnixNano(), int64(c.Latency), c.ProtocolVersion, tools, changes, id)
 	if err != nil {
 		return fmt.Errorf("record live check: %w", err)
 	}

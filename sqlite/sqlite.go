@@ -175,6 +175,7 @@ var migrations = []string{
 		status_changed_at INTEGER NOT NULL DEFAULT 0,
 		PRIMARY KEY (name, version)
 	);`,
+	`ALTER TABLE live_checks ADD COLUMN tool_changes BLOB NOT NULL DEFAULT '';`,
 }
 
 func (s *DB) migrate(ctx context.Context) error {
