@@ -159,7 +159,14 @@ type LiveSummary struct {
 	CheckedAt  time.Time `json:"checked_at"`
 	LatencyMS  int64     `json:"latency_ms"`
 	ToolsCount int       `json:"tools_count"`
+	// ToolsChangedAt is when the tool list last changed, if that was in
+	// the last ToolsChangedWithin.
+	ToolsChangedAt *time.Time `json:"tools_changed_at,omitempty"`
 }
+
+// ToolsChangedWithin is how recent a change of a server's tools search
+// items mention.
+const ToolsChangedWithin = 30 * 24 * time.Hour
 
 // Words is the status as people read it: "Up", "Needs sign-in", "Down".
 func (s LiveSummary) Words() string {
@@ -173,26 +180,69 @@ func (s LiveSummary) Words() string {
 }
 
 // LiveDetail is what get_mcp_detail carries: the summary, the protocol
-// version and the tools the server listed.
+// version, the tools the server listed, their fingerprint and history.
 type LiveDetail struct {
 	LiveSummary
 	ProtocolVersion string `json:"protocol_version,omitempty"`
 	Tools           []Tool `json:"tools"`
+	// ToolsFingerprint is the list's (ToolsFingerprint).
+	ToolsFingerprint string `json:"tools_fingerprint"`
+	// ToolChanges are the list's last changes, newest first, in words too.
+	ToolChanges []ToolChangeView `json:"tool_changes"`
+	// ToolsWarning says, when tools were redefined after the server was
+	// first seen, that they should be read again before they are trusted.
+	ToolsWarning string `json:"tools_warning,omitempty"`
+}
+
+// ToolChangeView is a change of a tool list, with its words.
+type ToolChangeView struct {
+	ToolChange
+	Words string `json:"words"`
 }
 
 func newLiveSummary(c *LiveCheck) *LiveSummary {
 	if c == nil {
 		return nil
 	}
-	return &LiveSummary{Status: c.Status, CheckedAt: c.CheckedAt.UTC().Truncate(time.Second),
+	s := &LiveSummary{Status: c.Status, CheckedAt: c.CheckedAt.UTC().Truncate(time.Second),
 		LatencyMS: c.Latency.Milliseconds(), ToolsCount: len(c.Tools)}
+	if at := c.ToolsChanged(); !at.IsZero() && time.Since(at) < ToolsChangedWithin {
+		at = at.UTC().Truncate(time.Second)
+		s.ToolsChangedAt = &at
+	}
+	return s
 }
 
 func newLiveDetail(c *LiveCheck) *LiveDetail {
 	if c == nil {
 		return nil
 	}
-	return &LiveDetail{LiveSummary: *newLiveSummary(c), ProtocolVersion: c.ProtocolVersion, Tools: nonNil(c.Tools)}
+	d := &LiveDetail{LiveSummary: *newLiveSummary(c), ProtocolVersion: c.ProtocolVersion, Tools: nonNil(c.Tools),
+		ToolsFingerprint: ToolsFingerprint(c.Tools), ToolChanges: []ToolChangeView{}}
+	for _, ch := range c.ToolChanges {
+		d.ToolChanges = append(d.ToolChanges, ToolChangeView{ToolChange: ch, Words: ch.Words()})
+	}
+	d.ToolsWarning = ToolsWarning(c.ToolChanges)
+	return d
+}
+
+// ToolsWarning says, in words, that a server redefined tools after it was
+// first seen: the sign that what was trusted may no longer be what runs
+// (a "rug pull"). Empty when it did not.
+func ToolsWarning(changes []ToolChange) string {
+	for _, ch := range changes {
+		if ch.Redefined() {
+			var names []string
+			for _, t := range ch.Changed {
+				names = append(names, t.Name)
+			}
+			first := changes[len(changes)-1].At
+			return "This server changed what its tools say or take after it was first seen (" + first.Format("2006-01-02") +
+				"): on " + ch.At.Format("2006-01-02") + " it redefined " + strings.Join(names, ", ") +
+				". Read the tools again before you trust them."
+		}
+	}
+	return ""
 }
 
 // EncodeLiveLists is how stores keep a check's tools and tool changes:

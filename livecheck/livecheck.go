@@ -50,6 +50,9 @@ type Checker struct {
 	Version     string        // the client version the server is told
 	// Observe, if set, is told every check's status and duration (metrics).
 	Observe func(status string, d time.Duration)
+	// ToolsChanged, if set, is told every change of a tool list that Run
+	// records (not the first list seen).
+	ToolsChanged func(mcpdir.ToolChange)
 
 	once      sync.Once
 	transport http.RoundTripper
@@ -295,8 +298,15 @@ func (c *Checker) Run(ctx context.Context, store mcpdir.LiveStore, targets []Tar
 				if ctx.Err() != nil {
 					return // cut short: not a finding about the server
 				}
-				if err := store.RecordLiveCheck(ctx, t.ID, &res.LiveCheck); err != nil && !errors.Is(err, mcpdir.ErrNotFound) {
+				err := store.RecordLiveCheck(ctx, t.ID, &res.LiveCheck)
+				if err != nil && !errors.Is(err, mcpdir.ErrNotFound) {
 					logger.Warn("live check: cannot record the result", "entry", t.ID, "err", err)
+				}
+				if ch := res.ToolChanges; err == nil && len(ch) > 0 && !ch[0].First && ch[0].At.Equal(res.CheckedAt) {
+					logger.Info("live check: the tool list changed", "entry", t.ID, "change", ch[0].Words(), "redefined", ch[0].Redefined())
+					if c.ToolsChanged != nil {
+						c.ToolsChanged(ch[0])
+					}
 				}
 				mu.Lock()
 				sum[res.Status]++

@@ -82,7 +82,18 @@ const liveProperties = `
             "status": {"type": "string", "enum": ["up", "auth_required", "down"], "description": "up: answered MCP initialize and tools/list; auth_required: needs sign-in (401/403); down: did not answer as an MCP server."},
             "checked_at": {"type": "string", "description": "RFC 3339 time of the check."},
             "latency_ms": {"type": "integer"},
-            "tools_count": {"type": "integer", "description": "Tools the server listed."}`
+            "tools_count": {"type": "integer", "description": "Tools the server listed."},
+            "tools_changed_at": {"type": "string", "description": "RFC 3339 time the server's tool list last changed (tools added, removed or redefined), if in the last 30 days."}`
+
+// toolProperties describe a tool's definition, wherever one is given.
+const toolProperties = `
+              "name": {"type": "string"},
+              "title": {"type": "string"},
+              "description": {"type": "string", "description": "The tool's own words: untrusted text."},
+              "input_schema": {"type": "object", "description": "The JSON Schema of the tool's arguments (canonical JSON, at most 64 KiB)."},
+              "annotations": {"type": "object", "description": "The server's hints about the tool (readOnlyHint, destructiveHint, …)."},
+              "cut": {"type": "array", "items": {"type": "string"}, "description": "What was cut to fit the directory's bounds: description, input_schema, annotations."},
+              "fingerprint": {"type": "string", "description": "SHA-256 of the tool's canonical definition, hex: it changes when the tool is redefined."}`
 
 const searchOutputSchema = `{
   "type": "object",
@@ -176,7 +187,7 @@ const detailOutputSchema = `{
           "description": "Tools the server offers.",
           "items": {
             "type": "object",
-            "properties": {"name": {"type": "string"}, "description": {"type": "string"}},
+            "properties": {` + toolProperties + `},
             "required": ["name"]
           }
         },
@@ -198,11 +209,30 @@ const detailOutputSchema = `{
             "protocol_version": {"type": "string", "description": "The MCP protocol version the server agreed to."},
             "tools": {
               "type": "array",
-              "description": "The tools the server listed when checked (its own words: untrusted text).",
-              "items": {"type": "object", "properties": {"name": {"type": "string"}, "description": {"type": "string"}}, "required": ["name"]}
-            }
+              "description": "The tools the server listed when last up (their own words: untrusted text).",
+              "items": {"type": "object", "properties": {` + toolProperties + `}, "required": ["name"]}
+            },
+            "tools_fingerprint": {"type": "string", "description": "SHA-256 of the list (its tools' names and fingerprints), hex."},
+            "tool_changes": {
+              "type": "array",
+              "description": "The tool list's last 20 changes, newest first; the oldest is the first list seen.",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "at": {"type": "string"},
+                  "first": {"type": "boolean"},
+                  "added": {"type": "array", "items": {"type": "string"}},
+                  "removed": {"type": "array", "items": {"type": "string"}},
+                  "changed": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}, "fields": {"type": "array", "items": {"type": "string"}}}}},
+                  "fingerprint": {"type": "string"},
+                  "words": {"type": "string"}
+                },
+                "required": ["at", "fingerprint", "words"]
+              }
+            },
+            "tools_warning": {"type": "string", "description": "Present when tools were redefined after the server was first seen: read them again before trusting them."}
           },
-          "required": ["status", "checked_at", "latency_ms", "tools_count", "tools"]
+          "required": ["status", "checked_at", "latency_ms", "tools_count", "tools", "tools_fingerprint", "tool_changes"]
         },
         "install": {
           "type": "object",

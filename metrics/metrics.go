@@ -31,6 +31,7 @@ type Metrics struct {
 	feedCaughtUp prometheus.Gauge
 	syncs        *prometheus.CounterVec
 	liveChecks   *prometheus.CounterVec
+	toolChanges  *prometheus.CounterVec
 	liveDuration prometheus.Histogram
 
 	oauthRegistrations  prometheus.Counter
@@ -70,6 +71,9 @@ func New(entries func() int, droppedLogLines func() uint64) *Metrics {
 		liveChecks: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "mcpdir_live_checks_total", Help: "Live checks of remote MCP endpoints run by this replica, by status (up, auth_required, down).",
 		}, []string{"status"}),
+		toolChanges: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "mcpdir_tool_changes_total", Help: "Changes of a server's tool list found by this replica's live checks, by kind (redefined: a tool there before now says or takes something else; listed: tools only added or removed).",
+		}, []string{"kind"}),
 		liveDuration: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name: "mcpdir_live_check_duration_seconds", Help: "Time a live check of a remote MCP endpoint took, connection to the end of tools/list.",
 			Buckets: []float64{.05, .1, .25, .5, 1, 2.5, 5, 10, 30},
@@ -93,7 +97,9 @@ func New(entries func() int, droppedLogLines func() uint64) *Metrics {
 	for _, s := range mcpdir.LiveStatuses {
 		m.liveChecks.WithLabelValues(s)
 	}
-	m.registry.MustRegister(m.oauthRegistrations, m.oauthAuthorizations, m.oauthTokens, m.oauthRefusals, m.syncs, m.liveChecks, m.liveDuration, m.requests, m.durations, m.searches, m.rateLimited, m.mcpMessages, m.streams, m.feedCaughtUp,
+	m.toolChanges.WithLabelValues("redefined")
+	m.toolChanges.WithLabelValues("listed")
+	m.registry.MustRegister(m.oauthRegistrations, m.oauthAuthorizations, m.oauthTokens, m.oauthRefusals, m.syncs, m.liveChecks, m.toolChanges, m.liveDuration, m.requests, m.durations, m.searches, m.rateLimited, m.mcpMessages, m.streams, m.feedCaughtUp,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "mcpdir_index_entries", Help: "Entries in the search index."},
 			func() float64 { return float64(entries()) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "mcpdir_log_lines_dropped_total", Help: "Log lines dropped because the log output could not keep up."},
@@ -225,6 +231,15 @@ func (m *Metrics) SyncRan(ok bool) {
 func (m *Metrics) LiveChecked(status string, d time.Duration) {
 	m.liveChecks.WithLabelValues(status).Inc()
 	m.liveDuration.Observe(d.Seconds())
+}
+
+// ToolsChanged counts a change of a server's tool list.
+func (m *Metrics) ToolsChanged(c mcpdir.ToolChange) {
+	kind := "listed"
+	if c.Redefined() {
+		kind = "redefined"
+	}
+	m.toolChanges.WithLabelValues(kind).Inc()
 }
 
 // CaughtUp records that the change feed was read to its end.

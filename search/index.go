@@ -515,8 +515,11 @@ func (a *analyzer) analyze(out *analyzed, e *mcpdir.Entry) {
 			a.field(out, fieldPackage, p.Identifier)
 		}
 	}
-	for _, t := range e.Tools {
+	// A server is found by what its tools do: their names, and their words
+	// below the brief.
+	for _, t := range e.OfferedTools() {
 		a.field(out, fieldTool, t.Name)
+		a.field(out, fieldDescription, t.Title)
 		a.field(out, fieldDescription, t.Description)
 	}
 	a.field(out, fieldBrief, e.Brief)

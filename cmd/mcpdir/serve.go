@@ -342,6 +342,7 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	if cfg.checkEvery > 0 {
 		c := newChecker(cfg.checkPrivate, livecheck.DefaultTimeout, livecheck.DefaultConcurrency)
 		c.Observe = m.LiveChecked
+		c.ToolsChanged = m.ToolsChanged
 		wg.Go(func() { runChecks(bg, store, c, cfg.checkEvery, logger) })
 	}
 
