@@ -272,3 +272,43 @@ func (e *Entry) OfferedTools() []Tool {
 	}
 	return out
 }
+
+// ToolHit is one tool a tool search found, with its server.
+type ToolHit struct {
+	Server *Entry
+	Tool   Tool
+	Score  float64
+}
+
+// ToolResult is a page of ranked tools and the number of all matches.
+type ToolResult struct {
+	Hits  []ToolHit
+	Total int
+}
+
+// ToolItem is one element of a tool search's data, over REST and MCP
+// alike: the tool, with its input schema, and its server.
+type ToolItem struct {
+	ServerID    string          `json:"server_id"`
+	ServerName  string          `json:"server_name"`
+	Name        string          `json:"name"`
+	Title       string          `json:"title,omitempty"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema,omitempty"`
+	Fingerprint string          `json:"fingerprint"`
+	// LiveStatus is the server's latest live check's status; absent if
+	// never checked (the tool then comes from the server's record).
+	LiveStatus string  `json:"live_status,omitempty"`
+	Score      float64 `json:"score"`
+}
+
+// NewToolItem is the view of a tool hit.
+func NewToolItem(h ToolHit) ToolItem {
+	it := ToolItem{ServerID: h.Server.ID, ServerName: h.Server.Name, Name: h.Tool.Name, Title: h.Tool.Title,
+		Description: h.Tool.Description, InputSchema: h.Tool.InputSchema, Fingerprint: h.Tool.fingerprintOrNew(),
+		Score: RoundScore(h.Score)}
+	if c := h.Server.CheckedLive(); c != nil {
+		it.LiveStatus = c.Status
+	}
+	return it
+}

@@ -26,7 +26,9 @@ type Searcher interface {
 type Config struct {
 	Logger *slog.Logger
 	Index  Searcher
-	Guard  mcpdir.Guard
+	// Tools, if set, serves GET /api/open/v1/tools/search.
+	Tools ToolSearcher
+	Guard mcpdir.Guard
 	// MaxResults is how many hits a REST search returns (the spec has no
 	// limit parameter).
 	MaxResults int

@@ -47,9 +47,16 @@ type Index interface {
 	Generation() uint64
 }
 
+// ToolIndex finds tools across the directory's servers (toolsearch.Index).
+type ToolIndex interface {
+	FindTools(q mcpdir.Query) mcpdir.ToolResult
+}
+
 // Config is what the endpoint needs. Zero limits take the defaults below.
 type Config struct {
-	Index  Index
+	Index Index
+	// Tools, if set, serves search_tools.
+	Tools  ToolIndex
 	Guard  mcpdir.Guard // the same as REST's: one budget per key
 	Logger *slog.Logger // nil: discard
 
@@ -186,6 +193,7 @@ func NewHandler(cfg Config) (*Handler, error) {
 		swept:    make(chan struct{}),
 	}
 	h.tools = newTools(cfg.Index, log, cfg.AnswerCacheBytes)
+	h.tools.toolIndex = cfg.Tools
 	h.tools.register(server, h.sdkTool)
 
 	getServer := func(*http.Request) *sdk.Server { return server }

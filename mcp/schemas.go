@@ -275,3 +275,43 @@ func readOnly(title string) *sdk.ToolAnnotations {
 		DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false),
 	}
 }
+
+const toolsInputSchema = `{
+  "type": "object",
+  "properties": {
+    "keywords": {
+      "type": "string",
+      "minLength": 1,
+      "description": "What the tool should do, in keywords or a sentence, in English or another language, e.g. \"geocode an address\" or \"create a GitHub issue\". At most 1024 bytes."
+    },
+    "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "How many tools to return."}
+  },
+  "required": ["keywords"]
+}`
+
+const toolsOutputSchema = `{
+  "type": "object",
+  "properties": {
+    "success": {"type": "boolean", "description": "Whether the search ran."},
+    "data": {
+      "type": "array",
+      "description": "Matching tools, best first.",
+      "items": {
+        "type": "object",
+        "properties": {
+          "server_id": {"type": "string", "description": "The server's id: pass it to get_mcp_detail."},
+          "server_name": {"type": "string"},` + toolProperties + `,
+          "live_status": {"type": "string", "enum": ["up", "auth_required", "down"], "description": "The server's latest live check; absent if never checked (the tool then comes from its record)."},
+          "score": {"type": "number", "description": "Relevance to the keywords; higher is better."}
+        },
+        "required": ["server_id", "server_name", "name", "description", "fingerprint", "score"]
+      }
+    },
+    "count": {"type": "integer", "description": "Number of items in data."},
+    "total": {"type": "integer", "description": "Number of tools that match."},
+    "keywords": {"type": "string", "description": "The keywords searched for."},
+    "limit": {"type": "integer", "description": "The limit applied, after clamping."},
+    "notice": {"type": "string", "description": "Advice about the results."},` + failureProperties + `
+  },
+  "required": ["success"]
+}`

@@ -30,7 +30,7 @@ func searchCmd(ctx context.Context, args []string, env envLookup, stdout, stderr
 		return err
 	}
 	defer store.Close()
-	index, _, err := buildDirectory(ctx, store, 0)
+	index, _, _, err := buildDirectory(ctx, store, 0)
 	if err != nil {
 		return err
 	}

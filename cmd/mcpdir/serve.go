@@ -33,6 +33,7 @@ import (
 	"github.com/mcpdir/mcpdir/registryapi"
 	"github.com/mcpdir/mcpdir/search"
 	"github.com/mcpdir/mcpdir/starter"
+	"github.com/mcpdir/mcpdir/toolsearch"
 	"github.com/mcpdir/mcpdir/web"
 )
 
@@ -184,7 +185,7 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 		return err
 	}
 	start := time.Now()
-	index, inner, err := buildDirectory(ctx, store, cfg.searchCache)
+	index, inner, tools, err := buildDirectory(ctx, store, cfg.searchCache)
 	if err != nil {
 		return err
 	}
@@ -244,6 +245,7 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	mcpCfg := mcp.Config{
 		ResourceMetadata: authServer.ResourceMetadataURL(),
 		Index:            searcher,
+		Tools:            tools,
 		Guard:            counted,
 		Observer:         m,
 		Logger:           logger,
@@ -296,6 +298,7 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	handler := mcpdirhttp.NewServer(mcpdirhttp.Config{
 		Logger:            logger,
 		Index:             searcher,
+		Tools:             tools,
 		Guard:             counted,
 		Store:             store,
 		AdminGuard:        guard,
@@ -493,19 +496,21 @@ func loadSplits(ctx context.Context, store mcpdir.StateStore) (merge.Splits, err
 // buildDirectory is the directory's search index over the store: one
 // entry per server, the records of one server (a registry's, its npm
 // package's, …) merged (package merge), with results kept for
-// searchCache searches.
-func buildDirectory(ctx context.Context, store mcpdir.Store, searchCache int) (*merge.Index, *search.Index, error) {
+// searchCache searches; and the index of their tools (package
+// toolsearch).
+func buildDirectory(ctx context.Context, store mcpdir.Store, searchCache int) (*merge.Index, *search.Index, *toolsearch.Index, error) {
 	splits, err := loadSplits(ctx, store)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	inner := search.New()
 	inner.SetResultCache(searchCache)
-	index := merge.NewIndex(inner, splits)
+	tools := toolsearch.New(inner)
+	index := merge.NewIndex(tools, splits)
 	var all []*mcpdir.Entry
 	if err := store.AllEntries(ctx, func(e *mcpdir.Entry) error { all = append(all, e); return nil }); err != nil {
-		return nil, nil, fmt.Errorf("build index: %w", err)
+		return nil, nil, nil, fmt.Errorf("build index: %w", err)
 	}
 	index.Upsert(all...)
-	return index, inner, nil
+	return index, inner, tools, nil
 }

@@ -1,0 +1,71 @@
+package http
+
+import (
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// ToolSearcher finds tools across the directory's servers
+// (toolsearch.Index).
+type ToolSearcher interface {
+	FindTools(q mcpdir.Query) mcpdir.ToolResult
+}
+
+// Tool search's page: the default, and the bound.
+const (
+	defaultToolLimit = 20
+	maxToolLimit     = 100
+)
+
+// toolsResponse is GET /api/open/v1/tools/search's answer.
+type toolsResponse struct {
+	Data     []mcpdir.ToolItem `json:"data"`
+	Count    int               `json:"count"`
+	Total    int               `json:"total"`
+	Keywords string            `json:"keywords"`
+}
+
+// handleToolSearch serves GET /api/open/v1/tools/search?keywords=…&limit=…:
+// the same key, budget, bounds and errors as a server search.
+func handleToolSearch(tools ToolSearcher, guard mcpdir.Guard, logger *slog.Logger) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key, err := guard.Authenticate(r.Context(), r.Header.Get("Authorization"))
+		if err != nil {
+			writeError(w, r, logger, err)
+			return
+		}
+		query := r.URL.Query()
+		keywords, err := validKeywords(query)
+		if err != nil {
+			writeError(w, r, logger, err)
+			return
+		}
+		limit := defaultToolLimit
+		if s := query.Get("limit"); s != "" {
+			if limit, err = strconv.Atoi(s); err != nil || limit < 1 || limit > maxToolLimit {
+				writeError(w, r, logger, mcpdir.Errorf(mcpdir.ECodeInvalidRequest, "limit must be a whole number from 1 to %d", maxToolLimit))
+				return
+			}
+		}
+		decision, err := guard.Spend(r.Context(), key)
+		if err != nil {
+			writeError(w, r, logger, err)
+			return
+		}
+		mcpdir.SetRateLimitHeaders(w.Header(), decision)
+		if !decision.Allowed {
+			writeError(w, r, logger, mcpdir.RateLimitedError(decision))
+			return
+		}
+		res := tools.FindTools(mcpdir.Query{Text: keywords, Limit: limit})
+		out := toolsResponse{Data: make([]mcpdir.ToolItem, 0, len(res.Hits)), Total: max(res.Total, len(res.Hits)), Keywords: keywords}
+		for _, h := range res.Hits {
+			out.Data = append(out.Data, mcpdir.NewToolItem(h))
+		}
+		out.Count = len(out.Data)
+		writeJSON(w, http.StatusOK, out)
+	})
+}

@@ -1,0 +1,213 @@
+// Package toolsearch finds tools across the directory's servers: every tool
+// a server offers (mcpdir.Entry.OfferedTools) is a document of its own in an
+// index of the same engine and meaning layer as servers' — its name, title
+// and words first, its parameters' names below them, its server's name and
+// brief below all — kept beside the servers' index as entries are written.
+package toolsearch
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/search"
+)
+
+// Servers is the index of servers the tools' index follows (search.Index).
+type Servers interface {
+	mcpdir.SearchIndex
+	Entries(yield func(*mcpdir.Entry))
+}
+
+// PerServer is how many tools of one server a top 10 holds, unless the
+// query names the server: a search for what a tool does should show what
+// several servers offer, not one server's whole list.
+const PerServer = 3
+
+// maxCandidates bounds how many matches a search ranks before it applies
+// PerServer.
+const maxCandidates = 500
+
+// Index is the servers' index, followed by an index of their tools: it
+// takes the servers' writes (as merge.Inner) and passes them on.
+type Index struct {
+	Servers
+	tools *search.Index
+
+	mu       sync.RWMutex
+	byServer map[string][]string // a server's tool documents
+	refs     map[string]ref      // a tool document's server and tool
+}
+
+type ref struct {
+	server *mcpdir.Entry
+	tool   mcpdir.Tool
+}
+
+// New returns a tools' index following servers, which must be empty.
+func New(servers Servers) *Index {
+	return &Index{Servers: servers, tools: search.New(), byServer: map[string][]string{}, refs: map[string]ref{}}
+}
+
+// Upsert adds or replaces servers, and their tools.
+func (x *Index) Upsert(entries ...*mcpdir.Entry) {
+	x.Servers.Upsert(entries...)
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var docs []*mcpdir.Entry
+	var gone []string
+	for _, e := range entries {
+		old := x.byServer[e.ID]
+		var ids []string
+		for _, t := range e.OfferedTools() {
+			d := document(e, t)
+			ids = append(ids, d.ID)
+			docs = append(docs, d)
+			x.refs[d.ID] = ref{server: e, tool: t}
+		}
+		for _, id := range old {
+			if !slices.Contains(ids, id) {
+				gone = append(gone, id)
+				delete(x.refs, id)
+			}
+		}
+		if ids == nil {
+			delete(x.byServer, e.ID)
+		} else {
+			x.byServer[e.ID] = ids
+		}
+	}
+	x.tools.Remove(gone...)
+	x.tools.Upsert(docs...)
+}
+
+// Remove drops servers, and their tools.
+func (x *Index) Remove(ids ...string) {
+	x.Servers.Remove(ids...)
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var gone []string
+	for _, id := range ids {
+		for _, d := range x.byServer[id] {
+			gone = append(gone, d)
+			delete(x.refs, d)
+		}
+		delete(x.byServer, id)
+	}
+	x.tools.Remove(gone...)
+}
+
+// document is a tool as the tools' index holds it.
+func document(server *mcpdir.Entry, t mcpdir.Tool) *mcpdir.Entry {
+	_, short := splitName(server.Name)
+	return &mcpdir.Entry{
+		ID:    mcpdir.EntryID("tool:" + server.ID + "/" + t.Name),
+		Name:  t.Name,
+		Title: t.Title,
+		Brief: t.Description,
+		Tags:  parameters(t.InputSchema),
+		// The server's words come below the tool's.
+		Description: strings.TrimSpace(short + ". " + server.Title + ". " + server.Brief),
+		Popularity:  server.Popularity,
+		IsOfficial:  server.IsOfficial,
+		IsVerified:  server.IsVerified,
+	}
+}
+
+// parameters are the names of a schema's top-level properties.
+func parameters(schema json.RawMessage) []string {
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if json.Unmarshal(schema, &s) != nil {
+		return nil
+	}
+	var out []string
+	for name := range s.Properties {
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	return out[:min(len(out), 32)]
+}
+
+// Generation changes whenever the servers or their tools do.
+func (x *Index) Generation() uint64 { return x.Servers.Generation() + x.tools.Generation() }
+
+// FindTools returns the best q.Limit tools for q.Text, at most PerServer
+// of one server in each ten unless the query names the server.
+func (x *Index) FindTools(q mcpdir.Query) mcpdir.ToolResult {
+	res := x.tools.Find(mcpdir.Query{Text: q.Text, Limit: maxCandidates})
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	words := queryWords(q.Text)
+	out := mcpdir.ToolResult{Total: res.Total}
+	perServer := map[string]int{}
+	var held []mcpdir.ToolHit // beyond a server's share of a ten: after the others
+	for _, h := range res.Hits {
+		r, ok := x.refs[h.Entry.ID]
+		if !ok {
+			continue
+		}
+		hit := mcpdir.ToolHit{Server: r.server, Tool: r.tool, Score: h.Score}
+		if perServer[r.server.ID] >= PerServer && !names(words, r.server) {
+			held = append(held, hit)
+			continue
+		}
+		perServer[r.server.ID]++
+		out.Hits = append(out.Hits, hit)
+		if len(out.Hits) == 10 {
+			// The next ten start afresh.
+			clear(perServer)
+		}
+	}
+	out.Hits = append(out.Hits, held...)
+	if len(out.Hits) > q.Limit {
+		out.Hits = out.Hits[:q.Limit]
+	}
+	return out
+}
+
+// generic are words of server names that name no server in particular.
+var generic = map[string]bool{"mcp": true, "server": true, "model": true, "context": true, "protocol": true}
+
+// names reports whether a query's words name a server: every particular
+// word of its short name is among them ("github create issue" names
+// github-mcp-server).
+func names(words map[string]bool, server *mcpdir.Entry) bool {
+	_, short := splitName(server.Name)
+	n := 0
+	for _, w := range queryWordList(short) {
+		if generic[w] {
+			continue
+		}
+		if !words[w] {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+func queryWords(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range queryWordList(s) {
+		m[w] = true
+	}
+	return m
+}
+
+func queryWordList(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// splitName is a server name's namespace and short name: io.github.x/y →
+// y, @scope/pkg → pkg.
+func splitName(name string) (ns, short string) {
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		return name[:i], name[i+1:]
+	}
+	return "", name
+}
