@@ -42,8 +42,8 @@ const (
 type tools struct {
 	index     Index
 	toolIndex ToolIndex // nil: no search_tools
-	log   *slog.Logger
-	now   func() time.Time
+	log       *slog.Logger
+	now       func() time.Time
 	// Cached encodings of search items: full and lean.
 	items, lean *mcpdir.EncodingCache
 	// answers keeps whole answers of searches and details, encoded, by
