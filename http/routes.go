@@ -12,6 +12,7 @@ const mcpPath = "/api/open/mcp"
 // addRoutes maps the whole API surface.
 func addRoutes(mux *http.ServeMux, cfg Config) {
 	mux.Handle("GET /api/open/v1/search", handleSearch(cfg.Index, cfg.Guard, cfg.MaxResults, cfg.Logger))
+	mux.Handle("GET /api/open/v1/servers/{id}", handleDetail(cfg.Index, cfg.Guard, cfg.Logger))
 	if cfg.Tools != nil {
 		mux.Handle("GET /api/open/v1/tools/search", handleToolSearch(cfg.Tools, cfg.Guard, cfg.Logger))
 		mux.Handle("HEAD /api/open/v1/tools/search", methodNotAllowed("GET"))

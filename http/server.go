@@ -17,6 +17,8 @@ import (
 // Searcher answers ranked searches.
 type Searcher interface {
 	Find(q mcpdir.Query) mcpdir.SearchResult
+	// Get returns an entry by its id (or a record merged into it).
+	Get(id string) (*mcpdir.Entry, bool)
 	// Generation changes whenever the index does (facets are cached
 	// for one generation).
 	Generation() uint64

@@ -13,8 +13,8 @@ import (
 // TestOneServerOneEntry imports, next to the starter directory, the npm
 // package that the starter's io.github.modelcontextprotocol/server-postgres
 // publishes, and checks through the real server that they are one entry:
-// search shows it once, the package's id finds it in get_mcp_detail and on
-// the web, and an admin's split (on the admin API) parts them on every
+// search shows it once, the package's id finds it in get_mcp_detail, REST
+// detail and on the web, and an admin's split (on the admin API) parts them on every
 // door within a second, and its withdrawal joins them again.
 func TestOneServerOneEntry(t *testing.T) {
 	s := startServer(t, "")
@@ -35,7 +35,15 @@ func TestOneServerOneEntry(t *testing.T) {
 	// downloads show in the merged entry.
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	waitFor(t, 5*time.Second, "the import merged into the starter's entry", func() bool {
-		resp, err := noRedirect.Get(s.URL + "/servers/" + pkgID)
+		// REST detail too.
+	rest := get(t, s.URL+"/api/open/v1/servers/"+pkgID, "Bearer "+key)
+	var restDetail struct{ Data struct{ ID string } }
+	json.NewDecoder(rest.Body).Decode(&restDetail)
+	rest.Body.Close()
+	if rest.StatusCode != http.StatusOK || restDetail.Data.ID != entryID {
+		t.Fatalf("REST detail by the package's id: %d %+v", rest.StatusCode, restDetail)
+	}
+	resp, err := noRedirect.Get(s.URL + "/servers/" + pkgID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,6 +75,14 @@ func TestOneServerOneEntry(t *testing.T) {
 	if detail.Data.ID != entryID || detail.Data.Popularity != 251900 || len(detail.Data.Aliases) != 1 ||
 		detail.Data.Aliases[0].ID != pkgID || detail.Data.Aliases[0].Source != "import" {
 		t.Fatalf("get_mcp_detail by the package's id: %s", raw)
+	}
+	// REST detail too.
+	rest := get(t, s.URL+"/api/open/v1/servers/"+pkgID, "Bearer "+key)
+	var restDetail struct{ Data struct{ ID string } }
+	json.NewDecoder(rest.Body).Decode(&restDetail)
+	rest.Body.Close()
+	if rest.StatusCode != http.StatusOK || restDetail.Data.ID != entryID {
+		t.Fatalf("REST detail by the package's id: %d %+v", rest.StatusCode, restDetail)
 	}
 	resp, err := noRedirect.Get(s.URL + "/servers/" + pkgID)
 	if err != nil {
