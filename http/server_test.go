@@ -23,7 +23,9 @@ func (panickingIndex) Find(mcpdir.Query) mcpdir.SearchResult {
 
 func (panickingIndex) Generation() uint64 { return 0 }
 
-func (panickingIndex) Get(string) (*mcpdir.Entry, bool) { panic("index corrupted at /var/lib/secret/path") }
+func (panickingIndex) Get(string) (*mcpdir.Entry, bool) {
+	panic("index corrupted at /var/lib/secret/path")
+}
 
 type allowAll struct{}
 

@@ -35,15 +35,7 @@ func TestOneServerOneEntry(t *testing.T) {
 	// downloads show in the merged entry.
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	waitFor(t, 5*time.Second, "the import merged into the starter's entry", func() bool {
-		// REST detail too.
-	rest := get(t, s.URL+"/api/open/v1/servers/"+pkgID, "Bearer "+key)
-	var restDetail struct{ Data struct{ ID string } }
-	json.NewDecoder(rest.Body).Decode(&restDetail)
-	rest.Body.Close()
-	if rest.StatusCode != http.StatusOK || restDetail.Data.ID != entryID {
-		t.Fatalf("REST detail by the package's id: %d %+v", rest.StatusCode, restDetail)
-	}
-	resp, err := noRedirect.Get(s.URL + "/servers/" + pkgID)
+		resp, err := noRedirect.Get(s.URL + "/servers/" + pkgID)
 		if err != nil {
 			t.Fatal(err)
 		}
