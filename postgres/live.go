@@ -15,13 +15,18 @@ func (db *DB) RecordLiveCheck(ctx context.Context, id string, c *mcpdir.LiveChec
 	if err != nil {
 		return err
 	}
+	details, err := mcpdir.EncodeLiveDetails(c)
+	if err != nil {
+		return err
+	}
 	found := true
 	err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `INSERT INTO live_checks (entry_id, url, status, checked_at, latency_ns, protocol_version, tools)
-			SELECT id, $1, $2, $3, $4, $5, $6 FROM entries WHERE id = $7
+		tag, err := tx.Exec(ctx, `INSERT INTO live_checks (entry_id, url, status, checked_at, latency_ns, protocol_version, tools, details)
+			SELECT id, $1, $2, $3, $4, $5, $6, $7 FROM entries WHERE id = $8
 			ON CONFLICT (entry_id) DO UPDATE SET url = excluded.url, status = excluded.status, checked_at = excluded.checked_at,
-				latency_ns = excluded.latency_ns, protocol_version = excluded.protocol_version, tools = excluded.tools`,
-			c.URL, c.Status, c.CheckedAt.UnixNano(), int64(c.Latency), c.ProtocolVersion, tools, id)
+				latency_ns = excluded.latency_ns, protocol_version = excluded.protocol_version, tools = excluded.tools,
+				details = excluded.details`,
+			c.URL, c.Status, c.CheckedAt.UnixNano(), int64(c.Latency), c.ProtocolVersion, tools, details, id)
 		if err != nil {
 			return err
 		}

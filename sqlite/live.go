@@ -13,16 +13,21 @@ func (s *DB) RecordLiveCheck(ctx context.Context, id string, c *mcpdir.LiveCheck
 	if err != nil {
 		return err
 	}
+	details, err := mcpdir.EncodeLiveDetails(c)
+	if err != nil {
+		return err
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("record live check: %w", err)
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `INSERT INTO live_checks (entry_id, url, status, checked_at, latency_ns, protocol_version, tools)
-		SELECT id, ?, ?, ?, ?, ?, ? FROM entries WHERE id = ?
+	res, err := tx.ExecContext(ctx, `INSERT INTO live_checks (entry_id, url, status, checked_at, latency_ns, protocol_version, tools, details)
+		SELECT id, ?, ?, ?, ?, ?, ?, ? FROM entries WHERE id = ?
 		ON CONFLICT (entry_id) DO UPDATE SET url = excluded.url, status = excluded.status, checked_at = excluded.checked_at,
-			latency_ns = excluded.latency_ns, protocol_version = excluded.protocol_version, tools = excluded.tools`,
-		c.URL, c.Status, c.CheckedAt.UnixNano(), int64(c.Latency), c.ProtocolVersion, tools, id)
+			latency_ns = excluded.latency_ns, protocol_version = excluded.protocol_version, tools = excluded.tools,
+			details = excluded.details`,
+		c.URL, c.Status, c.CheckedAt.UnixNano(), int64(c.Latency), c.ProtocolVersion, tools, details, id)
 	if err != nil {
 		return fmt.Errorf("record live check: %w", err)
 	}
