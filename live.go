@@ -14,7 +14,7 @@ import (
 // Live check statuses: what connecting to an entry's remote endpoint as an
 // MCP client found.
 const (
-	LiveUp           = "up"            // initialize and tools/list answered
+	LiveUp           = "up"            // server/discover (2026-07-28) or initialize, and tools/list answered
 	LiveAuthRequired = "auth_required" // the server answered 401 or 403
 	LiveDown         = "down"          // no connection, timeout, 5xx, not MCP, too many redirects, refused address
 )
@@ -26,6 +26,9 @@ var LiveStatuses = []string{LiveUp, LiveAuthRequired, LiveDown}
 // trusted.
 const (
 	maxLiveProtoVersion = 32
+	maxLiveProtoList    = 16
+	maxLiveAuthServers  = 8
+	maxLiveURL          = 2048
 )
 
 // LiveCheck is the latest live check of an entry's remote endpoint.
@@ -35,12 +38,17 @@ type LiveCheck struct {
 	CheckedAt       time.Time
 	Latency         time.Duration
 	ProtocolVersion string // what the server agreed to, when up
+	// ProtocolVersions are the revisions the server says it speaks, newest
+	// first, when up: what server/discover listed (or the versions it named
+	// when it turned the newest revision down), else the one agreed.
+	ProtocolVersions []string
 	// Tools are what tools/list answered when up; a check that is not up
 	// keeps those of the last one that was.
 	Tools []Tool
 	// ToolChanges are the last changes of the tool list, newest first (at
 	// most MaxToolChanges; the first list seen is always kept, last).
 	ToolChanges []ToolChange
+	Auth        *LiveAuth // when auth_required: how a client would sign in
 }
 
 // Follow makes c the check after prev, the endpoint's previous check (nil
@@ -100,6 +108,25 @@ func (c *LiveCheck) ToolsChanged() time.Time {
 	return time.Time{}
 }
 
+// LiveAuth is what a server that wants sign-in says of it in its OAuth
+// metadata, as a client would discover it. Nothing found leaves it empty.
+type LiveAuth struct {
+	// ResourceMetadata is the URL of the protected resource metadata read
+	// (RFC 9728): the resource_metadata of the server's WWW-Authenticate, or
+	// a well-known URI.
+	ResourceMetadata string `json:"resource_metadata,omitempty"`
+	// AuthorizationServers are the issuers the metadata names (or, for a
+	// server without one, its own origin when that serves authorization
+	// server metadata, as MCP 2025-03-26 had it).
+	AuthorizationServers []string `json:"authorization_servers"`
+	// What the authorization servers' metadata (RFC 8414 or OpenID Connect)
+	// offers a client that has not registered: Client ID Metadata
+	// Documents (client_id_metadata_document_supported) and dynamic client
+	// registration (a registration_endpoint).
+	ClientIDMetadataDocuments bool `json:"client_id_metadata_documents"`
+	DynamicRegistration       bool `json:"dynamic_registration"`
+}
+
 // LiveStore keeps the latest live check of each entry. Recording one is a
 // change of the entry in the change feed, so every server sees it.
 type LiveStore interface {
@@ -137,6 +164,38 @@ func (e *Entry) CheckedLive() *LiveCheck {
 
 // CleanProtocolVersion bounds the protocol version a server named.
 func CleanProtocolVersion(v string) string { return cleanText(v, maxLiveProtoVersion) }
+
+// CleanProtocolVersions bounds the versions a server listed: each cleaned,
+// without repeats or empty ones, newest first (revisions are dates), at
+// most 16; nil for none.
+func CleanProtocolVersions(vs []string) []string {
+	var out []string
+	for _, v := range vs {
+		if v = CleanProtocolVersion(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	slices.Sort(out)
+	slices.Reverse(out)
+	out = slices.Compact(out)
+	return out[:min(len(out), maxLiveProtoList)]
+}
+
+// CleanLiveAuth bounds what a server's OAuth metadata said: URLs cleaned
+// and cut to 2048 bytes, at most 8 authorization servers, no empty ones.
+func CleanLiveAuth(a *LiveAuth) *LiveAuth {
+	if a == nil {
+		return nil
+	}
+	out := &LiveAuth{ResourceMetadata: cleanText(a.ResourceMetadata, maxLiveURL),
+		ClientIDMetadataDocuments: a.ClientIDMetadataDocuments, DynamicRegistration: a.DynamicRegistration}
+	for _, s := range a.AuthorizationServers {
+		if s = cleanText(s, maxLiveURL); s != "" && !slices.Contains(out.AuthorizationServers, s) && len(out.AuthorizationServers) < maxLiveAuthServers {
+			out.AuthorizationServers = append(out.AuthorizationServers, s)
+		}
+	}
+	return out
+}
 
 // cleanText makes text from outside safe to store and show: valid UTF-8,
 // control characters as spaces, runs of space folded, at most n bytes (cut
@@ -180,11 +239,14 @@ func (s LiveSummary) Words() string {
 }
 
 // LiveDetail is what get_mcp_detail carries: the summary, the protocol
-// version, the tools the server listed, their fingerprint and history.
+// version agreed and those the server speaks, how it wants clients to sign
+// in, the tools it listed, their fingerprint and history.
 type LiveDetail struct {
 	LiveSummary
-	ProtocolVersion string `json:"protocol_version,omitempty"`
-	Tools           []Tool `json:"tools"`
+	ProtocolVersion  string    `json:"protocol_version,omitempty"`
+	ProtocolVersions []string  `json:"protocol_versions,omitempty"`
+	Auth             *LiveAuth `json:"auth,omitempty"`
+	Tools            []Tool    `json:"tools"`
 	// ToolsFingerprint is the list's (ToolsFingerprint).
 	ToolsFingerprint string `json:"tools_fingerprint"`
 	// ToolChanges are the list's last changes, newest first, in words too.
@@ -217,12 +279,17 @@ func newLiveDetail(c *LiveCheck) *LiveDetail {
 	if c == nil {
 		return nil
 	}
-	d := &LiveDetail{LiveSummary: *newLiveSummary(c), ProtocolVersion: c.ProtocolVersion, Tools: nonNil(c.Tools),
-		ToolsFingerprint: ToolsFingerprint(c.Tools), ToolChanges: []ToolChangeView{}}
+	d := &LiveDetail{LiveSummary: *newLiveSummary(c), ProtocolVersion: c.ProtocolVersion, ProtocolVersions: c.ProtocolVersions,
+		Tools: nonNil(c.Tools), ToolsFingerprint: ToolsFingerprint(c.Tools), ToolChanges: []ToolChangeView{}}
 	for _, ch := range c.ToolChanges {
 		d.ToolChanges = append(d.ToolChanges, ToolChangeView{ToolChange: ch, Words: ch.Words()})
 	}
 	d.ToolsWarning = ToolsWarning(c.ToolChanges)
+	if c.Auth != nil {
+		a := *c.Auth
+		a.AuthorizationServers = nonNil(a.AuthorizationServers)
+		d.Auth = &a
+	}
 	return d
 }
 
@@ -245,21 +312,38 @@ func ToolsWarning(changes []ToolChange) string {
 	return ""
 }
 
-// EncodeLiveLists is how stores keep a check's tools and tool changes:
-// JSON lists.
-func EncodeLiveLists(c *LiveCheck) (tools, changes []byte, err error) {
-	if tools, err = json.Marshal(nonNil(c.Tools)); err != nil {
-		return nil, nil, fmt.Errorf("encode live tools: %w", err)
+// EncodeLiveTools is how stores keep a check's tools: a JSON list.
+func EncodeLiveTools(tools []Tool) ([]byte, error) {
+	b, err := json.Marshal(nonNil(tools))
+	if err != nil {
+		return nil, fmt.Errorf("encode live tools: %w", err)
 	}
-	if changes, err = json.Marshal(nonNil(c.ToolChanges)); err != nil {
-		return nil, nil, fmt.Errorf("encode tool changes: %w", err)
+	return b, nil
+}
+
+// liveDetails is how stores keep what a check found besides its status,
+// version and tools, in one JSON column: a fact added later needs no
+// migration.
+type liveDetails struct {
+	ProtocolVersions []string     `json:"protocol_versions,omitempty"`
+	Auth             *LiveAuth    `json:"auth,omitempty"`
+	ToolChanges      []ToolChange `json:"tool_changes,omitempty"`
+}
+
+// EncodeLiveDetails is how stores keep a check's protocol versions,
+// sign-in and tool changes: a JSON object.
+func EncodeLiveDetails(c *LiveCheck) ([]byte, error) {
+	b, err := json.Marshal(liveDetails{ProtocolVersions: c.ProtocolVersions, Auth: c.Auth, ToolChanges: c.ToolChanges})
+	if err != nil {
+		return nil, fmt.Errorf("encode live details: %w", err)
 	}
-	return tools, changes, nil
+	return b, nil
 }
 
 // DecodeLiveCheck is a check as stores read it back: times in Unix
-// nanoseconds, tools and changes as EncodeLiveLists wrote them.
-func DecodeLiveCheck(url, status string, checkedAt, latencyNS int64, protocolVersion string, tools, changes []byte) (*LiveCheck, error) {
+// nanoseconds, tools as EncodeLiveTools wrote them, details as
+// EncodeLiveDetails did (empty for a check recorded before they were kept).
+func DecodeLiveCheck(url, status string, checkedAt, latencyNS int64, protocolVersion string, tools, details []byte) (*LiveCheck, error) {
 	c := &LiveCheck{URL: url, Status: status, CheckedAt: time.Unix(0, checkedAt).UTC(), Latency: time.Duration(latencyNS),
 		ProtocolVersion: protocolVersion}
 	if len(tools) > 0 {
@@ -267,10 +351,12 @@ func DecodeLiveCheck(url, status string, checkedAt, latencyNS int64, protocolVer
 			return nil, err
 		}
 	}
-	if len(changes) > 0 {
-		if err := json.Unmarshal(changes, &c.ToolChanges); err != nil {
-			return nil, err
+	if len(details) > 0 {
+		var d liveDetails
+		if err := json.Unmarshal(details, &d); err != nil {
+			return nil, fmt.Errorf("live details: %w", err)
 		}
+		c.ProtocolVersions, c.Auth, c.ToolChanges = d.ProtocolVersions, d.Auth, d.ToolChanges
 	}
 	return c, nil
 }

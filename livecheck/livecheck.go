@@ -3,6 +3,13 @@
 // revision and falls back to what the server speaks) and records whether
 // each is up, needs sign-in or is down, and which tools it lists.
 //
+// The SDK's client asks the stateless 2026-07-28 revision first
+// (server/discover, with the MCP-Protocol-Version and Mcp-Method headers)
+// and falls back to initialize for older servers; the checker records the
+// revision agreed and the revisions the server listed. A server that wants
+// sign-in is asked, the way the SDK's client asks, how a client would sign
+// in: its OAuth protected resource metadata and its authorization servers'.
+//
 // Every connection goes through a netguard.Guard: an entry's endpoint is
 // data from outside and must not lead into private networks. A check is
 // bounded in time (Timeout, for the whole check) and in what it reads
@@ -11,6 +18,7 @@
 package livecheck
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -96,6 +104,7 @@ func (c *Checker) Check(ctx context.Context, r mcpdir.Remote) Result {
 	switch {
 	case err == nil:
 		res.Status, res.ProtocolVersion, res.Tools = mcpdir.LiveUp, mcpdir.CleanProtocolVersion(proto), mcpdir.CleanTools(tools)
+		res.ProtocolVersions = mcpdir.CleanProtocolVersions(append(rt.discovered(), proto))
 	case rt.refused.Load() || errors.Is(err, netguard.ErrRefused):
 		res.Status, res.Reason = mcpdir.LiveDown, "refused: the address is not public (loopback, private, link-local or reserved)"
 	case rt.authStatus.Load() != 0:
@@ -110,6 +119,11 @@ func (c *Checker) Check(ctx context.Context, r mcpdir.Remote) Result {
 		res.Status, res.Reason = mcpdir.LiveDown, fmt.Sprintf("HTTP %d", rt.serverError.Load())
 	default:
 		res.Status, res.Reason = mcpdir.LiveDown, reason(err)
+	}
+	if res.Status == mcpdir.LiveAuthRequired {
+		// Within what is left of the check's time and bytes; the latency
+		// stays that of the MCP exchange.
+		res.Auth = signIn(ctx, hc, rt.challenge.Load())
 	}
 	if c.Observe != nil {
 		c.Observe(res.Status, res.Latency)
@@ -181,7 +195,8 @@ func reason(err error) string {
 // bounded is the transport of one check: it ends every request with the
 // check, names the checker in User-Agent (the server's operator sees who
 // asks), counts the bytes of every answer against one budget and notes
-// what decides a result.
+// what decides a result, and what the SDK does not tell: the challenge of
+// a 401 or 403, and the answers to server/discover.
 type bounded struct {
 	next        http.RoundTripper
 	check       context.Context // every request ends with it
@@ -190,8 +205,19 @@ type bounded struct {
 	left        atomic.Int64
 	authStatus  atomic.Int32 // 401 or 403, once seen
 	serverError atomic.Int32 // a 5xx, once seen
+	challenge   atomic.Pointer[challenge]
 	// What the SDK may report in words of its own.
 	refused, redirects, tooLarge atomic.Bool
+
+	mu        sync.Mutex
+	discovers []*bytes.Buffer // the start of each server/discover answer, as read
+}
+
+// challenge is the first 401 or 403: the URL that answered it and its
+// WWW-Authenticate.
+type challenge struct {
+	url    string
+	header []string
 }
 
 var errTooLarge = errors.New("answers larger than the bound")
@@ -214,17 +240,36 @@ func (b *bounded) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
-		b.authStatus.CompareAndSwap(0, int32(resp.StatusCode))
+		if b.authStatus.CompareAndSwap(0, int32(resp.StatusCode)) {
+			b.challenge.Store(&challenge{url: req.URL.String(), header: resp.Header.Values("WWW-Authenticate")})
+		}
 	case resp.StatusCode >= 500:
 		b.serverError.CompareAndSwap(0, int32(resp.StatusCode))
 	}
-	resp.Body = &boundedBody{ReadCloser: resp.Body, b: b}
+	body := &boundedBody{ReadCloser: resp.Body, b: b}
+	// The SDK keeps the versions server/discover lists to itself; its
+	// answer is read as the SDK reads it. (The 2024-11-05 transport
+	// answers on its event stream and names no method: the version agreed
+	// is all a check of it learns.)
+	if req.Header.Get("Mcp-Method") == "server/discover" {
+		body.keep = &bytes.Buffer{}
+		b.mu.Lock()
+		b.discovers = append(b.discovers, body.keep)
+		b.mu.Unlock()
+	}
+	resp.Body = body
 	return resp, nil
 }
 
+// maxDiscoverKept is how much of a server/discover answer is kept to read
+// its versions from. A longer answer (instructions the length of a book)
+// is not read for them: the version agreed stands alone.
+const maxDiscoverKept = 256 << 10
+
 type boundedBody struct {
 	io.ReadCloser
-	b *bounded
+	b    *bounded
+	keep *bytes.Buffer // a server/discover answer; guarded by b.mu
 }
 
 func (r *boundedBody) Read(p []byte) (int, error) {
@@ -235,7 +280,25 @@ func (r *boundedBody) Read(p []byte) (int, error) {
 	}
 	n, err := r.ReadCloser.Read(p[:min(int64(len(p)), left)])
 	r.b.left.Add(-int64(n))
+	if r.keep != nil {
+		r.b.mu.Lock()
+		r.keep.Write(p[:min(n, max(maxDiscoverKept-r.keep.Len(), 0))])
+		r.b.mu.Unlock()
+	}
 	return n, err
+}
+
+// discovered is what the server's answers to server/discover listed: its
+// supported versions, or those it named when it turned the version asked
+// for down.
+func (b *bounded) discovered() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []string
+	for _, body := range b.discovers {
+		out = append(out, supportedVersions(body.Bytes())...)
+	}
+	return out
 }
 
 // Target is an entry to check.

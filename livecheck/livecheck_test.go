@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -30,8 +31,11 @@ func checker(allowPrivate bool) *livecheck.Checker {
 
 // mcpServer is a real MCP server (the go-sdk's) with two tools, one of
 // them described in hostile text.
-func mcpServer() *sdk.Server {
-	s := sdk.NewServer(&sdk.Implementation{Name: "weather", Version: "1.0.0"}, nil)
+func mcpServer() *sdk.Server { return mcpServerOf(nil) }
+
+// mcpServerOf is mcpServer with options (the protocol versions it speaks).
+func mcpServerOf(opts *sdk.ServerOptions) *sdk.Server {
+	s := sdk.NewServer(&sdk.Implementation{Name: "weather", Version: "1.0.0"}, opts)
 	type in struct {
 		City string `json:"city"`
 	}
@@ -117,13 +121,15 @@ func TestLegacySSEServerIsUp(t *testing.T) {
 
 func TestSignInRequired(t *testing.T) {
 	for _, code := range []int{http.StatusUnauthorized, http.StatusForbidden} {
-		url := serve(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="https://example.com/.well-known/oauth-protected-resource"`)
+		url := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			// The metadata it names answers 401 too: sign-in stays unknown.
+			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="http://`+r.Host+`/.well-known/oauth-protected-resource"`)
 			http.Error(w, "sign in", code)
 		}))
 		for _, transport := range []string{mcpdir.TransportStreamableHTTP, mcpdir.TransportSSE} {
-			if res := check(t, checker(true), url, transport); res.Status != mcpdir.LiveAuthRequired || len(res.Tools) != 0 {
-				t.Errorf("%d over %s: %s (%s), want auth_required", code, transport, res.Status, res.Reason)
+			if res := check(t, checker(true), url, transport); res.Status != mcpdir.LiveAuthRequired || len(res.Tools) != 0 ||
+				res.Auth == nil || !reflect.DeepEqual(*res.Auth, mcpdir.LiveAuth{}) {
+				t.Errorf("%d over %s: %s (%s), auth %+v, want auth_required, sign-in unknown", code, transport, res.Status, res.Reason, res.Auth)
 			}
 		}
 	}

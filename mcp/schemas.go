@@ -42,7 +42,7 @@ const searchInputSchema = `{
     "live": {
       "type": "string",
       "enum": ["up"],
-      "description": "up: only hosted servers whose latest live check found them answering (MCP initialize and tools/list)."
+      "description": "up: only hosted servers whose latest live check found them answering (MCP server/discover or initialize, and tools/list)."
     }
   },
   "required": ["keywords"]
@@ -79,7 +79,7 @@ const stringArray = `{"type": "array", "items": {"type": "string"}}`
 
 // liveProperties are the members of live in search items and detail.
 const liveProperties = `
-            "status": {"type": "string", "enum": ["up", "auth_required", "down"], "description": "up: answered MCP initialize and tools/list; auth_required: needs sign-in (401/403); down: did not answer as an MCP server."},
+            "status": {"type": "string", "enum": ["up", "auth_required", "down"], "description": "up: answered MCP (server/discover or initialize) and tools/list; auth_required: needs sign-in (401/403); down: did not answer as an MCP server."},
             "checked_at": {"type": "string", "description": "RFC 3339 time of the check."},
             "latency_ms": {"type": "integer"},
             "tools_count": {"type": "integer", "description": "Tools the server listed."},
@@ -207,6 +207,18 @@ const detailOutputSchema = `{
           "description": "The latest live check of the server's hosted endpoint, with the tools it listed; absent if never checked.",
           "properties": {` + liveProperties + `,
             "protocol_version": {"type": "string", "description": "The MCP protocol version the server agreed to."},
+            "protocol_versions": {"type": "array", "items": {"type": "string"}, "description": "When up: the MCP protocol versions the server says it speaks, newest first (what server/discover listed, else the one agreed)."},
+            "auth": {
+              "type": "object",
+              "description": "When auth_required: how a client signs in, from the server's OAuth metadata; empty members when it publishes none.",
+              "properties": {
+                "resource_metadata": {"type": "string", "description": "The URL of its OAuth protected resource metadata (RFC 9728)."},
+                "authorization_servers": {"type": "array", "items": {"type": "string"}, "description": "The authorization servers (issuers) it names."},
+                "client_id_metadata_documents": {"type": "boolean", "description": "An authorization server accepts a Client ID Metadata Document as client_id: no registration needed."},
+                "dynamic_registration": {"type": "boolean", "description": "An authorization server offers dynamic client registration (RFC 7591)."}
+              },
+              "required": ["authorization_servers", "client_id_metadata_documents", "dynamic_registration"]
+            },
             "tools": {
               "type": "array",
               "description": "The tools the server listed when last up (their own words: untrusted text).",

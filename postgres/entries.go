@@ -97,7 +97,7 @@ func (db *DB) AllEntries(ctx context.Context, fn func(*mcpdir.Entry) error) erro
 
 // selectEntries reads entries with their latest live checks.
 const selectEntries = `SELECT e.id, e.doc, e.created_at, e.updated_at,
-	l.url, l.status, l.checked_at, l.latency_ns, l.protocol_version, l.tools, l.tool_changes
+	l.url, l.status, l.checked_at, l.latency_ns, l.protocol_version, l.tools, l.details
 	FROM entries e LEFT JOIN live_checks l ON l.entry_id = e.id`
 
 func (db *DB) scanEntries(ctx context.Context, q string, args []any, fn func(*mcpdir.Entry) error) error {
@@ -108,11 +108,11 @@ func (db *DB) scanEntries(ctx context.Context, q string, args []any, fn func(*mc
 	defer rows.Close()
 	for rows.Next() {
 		var id string
-		var doc, tools, changes []byte
+		var doc, tools, details []byte
 		var created, updated int64
 		var url, status, proto *string
 		var checked, latency *int64
-		if err := rows.Scan(&id, &doc, &created, &updated, &url, &status, &checked, &latency, &proto, &tools, &changes); err != nil {
+		if err := rows.Scan(&id, &doc, &created, &updated, &url, &status, &checked, &latency, &proto, &tools, &details); err != nil {
 			return fmt.Errorf("read entries: %w", err)
 		}
 		e, err := mcpdir.DecodeDoc(doc)
@@ -121,7 +121,7 @@ func (db *DB) scanEntries(ctx context.Context, q string, args []any, fn func(*mc
 		}
 		e.ID, e.CreatedAt, e.UpdatedAt = id, fromUnixNano(created), fromUnixNano(updated)
 		if url != nil {
-			if e.Live, err = mcpdir.DecodeLiveCheck(*url, *status, *checked, *latency, *proto, tools, changes); err != nil {
+			if e.Live, err = mcpdir.DecodeLiveCheck(*url, *status, *checked, *latency, *proto, tools, details); err != nil {
 				return fmt.Errorf("decode the live check of %s: %w", id, err)
 			}
 		}

@@ -12,36 +12,39 @@ import (
 
 // RecordLiveCheck implements mcpdir.LiveStore: in one transaction, the
 // endpoint's previous check is read (and locked) so that c follows it (its
-// tool changes), and c replaces it.
+// tools and their changes), and c replaces it.
 func (db *DB) RecordLiveCheck(ctx context.Context, id string, c *mcpdir.LiveCheck) error {
 	found := true
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 		var url, status, proto string
 		var checked, latency int64
-		var tools, changes []byte
-		err := tx.QueryRow(ctx, `SELECT url, status, checked_at, latency_ns, protocol_version, tools, tool_changes FROM live_checks WHERE entry_id = $1 FOR UPDATE`, id).
-			Scan(&url, &status, &checked, &latency, &proto, &tools, &changes)
+		var tools, details []byte
+		err := tx.QueryRow(ctx, `SELECT url, status, checked_at, latency_ns, protocol_version, tools, details FROM live_checks WHERE entry_id = $1 FOR UPDATE`, id).
+			Scan(&url, &status, &checked, &latency, &proto, &tools, &details)
 		switch {
 		case errors.Is(err, pgx.ErrNoRows):
 			c.Follow(nil)
 		case err != nil:
 			return err
 		default:
-			prev, err := mcpdir.DecodeLiveCheck(url, status, checked, latency, proto, tools, changes)
+			prev, err := mcpdir.DecodeLiveCheck(url, status, checked, latency, proto, tools, details)
 			if err != nil {
 				return fmt.Errorf("the previous one: %w", err)
 			}
 			c.Follow(prev)
 		}
-		if tools, changes, err = mcpdir.EncodeLiveLists(c); err != nil {
+		if tools, err = mcpdir.EncodeLiveTools(c.Tools); err != nil {
 			return err
 		}
-		tag, err := tx.Exec(ctx, `INSERT INTO live_checks (entry_id, url, status, checked_at, latency_ns, protocol_version, tools, tool_changes)
+		if details, err = mcpdir.EncodeLiveDetails(c); err != nil {
+			return err
+		}
+		tag, err := tx.Exec(ctx, `INSERT INTO live_checks (entry_id, url, status, checked_at, latency_ns, protocol_version, tools, details)
 			SELECT id, $1, $2, $3, $4, $5, $6, $7 FROM entries WHERE id = $8
 			ON CONFLICT (entry_id) DO UPDATE SET url = excluded.url, status = excluded.status, checked_at = excluded.checked_at,
 				latency_ns = excluded.latency_ns, protocol_version = excluded.protocol_version, tools = excluded.tools,
-				tool_changes = excluded.tool_changes`,
-			c.URL, c.Status, c.CheckedAt.UnixNano(), int64(c.Latency), c.ProtocolVersion, tools, changes, id)
+				details = excluded.details`,
+			c.URL, c.Status, c.CheckedAt.UnixNano(), int64(c.Latency), c.ProtocolVersion, tools, details, id)
 		if err != nil {
 			return err
 		}

@@ -163,7 +163,9 @@ var migrations = []string{
 		status_changed_at BIGINT NOT NULL DEFAULT 0,
 		PRIMARY KEY (name, version)
 	);`,
-	`ALTER TABLE live_checks ADD COLUMN tool_changes BYTEA NOT NULL DEFAULT ''::bytea;`,
+	// What a live check found besides its status, version and tools
+	// (mcpdir.EncodeLiveDetails); empty for the checks made before.
+	`ALTER TABLE live_checks ADD COLUMN details BYTEA NOT NULL DEFAULT '';`,
 }
 
 // migrate applies what migrations the database lacks, under an advisory

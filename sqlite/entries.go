@@ -108,7 +108,7 @@ func (s *DB) AllEntries(ctx context.Context, fn func(*mcpdir.Entry) error) error
 
 // selectEntries reads entries with their latest live checks.
 const selectEntries = `SELECT e.id, e.doc, e.created_at, e.updated_at,
-	l.url, l.status, l.checked_at, l.latency_ns, l.protocol_version, l.tools, l.tool_changes
+	l.url, l.status, l.checked_at, l.latency_ns, l.protocol_version, l.tools, l.details
 	FROM entries e LEFT JOIN live_checks l ON l.entry_id = e.id`
 
 func (s *DB) scanEntries(ctx context.Context, q string, args []any, fn func(*mcpdir.Entry) error) error {
@@ -119,11 +119,11 @@ func (s *DB) scanEntries(ctx context.Context, q string, args []any, fn func(*mcp
 	defer rows.Close()
 	for rows.Next() {
 		var id string
-		var doc, tools, changes []byte
+		var doc, tools, details []byte
 		var created, updated int64
 		var url, status, proto sql.NullString
 		var checked, latency sql.NullInt64
-		if err := rows.Scan(&id, &doc, &created, &updated, &url, &status, &checked, &latency, &proto, &tools, &changes); err != nil {
+		if err := rows.Scan(&id, &doc, &created, &updated, &url, &status, &checked, &latency, &proto, &tools, &details); err != nil {
 			return fmt.Errorf("read entries: %w", err)
 		}
 		e, err := decodeEntry(id, doc, created, updated)
@@ -131,7 +131,7 @@ func (s *DB) scanEntries(ctx context.Context, q string, args []any, fn func(*mcp
 			return err
 		}
 		if url.Valid {
-			if e.Live, err = mcpdir.DecodeLiveCheck(url.String, status.String, checked.Int64, latency.Int64, proto.String, tools, changes); err != nil {
+			if e.Live, err = mcpdir.DecodeLiveCheck(url.String, status.String, checked.Int64, latency.Int64, proto.String, tools, details); err != nil {
 				return fmt.Errorf("decode the live check of %s: %w", id, err)
 			}
 		}

@@ -3,14 +3,15 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 
 	"github.com/mcpdir/mcpdir"
 )
 
 // RecordLiveCheck implements mcpdir.LiveStore: in one transaction, the
-// endpoint's previous check is read so that c follows it (its tool
-// changes), and c replaces it.
+// endpoint's previous check is read so that c follows it (its tools and
+// their changes), and c replaces it.
 func (s *DB) RecordLiveCheck(ctx context.Context, id string, c *mcpdir.LiveCheck) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -19,30 +20,33 @@ func (s *DB) RecordLiveCheck(ctx context.Context, id string, c *mcpdir.LiveCheck
 	defer tx.Rollback()
 	var url, status, proto string
 	var checked, latency int64
-	var tools, changes []byte
-	err = tx.QueryRowContext(ctx, `SELECT url, status, checked_at, latency_ns, protocol_version, tools, tool_changes FROM live_checks WHERE entry_id = ?`, id).
-		Scan(&url, &status, &checked, &latency, &proto, &tools, &changes)
+	var tools, details []byte
+	err = tx.QueryRowContext(ctx, `SELECT url, status, checked_at, latency_ns, protocol_version, tools, details FROM live_checks WHERE entry_id = ?`, id).
+		Scan(&url, &status, &checked, &latency, &proto, &tools, &details)
 	switch {
-	case err == sql.ErrNoRows:
+	case errors.Is(err, sql.ErrNoRows):
 		c.Follow(nil)
 	case err != nil:
 		return fmt.Errorf("record live check: %w", err)
 	default:
-		prev, err := mcpdir.DecodeLiveCheck(url, status, checked, latency, proto, tools, changes)
+		prev, err := mcpdir.DecodeLiveCheck(url, status, checked, latency, proto, tools, details)
 		if err != nil {
 			return fmt.Errorf("record live check: the previous one: %w", err)
 		}
 		c.Follow(prev)
 	}
-	if tools, changes, err = mcpdir.EncodeLiveLists(c); err != nil {
+	if tools, err = mcpdir.EncodeLiveTools(c.Tools); err != nil {
 		return err
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO live_checks (entry_id, url, status, checked_at, latency_ns, protocol_version, tools, tool_changes)
+	if details, err = mcpdir.EncodeLiveDetails(c); err != nil {
+		return err
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO live_checks (entry_id, url, status, checked_at, latency_ns, protocol_version, tools, details)
 		SELECT id, ?, ?, ?, ?, ?, ?, ? FROM entries WHERE id = ?
 		ON CONFLICT (entry_id) DO UPDATE SET url = excluded.url, status = excluded.status, checked_at = excluded.checked_at,
 			latency_ns = excluded.latency_ns, protocol_version = excluded.protocol_version, tools = excluded.tools,
-			tool_changes = excluded.tool_changes`,
-		c.URL, c.Status, c.CheckedAt.UnixNano(), int64(c.Latency), c.ProtocolVersion, tools, changes, id)
+			details = excluded.details`,
+		c.URL, c.Status, c.CheckedAt.UnixNano(), int64(c.Latency), c.ProtocolVersion, tools, details, id)
 	if err != nil {
 		return fmt.Errorf("record live check: %w", err)
 	}

@@ -175,7 +175,9 @@ var migrations = []string{
 		status_changed_at INTEGER NOT NULL DEFAULT 0,
 		PRIMARY KEY (name, version)
 	);`,
-	`ALTER TABLE live_checks ADD COLUMN tool_changes BLOB NOT NULL DEFAULT '';`,
+	// What a live check found besides its status, version and tools
+	// (mcpdir.EncodeLiveDetails); empty for the checks made before.
+	`ALTER TABLE live_checks ADD COLUMN details BLOB NOT NULL DEFAULT x'';`,
 }
 
 func (s *DB) migrate(ctx context.Context) error {

@@ -27,7 +27,8 @@ func liveChecks(t *testing.T, open Opener) {
 	}
 	seq, _ := db.LatestChange(ctx)
 	c := &mcpdir.LiveCheck{URL: "https://e.com/mcp", Status: mcpdir.LiveUp, CheckedAt: time.Date(2026, 5, 1, 12, 0, 0, 123, time.UTC),
-		Latency: 42 * time.Millisecond, ProtocolVersion: "2025-06-18", Tools: []mcpdir.Tool{{Name: "forecast", Description: "Weather <b>now</b>"}, {Name: "alerts"}}}
+		Latency: 42 * time.Millisecond, ProtocolVersion: "2026-07-28", ProtocolVersions: []string{"2026-07-28", "2025-11-25"},
+		Tools: []mcpdir.Tool{{Name: "forecast", Description: "Weather <b>now</b>"}, {Name: "alerts"}}}
 	if err := db.RecordLiveCheck(ctx, id, c); err != nil {
 		t.Fatal(err)
 	}
@@ -38,6 +39,17 @@ func liveChecks(t *testing.T, open Opener) {
 	if err != nil || len(changes) != 1 || changes[0].Kind != mcpdir.ChangeEntry || changes[0].Ref != id {
 		t.Fatalf("the check is not in the change feed: %+v %v", changes, err)
 	}
+	// Sign-in, as the server's OAuth metadata describes it, replaces what
+	// the check before found.
+	signIn := &mcpdir.LiveCheck{URL: "https://e.com/mcp", Status: mcpdir.LiveAuthRequired, CheckedAt: c.CheckedAt.Add(time.Minute), Latency: time.Millisecond, Tools: []mcpdir.Tool{},
+		Auth: &mcpdir.LiveAuth{ResourceMetadata: "https://e.com/.well-known/oauth-protected-resource/mcp",
+			AuthorizationServers: []string{"https://auth.e.com", "https://login.e.com/tenant"}, ClientIDMetadataDocuments: true, DynamicRegistration: true}}
+	if err := db.RecordLiveCheck(ctx, id, signIn); err != nil {
+		t.Fatal(err)
+	}
+	if got := entryByID(t, another(), id); !reflect.DeepEqual(got.Live, signIn) {
+		t.Fatalf("read back %+v (auth %+v), want %+v", got.Live, got.Live.Auth, signIn)
+	}
 	down := &mcpdir.LiveCheck{URL: "https://e.com/mcp", Status: mcpdir.LiveDown, CheckedAt: c.CheckedAt.Add(time.Hour), Latency: time.Second}
 	if err := db.RecordLiveCheck(ctx, id, down); err != nil {
 		t.Fatal(err)
@@ -45,8 +57,9 @@ func liveChecks(t *testing.T, open Opener) {
 	var seen int
 	err = db.AllEntries(ctx, func(got *mcpdir.Entry) error {
 		switch {
-		case got.ID == id && (got.Live == nil || got.Live.Status != mcpdir.LiveDown || len(got.Live.Tools) != 2):
-			// Down, it keeps the tools it last listed.
+		case got.ID == id && (got.Live == nil || got.Live.Status != mcpdir.LiveDown || len(got.Live.Tools) != 2 ||
+			got.Live.ProtocolVersions != nil || got.Live.Auth != nil):
+			// Down, it keeps the tools it last listed, and no versions.
 			t.Errorf("after the second check: %+v", got.Live)
 		case got.ID != id && got.Live != nil:
 			t.Errorf("%s has a check it never had: %+v", got.Name, got.Live)

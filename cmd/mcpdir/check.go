@@ -82,10 +82,26 @@ func newChecker(allowPrivate bool, timeout time.Duration, concurrency int) *live
 // escaped for the terminal.
 func checkLine(t livecheck.Target, r livecheck.Result) string {
 	detail := r.Reason
-	if r.Status == mcpdir.LiveUp {
+	switch {
+	case r.Status == mcpdir.LiveUp:
 		detail = fmt.Sprintf("%d tools, protocol %s", len(r.Tools), r.ProtocolVersion)
 		if len(r.Tools) == 1 {
 			detail = "1 tool, protocol " + r.ProtocolVersion
+		}
+		if len(r.ProtocolVersions) > 1 {
+			detail += " (speaks " + strings.Join(r.ProtocolVersions, ", ") + ")"
+		}
+	case r.Auth != nil && len(r.Auth.AuthorizationServers) > 0:
+		var ways []string
+		if r.Auth.ClientIDMetadataDocuments {
+			ways = append(ways, "client ID metadata documents")
+		}
+		if r.Auth.DynamicRegistration {
+			ways = append(ways, "dynamic registration")
+		}
+		detail += "; authorization server " + strings.Join(r.Auth.AuthorizationServers, ", ")
+		if len(ways) > 0 {
+			detail += " (" + strings.Join(ways, ", ") + ")"
 		}
 	}
 	return fmt.Sprintf("%-13s %6dms  %s  %s  %s", r.Status, r.Latency.Milliseconds(),

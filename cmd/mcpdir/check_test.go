@@ -9,6 +9,7 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -309,5 +310,90 @@ func TestServeChecksAgain(t *testing.T) {
 	for i, want := range []string{"auth_required", "down", "up"} {
 		state.Store(int32(i))
 		waitFor(t, 10*time.Second, "status "+want, func() bool { return status() == want })
+	}
+}
+
+// Two servers a check speaks to in ways older ones did not: one that speaks
+// only the stateless 2026-07-28 revision (the SDK's stateless handler),
+// and the directory's own MCP endpoint, which wants sign-in and says how
+// in its OAuth metadata. The command, get_mcp_detail and the pages show
+// what the check found.
+func TestCheckRevisionsAndSignIn(t *testing.T) {
+	s := startServer(t, "", "--no-starter")
+	mcpServer := sdk.NewServer(&sdk.Implementation{Name: "weather", Version: "1"}, &sdk.ServerOptions{SupportedProtocolVersions: []string{"2026-07-28"}})
+	type in struct {
+		City string `json:"city"`
+	}
+	sdk.AddTool(mcpServer, &sdk.Tool{Name: "forecast", Description: "Forecast for a city"}, func(context.Context, *sdk.CallToolRequest, in) (*sdk.CallToolResult, any, error) {
+		return &sdk.CallToolResult{}, nil, nil
+	})
+	stateless := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return mcpServer }, &sdk.StreamableHTTPOptions{Stateless: true}))
+	t.Cleanup(stateless.Close)
+	line := func(name, url string) string {
+		return fmt.Sprintf(`{"name": %q, "brief": "Hosted", "website_url": "https://example.com/%s", "remotes": [{"url": %q, "type": "streamable-http"}]}`, name, name, url)
+	}
+	cli(t, s.DataDir, "import", writeLines(t, line("weather-2026", stateless.URL), line("directory-itself", s.URL+"/api/open/mcp")))
+
+	out := cli(t, s.DataDir, "check", "--allow-private", "--timeout", "5")
+	for _, want := range []string{`(?m)^up .*weather-2026 .*  1 tool, protocol 2026-07-28$`,
+		`(?m)^auth_required .*directory-itself .*HTTP 401: the server needs sign-in; authorization server ` + regexp.QuoteMeta(s.URL) +
+			` \(client ID metadata documents, dynamic registration\)$`} {
+		if !regexp.MustCompile(want).MatchString(out) {
+			t.Errorf("no line matches %s in\n%s", want, out)
+		}
+	}
+
+	page := func(name string) string {
+		resp := get(t, s.URL+"/servers/"+mcpdirEntryID("https://example.com/"+name), "")
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		return string(body)
+	}
+	waitFor(t, 5*time.Second, "the results on the running server", func() bool {
+		return strings.Contains(page("weather-2026"), "Live check") && strings.Contains(page("directory-itself"), "Live check")
+	})
+	key := newKey(t, s.DataDir, "--rate-limit", "unlimited")
+	cs := connectMCP(t, s, "Bearer "+key)
+	type live struct {
+		Status           string   `json:"status"`
+		ProtocolVersion  string   `json:"protocol_version"`
+		ProtocolVersions []string `json:"protocol_versions"`
+		Auth             *struct {
+			ResourceMetadata          string   `json:"resource_metadata"`
+			AuthorizationServers      []string `json:"authorization_servers"`
+			ClientIDMetadataDocuments bool     `json:"client_id_metadata_documents"`
+			DynamicRegistration       bool     `json:"dynamic_registration"`
+		} `json:"auth"`
+	}
+	detail := func(name string) live {
+		res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "get_mcp_detail", Arguments: map[string]any{"mcp_id": mcpdirEntryID("https://example.com/" + name)}})
+		if err != nil || res.IsError {
+			t.Fatalf("get_mcp_detail: %v %+v", err, res)
+		}
+		var d struct{ Data struct{ Live live } }
+		if err := json.Unmarshal([]byte(res.Content[0].(*sdk.TextContent).Text), &d); err != nil {
+			t.Fatal(err)
+		}
+		return d.Data.Live
+	}
+	if l := detail("weather-2026"); l.Status != "up" || l.ProtocolVersion != "2026-07-28" || !reflect.DeepEqual(l.ProtocolVersions, []string{"2026-07-28"}) || l.Auth != nil {
+		t.Errorf("weather-2026: %+v", l)
+	}
+	l := detail("directory-itself")
+	if l.Status != "auth_required" || l.Auth == nil || l.Auth.ResourceMetadata != s.URL+"/.well-known/oauth-protected-resource/api/open/mcp" ||
+		!reflect.DeepEqual(l.Auth.AuthorizationServers, []string{s.URL}) || !l.Auth.ClientIDMetadataDocuments || !l.Auth.DynamicRegistration || l.ProtocolVersions != nil {
+		t.Errorf("directory-itself: %+v %+v", l, l.Auth)
+	}
+
+	for name, want := range map[string][]string{
+		"weather-2026":     {"(MCP 2026-07-28)", "<dt>Protocol versions</dt><dd>2026-07-28</dd>"},
+		"directory-itself": {"<dt>Authorization server</dt><dd><code>" + s.URL + "</code></dd>", "<dd>Client ID Metadata Documents, dynamic registration</dd>"},
+	} {
+		body := page(name)
+		for _, w := range want {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s page lacks %q", name, w)
+			}
+		}
 	}
 }
