@@ -45,7 +45,7 @@ async function session(name, transport) {
 
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name).sort().join(",");
-    check("tools/list", names === "get_mcp_detail,search_mcp", names);
+    check("tools/list", names === "get_mcp_detail,search_mcp,search_tools", names);
     check("output schemas", tools.every((t) => t.outputSchema?.type === "object" && t.annotations?.readOnlyHint === true));
 
     const search = await client.callTool({ name: "search_mcp", arguments: { keywords: "postgres", limit: 3 } });
@@ -67,6 +67,11 @@ async function session(name, transport) {
     const bad = await client.callTool({ name: "get_mcp_detail", arguments: { mcp_id: "postgres" } });
     const b = JSON.parse(bad.content[0].text);
     check("get_mcp_detail with a name, not a UUID", bad.isError === true && b.success === false && b.error.code === "invalid_request");
+
+    const found = await client.callTool({ name: "search_tools", arguments: { keywords: "run a sql query", limit: 5 } });
+    const ft = found.structuredContent;
+    check("search_tools", !found.isError && ft.success === true && ft.count >= 1 && ft.count <= 5 &&
+      ft.data.every((t) => t.name && t.server_id && t.fingerprint), JSON.stringify(ft).slice(0, 200));
 
     const clamped = await client.callTool({ name: "search_mcp", arguments: { keywords: "server", limit: 500 } });
     check("limit clamped", clamped.structuredContent.limit === 100 && /maximum/.test(clamped.structuredContent.notice));
