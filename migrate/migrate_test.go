@@ -52,7 +52,7 @@ func fill(t *testing.T, db *sqlite.DB) {
 	ctx := context.Background()
 	now := time.Now().UTC()
 	entries := []*mcpdir.Entry{
-		{Name: "alpha", WebsiteURL: "https://e.com/alpha", Brief: "Alpha", Tags: []string{"a"}},
+		{Name: "alpha", WebsiteURL: "https://e.com/alpha", Brief: "Alpha", Tags: []string{"a"}, Source: mcpdir.SourceAdmin, Edited: true},
 		{Name: "beta", WebsiteURL: "https://e.com/beta", Brief: "Beta"},
 	}
 	if _, err := db.UpsertEntries(ctx, entries); err != nil {
@@ -231,6 +231,10 @@ func TestCopiesEveryRow(t *testing.T) {
 	}
 	if n, err := dst.CountEntries(ctx); err != nil || n != 2 {
 		t.Fatalf("entries: %d %v", n, err)
+	}
+	got, err := dst.EntriesByID(ctx, []string{mcpdir.EntryID("url:https://e.com/alpha")})
+	if err != nil || len(got) != 1 || got[0].Source != mcpdir.SourceAdmin || !got[0].Edited || got[0].Live == nil || got[0].Live.Status != mcpdir.LiveUp {
+		t.Fatalf("the edited entry, its provenance and live check: %+v %v", got, err)
 	}
 	// The feed continues after the copied changes.
 	seq, _ := dst.LatestChange(ctx)
