@@ -27,6 +27,8 @@ Usage:
   mcpdir search  KEYWORDS...
   mcpdir sync    --from URL       (the official MCP Registry's list API, or one like it)
   mcpdir check   [ID...] [--concurrency 8] [--timeout 10s] [--allow-private]   (live checks of remote endpoints)
+  mcpdir migrate --from-data-dir DIR --to postgres://… [--merge]   (the embedded store into PostgreSQL)
+  mcpdir backup  FILE             (a consistent copy of the embedded store, while it serves)
   mcpdir version
 
 Every command takes --data-dir (env MCPDIR_DATA_DIR, default ./mcpdir-data) for
@@ -73,6 +75,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return checkCmd(ctx, rest, env, stdout, stderr)
 	case "accounts":
 		return accountsCmd(ctx, rest, env, stdout, stderr)
+	case "migrate":
+		return migrateCmd(ctx, rest, env, stdout, stderr)
+	case "backup":
+		return backupCmd(ctx, rest, env, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "mcpdir", version)
 		return nil
