@@ -73,4 +73,3 @@ func TestPerAddressLimitsCountIPv6By64(t *testing.T) {
 		}
 	}
 }
-

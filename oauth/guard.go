@@ -195,12 +195,12 @@ func (s *Server) RevokeApp(ctx context.Context, accountID, id string) error {
 }
 
 // Run writes grants' last-used times every 5 seconds and sweeps expired
-// tokens, codes and unused registrations at start and every hour, until
-// ctx ends.
+// tokens, codes and unused registrations at start and every 10 minutes,
+// until ctx ends.
 func (s *Server) Run(ctx context.Context) {
 	flush := time.NewTicker(5 * time.Second)
 	defer flush.Stop()
-	sweep := time.NewTicker(time.Hour)
+	sweep := time.NewTicker(sweepEvery)
 	defer sweep.Stop()
 	s.sweep(ctx)
 	for {

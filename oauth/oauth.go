@@ -15,6 +15,7 @@
 package oauth
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -28,6 +29,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/clientnet"
 	"github.com/mcpdir/mcpdir/web"
 )
 
@@ -36,13 +38,15 @@ const (
 	CodeLifetime    = 60 * time.Second
 	AccessLifetime  = time.Hour
 	RefreshIdle     = 30 * 24 * time.Hour // a refresh token unused this long expires
-	UnusedClientTTL = 24 * time.Hour      // a registration no one authorized is deleted after this
+	UnusedClientTTL = time.Hour           // a registration no grant or code uses is deleted after this
+	sweepEvery      = 10 * time.Minute
 )
 
 // Bounds.
 const (
-	MaxClients            = 10_000 // registered clients at once
-	RegistrationsPerHour  = 20     // per client address
+	MaxClients            = 10_000 // registered clients at once (Config.MaxClients)
+	MaxClientsPerNetwork  = 100    // of them from one IPv4 /24 or IPv6 /64 (Config.MaxClientsPerNetwork)
+	RegistrationsPerHour  = 20     // per client address (IPv6: per /64)
 	maxRegistrationBytes  = 16 << 10
 	maxTokenRequestBytes  = 16 << 10
 	maxRedirectURIs       = 10
@@ -91,7 +95,12 @@ type Config struct {
 	Limiter  mcpdir.RateLimiter
 	Budgets  Budgets
 	Pages    Pages
+	// ClientIP is the client's address; every per-address limit here
+	// counts it by clientnet.Key (an IPv6 address by its /64).
 	ClientIP func(*http.Request) string
+	// MaxClients and MaxClientsPerNetwork bound registered clients (0:
+	// the defaults of the same names).
+	MaxClients, MaxClientsPerNetwork int
 	// PublicURL is the issuer and the base of the resource,
 	// PublicURL/api/open/mcp.
 	PublicURL string
@@ -129,6 +138,11 @@ func New(cfg Config) *Server {
 	if s.cfg.Observer == nil {
 		s.cfg.Observer = nopObserver{}
 	}
+	if ip := cfg.ClientIP; ip != nil {
+		s.cfg.ClientIP = func(r *http.Request) string { return clientnet.Key(ip(r)) }
+	}
+	s.cfg.MaxClients = cmp.Or(s.cfg.MaxClients, MaxClients)
+	s.cfg.MaxClientsPerNetwork = cmp.Or(s.cfg.MaxClientsPerNetwork, MaxClientsPerNetwork)
 	return s
 }
 
