@@ -92,9 +92,9 @@ type Config struct {
 	Store mcpdir.OAuthStore
 	// Limiter counts registrations per client address (the shared limiter
 	// when replicas share Redis).
-	Limiter  mcpdir.RateLimiter
-	Budgets  Budgets
-	Pages    Pages
+	Limiter mcpdir.RateLimiter
+	Budgets Budgets
+	Pages   Pages
 	// ClientIP is the client's address; every per-address limit here
 	// counts it by clientnet.Key (an IPv6 address by its /64).
 	ClientIP func(*http.Request) string
