@@ -2,11 +2,15 @@ package oauth
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/clientnet"
 )
 
@@ -71,5 +75,57 @@ func TestRegistrationFloodFromOneNetwork(t *testing.T) {
 	}
 	if n, _ := site.store.CountClients(context.Background()); n > 60 {
 		t.Fatalf("%d clients, above the cap of 60", n)
+	}
+}
+
+// from is a context of a request from addr, as the HTTP layer makes it.
+func from(addr string) context.Context {
+	return mcpdir.WithRequestInfo(context.Background(), &mcpdir.RequestInfo{ClientAddr: addr})
+}
+
+// Finding 5 of issue 28: a flood of made-up access tokens spent the one
+// lookup budget of a replica, and freshly issued real tokens got 503. Now
+// the replica that issues a token knows it at once, and another replica's
+// lookups are budgeted per client network: a flood from one /64 leaves
+// another network's real token working on both.
+func TestMadeUpTokensDoNotLockOutRealOnes(t *testing.T) {
+	site := newSite(t, nil)
+	frozen := time.Now() // however slow the lookups, one second
+	site.srv.now = func() time.Time { return frozen }
+	site.signUp()
+	clientID, redirect := site.register()
+	verifier := strings.Repeat("v", 43)
+	code := site.allow(authQuery(clientID, redirect, verifier))
+	status, tok := site.form("/oauth/token", url.Values{"grant_type": {"authorization_code"}, "code": {code}, "redirect_uri": {redirect},
+		"client_id": {clientID}, "code_verifier": {verifier}})
+	if status != 200 {
+		t.Fatalf("exchange: %d %v", status, tok)
+	}
+	real := tok["access_token"].(string)
+	other := New(site.srv.cfg) // another replica on the same store
+	other.now = site.srv.now
+
+	flood := func(s *Server) {
+		for i := range 3 * MaxLookupsPerSecond {
+			_, err := s.authenticate(from(fmt.Sprintf("2001:db8:1:2::%x", i+1)), AccessPrefix+rand.Text())
+			if c := mcpdir.ErrorCode(err); c != mcpdir.ECodeInvalidKey && c != mcpdir.ECodeUnavailable {
+				t.Fatalf("a made-up token: %v", err)
+			}
+		}
+		if _, err := s.authenticate(from("2001:db8:1:2::ffff"), AccessPrefix+rand.Text()); mcpdir.ErrorCode(err) != mcpdir.ECodeUnavailable {
+			t.Fatalf("the flooding /64 is not held back: %v", err)
+		}
+	}
+	flood(site.srv)
+	flood(other)
+	for name, s := range map[string]*Server{"the issuing replica": site.srv, "another replica": other} {
+		if _, err := s.authenticate(from("192.0.2.7"), real); err != nil {
+			t.Fatalf("%s refused a real token from another network during the flood: %v", name, err)
+		}
+	}
+	// The issuing replica knew the token without a lookup, even from the
+	// flooding network itself.
+	if _, err := site.srv.authenticate(from("2001:db8:1:2::1"), real); err != nil {
+		t.Fatalf("the issuing replica: %v", err)
 	}
 }

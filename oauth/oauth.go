@@ -123,8 +123,7 @@ type Server struct {
 	gone  map[string]time.Time        // grants revoked, kept as long as their access tokens could live
 	used  map[string]time.Time        // grants' last-used times not yet written
 
-	lookupsSince time.Time // the second whose store lookups lookups counts
-	lookups      int
+	lookups map[string]*lookupWindow // store lookups of unseen tokens, by client address
 }
 
 // ResourcePath is the protected resource, the MCP endpoint.
@@ -134,7 +133,7 @@ const ResourcePath = "/api/open/mcp"
 func New(cfg Config) *Server {
 	issuer := strings.TrimRight(cfg.PublicURL, "/")
 	s := &Server{cfg: cfg, issuer: issuer, resource: issuer + ResourcePath, now: time.Now,
-		cache: map[[32]byte]*mcpdir.APIKey{}, gone: map[string]time.Time{}, used: map[string]time.Time{}}
+		cache: map[[32]byte]*mcpdir.APIKey{}, gone: map[string]time.Time{}, used: map[string]time.Time{}, lookups: map[string]*lookupWindow{}}
 	if s.cfg.Observer == nil {
 		s.cfg.Observer = nopObserver{}
 	}
