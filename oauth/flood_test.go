@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -128,4 +129,41 @@ func TestMadeUpTokensDoNotLockOutRealOnes(t *testing.T) {
 	if _, err := site.srv.authenticate(from("2001:db8:1:2::1"), real); err != nil {
 		t.Fatalf("the issuing replica: %v", err)
 	}
+}
+
+// Issue 28, finding 9: state (and every other parameter the authorization
+// page echoes) is bounded: past the bound, a 400 page from the directory,
+// nothing sent back to the client.
+func TestEchoedParametersAreBounded(t *testing.T) {
+	site := newSite(t, nil)
+	clientID, redirect := site.register()
+	q := authQuery(clientID, redirect, strings.Repeat("v", 43))
+	get := func(q url.Values) (int, string, string) {
+		resp, err := site.browser.Get(site.URL + "/oauth/authorize?" + q.Encode())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, resp.Header.Get("Location"), string(body)
+	}
+	q.Set("state", strings.Repeat("s", 1024))
+	if code, loc, _ := get(q); code != http.StatusSeeOther || !strings.HasPrefix(loc, "/login?") {
+		t.Fatalf("a state of 1 KiB: %d %q", code, loc)
+	}
+	for p, n := range map[string]int{"state": 1025, "scope": 1025, "code_challenge_method": 129, "resource": 2049} {
+		long := cloneValues(q)
+		long.Set(p, strings.Repeat("x", n))
+		if code, loc, body := get(long); code != http.StatusBadRequest || loc != "" || !strings.Contains(body, "The parameter "+p+" is longer than") {
+			t.Errorf("%s of %d bytes: %d %q", p, n, code, loc)
+		}
+	}
+}
+
+func cloneValues(v url.Values) url.Values {
+	out := url.Values{}
+	for k, x := range v {
+		out[k] = append([]string(nil), x...)
+	}
+	return out
 }

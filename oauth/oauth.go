@@ -52,7 +52,7 @@ const (
 	maxRedirectURIs       = 10
 	maxRedirectURIBytes   = 2048
 	maxClientNameRunes    = 100
-	maxStateBytes         = 2048
+	maxStateBytes         = 1024 // state and scope of an authorization request
 	maxCachedAccessTokens = 10_000
 )
 
