@@ -24,7 +24,7 @@ type OAuthClient struct {
 }
 
 // ClientQuota bounds registered clients: Max in all, PerNetwork from one
-// network (an IPv4 /24 or an IPv6 /64).
+// network (an IPv4 /24 or an IPv6 /64); 0 bounds nothing.
 type ClientQuota struct{ Max, PerNetwork int }
 
 // Refusals of CreateClient.

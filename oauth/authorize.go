@@ -56,7 +56,7 @@ func (s *Server) client(ctx context.Context, id string) (*client, *pageError) {
 	c, err := s.cfg.Store.Client(ctx, id)
 	if errors.Is(err, mcpdir.ErrNotFound) {
 		return nil, &pageError{http.StatusBadRequest, "This app cannot connect",
-			"The directory does not know this app (client_id). Registrations no one used expire after a day: ask the app to connect again."}
+			"The directory does not know this app (client_id). Registrations no one used expire after an hour: ask the app to connect again."}
 	}
 	if err != nil {
 		s.cfg.Logger.ErrorContext(ctx, "oauth: read client", "err", err)
