@@ -2,6 +2,7 @@ package mcpdir
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -17,7 +18,20 @@ type OAuthClient struct {
 	Name         string
 	RedirectURIs []string
 	CreatedAt    time.Time
+	// Network is the network it was registered from (clientnet.Network):
+	// what ClientQuota.PerNetwork counts.
+	Network string
 }
+
+// ClientQuota bounds registered clients: Max in all, PerNetwork from one
+// network (an IPv4 /24 or an IPv6 /64); 0 bounds nothing.
+type ClientQuota struct{ Max, PerNetwork int }
+
+// Refusals of CreateClient.
+var (
+	ErrClientsFull = errors.New("the registered clients are at their limit, each in use")
+	ErrNetworkFull = errors.New("the clients registered from this network are at their limit")
+)
 
 // OAuthCode is an authorization code: only its hash is stored. GrantID is
 // set once the code has been exchanged, so that a second exchange can
@@ -60,7 +74,12 @@ type OAuthToken struct {
 
 // OAuthStore keeps OAuth clients, codes, grants and tokens.
 type OAuthStore interface {
-	CreateClient(ctx context.Context, c *OAuthClient) error
+	// CreateClient stores a client within the quota, atomically (the
+	// count and the insert cannot interleave with another registration):
+	// a network at its share is ErrNetworkFull; when the table is full,
+	// the oldest client that no grant or code uses makes room, and when
+	// every client is in use it is ErrClientsFull.
+	CreateClient(ctx context.Context, c *OAuthClient, q ClientQuota) error
 	// Client returns a registered client, or ErrNotFound.
 	Client(ctx context.Context, id string) (*OAuthClient, error)
 	CountClients(ctx context.Context) (int, error)

@@ -8,6 +8,9 @@ import "context"
 type RequestInfo struct {
 	ID        string // the request id, answered in X-Request-Id
 	KeyPrefix string // the public prefix of the API key, never the key
+	// ClientAddr is the client's address (from X-Forwarded-For behind a
+	// trusted proxy): what per-address budgets of the authenticators count.
+	ClientAddr string
 }
 
 type requestInfoKey struct{}

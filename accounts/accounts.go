@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/clientnet"
 )
 
 // Password bounds.
@@ -25,12 +26,17 @@ const (
 // SessionIdle is how long a web session lives without use.
 const SessionIdle = 30 * 24 * time.Hour
 
-// Failed logins allowed per account and per client address in
-// ThrottleWindow; past them a login is refused before its password is
-// checked.
+// Failed logins allowed in ThrottleWindow; past them a login is refused
+// before its password is checked. Addresses count by clientnet.Key (an
+// IPv6 address by its /64). An account's own bar is much higher and holds
+// back only the addresses that have failed on it: strangers failing from
+// elsewhere cannot lock its owner out, and past the bar a guesser gets one
+// try per address.
 const (
-	MaxFailures    = 10
-	ThrottleWindow = 15 * time.Minute
+	MaxFailures        = 10  // per account and address
+	MaxAddressFailures = 30  // per address, whatever the accounts
+	MaxAccountFailures = 100 // per account from all addresses
+	ThrottleWindow     = 15 * time.Minute
 )
 
 // ErrBadLogin is the one answer to a wrong email or a wrong password.
@@ -98,16 +104,25 @@ func (s *Service) SignUp(ctx context.Context, email, password string) (string, *
 
 // LogIn checks an email and password and signs the account in. A wrong
 // email and a wrong password get the same answer in about the same time;
-// an address or account with too many recent failures gets a
-// ThrottledError.
+// too many recent failures (see MaxFailures) get a ThrottledError.
 func (s *Service) LogIn(ctx context.Context, email, password, clientIP string) (string, *mcpdir.Account, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
 	if len(email) > 254 || len(password) > 4*MaxPassword {
 		return "", nil, ErrBadLogin
 	}
-	for _, k := range []string{"login-ip:" + clientIP, "login-account:" + email} {
-		if d := s.peek(ctx, k); !d.Allowed {
+	addr := clientnet.Key(clientIP)
+	byAddr, byPair, byAccount := "login-ip:"+addr, "login-pair:"+addr+"|"+email, "login-account:"+email
+	for _, c := range []struct {
+		key   string
+		limit int
+	}{{byAddr, MaxAddressFailures}, {byPair, MaxFailures}} {
+		if d := s.peek(ctx, c.key, c.limit); !d.Allowed {
 			return "", nil, &ThrottledError{After: d.RetryAfter}
+		}
+	}
+	if d := s.peek(ctx, byAccount, MaxAccountFailures); !d.Allowed {
+		if p := s.peek(ctx, byPair, 1); !p.Allowed { // this address has failed on the account
+			return "", nil, &ThrottledError{After: min(d.RetryAfter, p.RetryAfter)}
 		}
 	}
 	a, err := s.store.AccountByEmail(ctx, email)
@@ -120,9 +135,9 @@ func (s *Service) LogIn(ctx context.Context, email, password, clientIP string) (
 	}
 	ok := VerifyPassword(hash, password) && a != nil && !a.Disabled()
 	if !ok {
-		for _, k := range []string{"login-ip:" + clientIP, "login-account:" + email} {
-			s.failures.Allow(ctx, k, MaxFailures, ThrottleWindow)
-		}
+		s.failures.Allow(ctx, byAddr, MaxAddressFailures, ThrottleWindow)
+		s.failures.Allow(ctx, byPair, MaxFailures, ThrottleWindow)
+		s.failures.Allow(ctx, byAccount, MaxAccountFailures, ThrottleWindow)
 		return "", nil, ErrBadLogin
 	}
 	token, err := s.newSession(ctx, a)
@@ -131,11 +146,11 @@ func (s *Service) LogIn(ctx context.Context, email, password, clientIP string) (
 
 // peek tells whether another failure would still be allowed, without
 // counting one.
-func (s *Service) peek(ctx context.Context, key string) mcpdir.RateDecision {
+func (s *Service) peek(ctx context.Context, key string, limit int) mcpdir.RateDecision {
 	if p, ok := s.failures.(interface {
 		Peek(ctx context.Context, key string, limit int, window time.Duration) mcpdir.RateDecision
 	}); ok {
-		return p.Peek(ctx, key, MaxFailures, ThrottleWindow)
+		return p.Peek(ctx, key, limit, ThrottleWindow)
 	}
 	return mcpdir.RateDecision{Allowed: true}
 }

@@ -3,6 +3,7 @@ package accounts_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -74,5 +75,60 @@ func TestSignUpLogInLogOut(t *testing.T) {
 	}
 	if _, err := s.Session(ctx, token); !errors.Is(err, mcpdir.ErrNotFound) {
 		t.Fatalf("a disabled account's session: %v", err)
+	}
+}
+
+// Finding 8 of issue 28: 11 wrong passwords from 11 addresses locked the
+// owner out for 15 minutes. Now failures count hard per (account,
+// address) and per address (an IPv6 /64 as one), and per account only
+// against addresses that failed on it: the owner logging in from an
+// address with no failures gets in, while a guesser gains nothing.
+func TestFailedLoginsCannotLockTheOwnerOut(t *testing.T) {
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s := accounts.New(db, memory.NewLimiter(nil))
+	const right = "a long enough password"
+	if _, _, err := s.SignUp(ctx, "ada@example.com", right); err != nil {
+		t.Fatal(err)
+	}
+	var th *accounts.ThrottledError
+	// Strangers fail from more addresses than the account's bar allows.
+	for i := range accounts.MaxAccountFailures + 10 {
+		s.LogIn(ctx, "ada@example.com", "a wrong guess", fmt.Sprintf("198.51.%d.%d", i/200, i%200+1))
+	}
+	if _, _, err := s.LogIn(ctx, "ada@example.com", right, "192.0.2.44"); err != nil {
+		t.Fatalf("the owner, from an address with no failures: %v", err)
+	}
+	// A guesser returning to an address that failed on the account is
+	// held back, even with the right password.
+	if _, _, err := s.LogIn(ctx, "ada@example.com", right, "198.51.0.1"); !errors.As(err, &th) {
+		t.Fatalf("an address that failed on a much-guessed account: %v", err)
+	}
+
+	// One address: MaxFailures on one account, then refused on it; other
+	// accounts until MaxAddressFailures; other addresses of its /64 too.
+	if _, _, err := s.SignUp(ctx, "bob@example.com", right); err != nil {
+		t.Fatal(err)
+	}
+	for range accounts.MaxFailures {
+		if _, _, err := s.LogIn(ctx, "bob@example.com", "a wrong guess", "2001:db8:1:2::1"); err != accounts.ErrBadLogin {
+			t.Fatalf("a failure: %v", err)
+		}
+	}
+	if _, _, err := s.LogIn(ctx, "bob@example.com", right, "2001:db8:1:2::99"); !errors.As(err, &th) {
+		t.Fatalf("another address of the guessing /64: %v", err)
+	}
+	if _, _, err := s.LogIn(ctx, "bob@example.com", right, "2001:db8:1:3::1"); err != nil {
+		t.Fatalf("the owner from another /64: %v", err)
+	}
+	for i := range accounts.MaxAddressFailures - accounts.MaxFailures {
+		s.LogIn(ctx, fmt.Sprintf("nobody%d@example.com", i), "a wrong guess", "2001:db8:1:2::1")
+	}
+	if _, _, err := s.LogIn(ctx, "carol@example.com", "a wrong guess", "2001:db8:1:2::1"); !errors.As(err, &th) {
+		t.Fatalf("an address past its own bar, on a new account: %v", err)
 	}
 }

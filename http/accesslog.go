@@ -26,7 +26,7 @@ type Observer interface {
 // query). A well-formed id from the client (or the proxy in front) is
 // kept, so that one request can be followed across systems; otherwise the
 // server makes one.
-func observe(logger *slog.Logger, accessLog bool, observer Observer, next http.Handler) http.Handler {
+func observe(logger *slog.Logger, accessLog bool, observer Observer, clientIP func(*http.Request) string, next http.Handler) http.Handler {
 	ids := newRequestIDs()
 	routes := newrouteObservers(observer)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -36,7 +36,7 @@ func observe(logger *slog.Logger, accessLog bool, observer Observer, next http.H
 			id = ids.next()
 		}
 		w.Header().Set("X-Request-Id", id)
-		info := &mcpdir.RequestInfo{ID: id}
+		info := &mcpdir.RequestInfo{ID: id, ClientAddr: clientIP(r)}
 		r = r.WithContext(mcpdir.WithRequestInfo(r.Context(), info))
 		rec := &recordingWriter{ResponseWriter: w}
 		next.ServeHTTP(rec, r)

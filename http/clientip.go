@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/clientnet"
 )
 
 // TrustedProxies are the networks whose X-Forwarded-For a server believes:
@@ -73,15 +74,16 @@ func (t TrustedProxies) ClientIP(r *http.Request) string {
 	return host
 }
 
-// pageLimit bounds the pages each client address may ask for: generous for
-// people, a ceiling for scrapers. Refused: 429 with Retry-After.
+// pageLimit bounds the pages each client address (an IPv6 address by its
+// /64: clientnet.Key) may ask for: generous for people, a ceiling for
+// scrapers. Refused: 429 with Retry-After.
 func pageLimit(cfg Config) func(http.Handler) http.Handler {
 	if cfg.PagesPerMinute <= 0 || cfg.PageLimiter == nil {
 		return func(h http.Handler) http.Handler { return h }
 	}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			d, err := cfg.PageLimiter.Allow(r.Context(), "page:"+cfg.TrustedProxies.ClientIP(r), cfg.PagesPerMinute, time.Minute)
+			d, err := cfg.PageLimiter.Allow(r.Context(), "page:"+clientnet.Key(cfg.TrustedProxies.ClientIP(r)), cfg.PagesPerMinute, time.Minute)
 			if err == nil && !d.Allowed {
 				w.Header().Set("Retry-After", strconv.Itoa(mcpdir.RetryAfterSeconds(d)))
 				cfg.Pages.Message(w, r, http.StatusTooManyRequests, "Too many requests",

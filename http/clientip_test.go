@@ -1,8 +1,13 @@
 package http
 
 import (
+	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"testing"
+
+	"github.com/mcpdir/mcpdir/memory"
+	"github.com/mcpdir/mcpdir/web"
 )
 
 func TestClientIP(t *testing.T) {
@@ -29,5 +34,42 @@ func TestClientIP(t *testing.T) {
 	}
 	if _, err := ParseTrustedProxies("10.0.0.0/33"); err == nil {
 		t.Error("a bad network was accepted")
+	}
+}
+
+// The page and registry limits count an IPv6 client by its /64: another
+// address of the same /64 shares the budget, another /64 has its own.
+func TestPerAddressLimitsCountIPv6By64(t *testing.T) {
+	trusted, _ := ParseTrustedProxies("127.0.0.1")
+	ok := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
+	pages, err := web.New(nil, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{TrustedProxies: trusted, PageLimiter: memory.NewLimiter(nil), PagesPerMinute: 2, RegistryPerMinute: 2,
+		RegistryAccess: RegistryPublic, Pages: pages}
+	for name, h := range map[string]http.Handler{"pages": pageLimit(cfg)(ok), "registry": registryAccess(cfg)(ok)} {
+		status := func(from string) int {
+			r := httptest.NewRequest("GET", "/", nil)
+			r.RemoteAddr = "127.0.0.1:1234"
+			r.Header.Set("X-Forwarded-For", from)
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			return w.Code
+		}
+		for _, from := range []string{"2001:db8:1:2::1", "2001:db8:1:2::2"} {
+			if got := status(from); got != http.StatusNoContent {
+				t.Fatalf("%s from %s: %d", name, from, got)
+			}
+		}
+		if got := status("2001:db8:1:2:ffff::9"); got != http.StatusTooManyRequests {
+			t.Fatalf("%s: a third address of the same /64 got %d, want 429", name, got)
+		}
+		if got := status("2001:db8:1:3::1"); got != http.StatusNoContent {
+			t.Fatalf("%s: another /64 got %d", name, got)
+		}
+		if got := status("192.0.2.1"); got != http.StatusNoContent {
+			t.Fatalf("%s: an IPv4 client got %d", name, got)
+		}
 	}
 }

@@ -7,11 +7,12 @@ import (
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/clientnet"
 )
 
 // Who may read the registry API (Config.RegistryAccess).
 const (
-	RegistryPublic = "public" // anyone, at most RegistryPerMinute requests a minute per address
+	RegistryPublic = "public" // anyone, at most RegistryPerMinute requests a minute per address (IPv6: per /64)
 	RegistryKey    = "key"    // holders of a key; reading spends no search budget
 )
 
@@ -35,7 +36,7 @@ func registryAccess(cfg Config) func(http.Handler) http.Handler {
 	}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			d, err := cfg.PageLimiter.Allow(r.Context(), "registry:"+cfg.TrustedProxies.ClientIP(r), cfg.RegistryPerMinute, time.Minute)
+			d, err := cfg.PageLimiter.Allow(r.Context(), "registry:"+clientnet.Key(cfg.TrustedProxies.ClientIP(r)), cfg.RegistryPerMinute, time.Minute)
 			if err == nil && !d.Allowed {
 				w.Header().Set("Retry-After", strconv.Itoa(mcpdir.RetryAfterSeconds(d)))
 				registryError(w, http.StatusTooManyRequests, "too many requests from this address: try again later")

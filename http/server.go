@@ -141,7 +141,7 @@ func NewServer(cfg Config) http.Handler {
 	h = boundRequest(h)
 	h = recoverPanics(cfg.Logger, h)
 	h = deadlines(cfg.Timeouts.orDefaults().Request, h)
-	h = observe(cfg.Logger, cfg.AccessLog, cfg.Observer, h)
+	h = observe(cfg.Logger, cfg.AccessLog, cfg.Observer, cfg.TrustedProxies.ClientIP, h)
 	if cfg.Baseline {
 		h = withBaseline(h)
 	}

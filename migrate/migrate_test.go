@@ -68,7 +68,7 @@ func fill(t *testing.T, db *sqlite.DB) {
 	must(t, db.CreateAccount(ctx, acct))
 	must(t, db.CreateSession(ctx, &mcpdir.WebSession{Hash: []byte("session"), AccountID: acct.ID, CreatedAt: now, LastSeen: now}))
 	must(t, db.CreateKey(ctx, &mcpdir.APIKey{Prefix: "mcpd_Abcdefgh", Name: "k", Scope: mcpdir.ScopeSearch, Hash: []byte("key-hash"), RateLimit: 20, CreatedAt: now, Owner: acct.ID}))
-	must(t, db.CreateClient(ctx, &mcpdir.OAuthClient{ID: "mcpdc_one", Name: "Agent", RedirectURIs: []string{"http://127.0.0.1/cb", "https://app.example/cb"}, CreatedAt: now}))
+	must(t, db.CreateClient(ctx, &mcpdir.OAuthClient{ID: "mcpdc_one", Name: "Agent", RedirectURIs: []string{"http://127.0.0.1/cb", "https://app.example/cb"}, CreatedAt: now}, mcpdir.ClientQuota{}))
 	code := &mcpdir.OAuthCode{Hash: []byte("code"), ClientID: "mcpdc_one", ClientName: "Agent", AccountID: acct.ID, RedirectURI: "http://127.0.0.1/cb", Challenge: "ch", ExpiresAt: now.Add(time.Minute)}
 	must(t, db.CreateCode(ctx, code))
 	g := &mcpdir.OAuthGrant{ID: "grant-1", ClientID: "mcpdc_one", ClientName: "Agent", AccountID: acct.ID, CreatedAt: now}

@@ -56,6 +56,7 @@ var refused = []netip.Prefix{
 	netip.MustParsePrefix("203.0.113.0/24"),  // documentation (TEST-NET-3)
 	netip.MustParsePrefix("240.0.0.0/4"),     // reserved, broadcast included
 	netip.MustParsePrefix("::/96"),           // IPv4-compatible (deprecated)
+	netip.MustParsePrefix("::ffff:0:0:0/96"), // IPv4-translated (SIIT): translators may reach the address it carries
 	netip.MustParsePrefix("64:ff9b:1::/48"),  // local-use NAT64
 	netip.MustParsePrefix("100::/64"),        // discard-only
 	netip.MustParsePrefix("2001::/23"),       // IETF protocol assignments (Teredo, benchmarking, ORCHID)

@@ -45,6 +45,8 @@ func TestAllowedRefusesEverySpecialRange(t *testing.T) {
 		"::ffff:192.168.1.1", "::ffff:224.0.0.1", "::ffff:7f00:1",
 		// IPv6 prefixes that embed a private IPv4 address
 		"64:ff9b::127.0.0.1", "64:ff9b::a00:1", "2002:7f00:1::1", "2002:a00:1::1", "2002:c0a8:101::",
+		// IPv4-translated (SIIT, RFC 2765), whatever address they carry
+		"::ffff:0:127.0.0.1", "::ffff:0:a00:1", "::ffff:0:8.8.8.8", "::ffff:0:0:0",
 	} {
 		a := netip.MustParseAddr(s)
 		if netguard.Allowed(a) {

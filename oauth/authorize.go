@@ -9,6 +9,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/mcpdir/mcpdir"
@@ -55,7 +56,7 @@ func (s *Server) client(ctx context.Context, id string) (*client, *pageError) {
 	c, err := s.cfg.Store.Client(ctx, id)
 	if errors.Is(err, mcpdir.ErrNotFound) {
 		return nil, &pageError{http.StatusBadRequest, "This app cannot connect",
-			"The directory does not know this app (client_id). Registrations no one used expire after a day: ask the app to connect again."}
+			"The directory does not know this app (client_id). Registrations no one used expire after an hour: ask the app to connect again."}
 	}
 	if err != nil {
 		s.cfg.Logger.ErrorContext(ctx, "oauth: read client", "err", err)
@@ -71,6 +72,9 @@ func (s *Server) validate(ctx context.Context, v url.Values) (req *authRequest, 
 	for _, p := range authParams {
 		if len(v[p]) > 1 {
 			return nil, nil, nil, &pageError{http.StatusBadRequest, "Invalid request", "The parameter " + p + " is given more than once."}
+		}
+		if n := maxParamBytes(p); len(v.Get(p)) > n {
+			return nil, nil, nil, &pageError{http.StatusBadRequest, "Invalid request", "The parameter " + p + " is longer than " + strconv.Itoa(n) + " bytes."}
 		}
 	}
 	id := v.Get("client_id")
@@ -97,8 +101,6 @@ func (s *Server) validate(ctx context.Context, v url.Values) (req *authRequest, 
 	req.params.Set("redirect_uri", redirect)
 	challenge := v.Get("code_challenge")
 	switch {
-	case len(req.state) > maxStateBytes:
-		return req, c, errorf(0, "invalid_request", "state is too long"), nil
 	case v.Get("response_type") != "code":
 		return req, c, errorf(0, "unsupported_response_type", `response_type must be "code"`), nil
 	case challenge == "" || v.Get("code_challenge_method") != "S256":
@@ -109,6 +111,19 @@ func (s *Server) validate(ctx context.Context, v url.Values) (req *authRequest, 
 		return req, c, errorf(0, "invalid_target", "resource must be "+s.resource), nil
 	}
 	return req, c, nil, nil
+}
+
+// maxParamBytes bounds each parameter of an authorization request: they
+// are echoed (state to the client, all of them into the login page's
+// link and the consent form), so none may be large.
+func maxParamBytes(p string) int {
+	switch p {
+	case "state", "scope":
+		return maxStateBytes
+	case "client_id", "redirect_uri", "resource":
+		return maxRedirectURIBytes
+	}
+	return 128 // response_type, code_challenge, code_challenge_method
 }
 
 const base64URLChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"

@@ -29,6 +29,7 @@ const (
 	documentTimeout  = 5 * time.Second
 	defaultDocAge    = 5 * time.Minute // a document without caching headers
 	maxDocAge        = 24 * time.Hour
+	failedDocAge     = time.Minute // a document that could not be fetched or was refused
 	maxCachedDocs    = 1000
 )
 
@@ -43,6 +44,7 @@ type Documents struct {
 
 type cachedDocument struct {
 	client  *client
+	err     error // the document could not be used: said again until expires
 	expires time.Time
 }
 
@@ -73,28 +75,33 @@ type document struct {
 	ClientSecret            json.RawMessage `json:"client_secret"`
 }
 
-// Client returns the client the document at id describes.
+// Client returns the client the document at id describes. A failure is
+// kept for failedDocAge, so that a stranger cannot make the server fetch
+// the same failing URL on every request.
 func (d *Documents) Client(ctx context.Context, id string) (*client, error) {
 	now := d.now()
 	d.mu.Lock()
 	c, ok := d.cache[id]
 	d.mu.Unlock()
 	if ok && now.Before(c.expires) {
-		return c.client, nil
+		return c.client, c.err
 	}
 	cl, age, err := d.fetch(ctx, id)
 	if err != nil {
-		return nil, err
+		if ctx.Err() != nil { // the asker left: no verdict on the document
+			return nil, err
+		}
+		cl, age = nil, failedDocAge
 	}
 	if age > 0 {
 		d.mu.Lock()
 		if len(d.cache) >= maxCachedDocs {
 			clear(d.cache)
 		}
-		d.cache[id] = cachedDocument{client: cl, expires: now.Add(age)}
+		d.cache[id] = cachedDocument{client: cl, err: err, expires: now.Add(age)}
 		d.mu.Unlock()
 	}
-	return cl, nil
+	return cl, err
 }
 
 // fetch reads and checks a document; age is how long it may be kept.

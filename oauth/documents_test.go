@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mcpdir/mcpdir/netguard"
 )
@@ -122,6 +123,22 @@ func TestClientMetadataDocuments(t *testing.T) {
 			t.Errorf("%s: %v", id, err)
 		}
 	}
+	// A failure is kept a minute (issue 28): asking again does not fetch.
+	before := h.fetches.Load()
+	for range 5 {
+		if _, err := docs.Client(ctx, h.base+"/missing.json"); err == nil || !strings.Contains(err.Error(), "answered") {
+			t.Errorf("the kept failure: %v", err)
+		}
+	}
+	if n := h.fetches.Load() - before; n != 0 {
+		t.Errorf("a failing URL asked again: %d more fetches", n)
+	}
+	docs.now = func() time.Time { return time.Now().Add(failedDocAge + time.Second) }
+	docs.Client(ctx, h.base+"/missing.json")
+	if n := h.fetches.Load() - before; n != 1 {
+		t.Errorf("a minute later: %d fetches, want 1", n)
+	}
+	docs.now = time.Now
 	port := strings.Split(h.base, ":")[2]
 	for _, host := range []string{"intranet.example.com", "metadata.example.com", "localhost", "127.0.0.1"} {
 		before := h.fetches.Load()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/auth"
+	"github.com/mcpdir/mcpdir/clientnet"
 	"github.com/mcpdir/mcpdir/web"
 )
 
@@ -72,7 +73,7 @@ func (s *Server) authenticate(ctx context.Context, token string) (*mcpdir.APIKey
 	k := s.cache[h]
 	s.mu.Unlock()
 	if k == nil {
-		if !s.mayLookUp() {
+		if !s.mayLookUp(ctx) {
 			return nil, errTooManyLookups
 		}
 		t, g, err := s.cfg.Store.Token(ctx, h[:])
@@ -85,13 +86,7 @@ func (s *Server) authenticate(ctx context.Context, token string) (*mcpdir.APIKey
 		case g.Revoked():
 			return nil, errRevokedToken
 		}
-		k = grantKey(g, t.ExpiresAt)
-		s.mu.Lock()
-		if len(s.cache) >= maxCachedAccessTokens {
-			clear(s.cache)
-		}
-		s.cache[h] = k
-		s.mu.Unlock()
+		k = s.keep(h, g, t.ExpiresAt)
 	}
 	now := s.now()
 	id := strings.TrimPrefix(k.Prefix, grantKeyPrefix)
@@ -115,23 +110,64 @@ func (s *Server) authenticate(ctx context.Context, token string) (*mcpdir.APIKey
 	return k, nil
 }
 
+// keep remembers an access token of a grant: the replica that issues a
+// token keeps it at once, others after their first store read.
+func (s *Server) keep(h [32]byte, g *mcpdir.OAuthGrant, expires time.Time) *mcpdir.APIKey {
+	k := grantKey(g, expires)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.cache) >= maxCachedAccessTokens {
+		clear(s.cache)
+	}
+	s.cache[h] = k
+	return k
+}
+
 // MaxLookupsPerSecond bounds the store lookups of access tokens this
-// replica has not seen: made-up tokens cannot become a flood of database
-// reads. A token is looked up once, then kept in memory.
-const MaxLookupsPerSecond = 100
+// replica has not seen, per client address (an IPv6 address by its /64):
+// made-up tokens cannot become a flood of database reads, and one
+// network's made-up tokens cannot spend another's lookups. A token is
+// looked up once, then kept in memory; its issuing replica never looks
+// it up.
+const MaxLookupsPerSecond = 20
 
-var errTooManyLookups = mcpdir.Errorf(mcpdir.ECodeUnavailable, "too many new access tokens at once: try again in a second")
+// maxLookupWindows bounds the addresses counted at once.
+const maxLookupWindows = 10_000
 
-// mayLookUp counts a lookup in the current second, if there is room.
-func (s *Server) mayLookUp() bool {
+var errTooManyLookups = mcpdir.Errorf(mcpdir.ECodeUnavailable, "too many new access tokens at once from this address: try again in a second")
+
+// lookupWindow counts one address's lookups in the second since since.
+type lookupWindow struct {
+	since time.Time
+	n     int
+}
+
+// mayLookUp counts a lookup in the current second for the request's
+// client address, if there is room.
+func (s *Server) mayLookUp(ctx context.Context) bool {
+	var addr string
+	if info := mcpdir.RequestInfoFrom(ctx); info != nil {
+		addr = clientnet.Key(info.ClientAddr)
+	}
 	now := s.now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if now.Sub(s.lookupsSince) >= time.Second || now.Before(s.lookupsSince) {
-		s.lookupsSince, s.lookups = now, 0
+	if len(s.lookups) >= maxLookupWindows {
+		maps.DeleteFunc(s.lookups, func(_ string, w *lookupWindow) bool { return now.Sub(w.since) >= time.Second })
+		if len(s.lookups) >= maxLookupWindows { // that many addresses in one second: start again
+			clear(s.lookups)
+		}
 	}
-	s.lookups++
-	return s.lookups <= MaxLookupsPerSecond
+	w := s.lookups[addr]
+	if w == nil {
+		w = &lookupWindow{since: now}
+		s.lookups[addr] = w
+	}
+	if now.Sub(w.since) >= time.Second || now.Before(w.since) {
+		w.since, w.n = now, 0
+	}
+	w.n++
+	return w.n <= MaxLookupsPerSecond
 }
 
 // Forget makes this replica refuse the tokens of grants revoked elsewhere
@@ -195,12 +231,12 @@ func (s *Server) RevokeApp(ctx context.Context, accountID, id string) error {
 }
 
 // Run writes grants' last-used times every 5 seconds and sweeps expired
-// tokens, codes and unused registrations at start and every hour, until
-// ctx ends.
+// tokens, codes and unused registrations at start and every 10 minutes,
+// until ctx ends.
 func (s *Server) Run(ctx context.Context) {
 	flush := time.NewTicker(5 * time.Second)
 	defer flush.Stop()
-	sweep := time.NewTicker(time.Hour)
+	sweep := time.NewTicker(sweepEvery)
 	defer sweep.Stop()
 	s.sweep(ctx)
 	for {

@@ -15,6 +15,7 @@
 package oauth
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -28,6 +29,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/clientnet"
 	"github.com/mcpdir/mcpdir/web"
 )
 
@@ -36,19 +38,21 @@ const (
 	CodeLifetime    = 60 * time.Second
 	AccessLifetime  = time.Hour
 	RefreshIdle     = 30 * 24 * time.Hour // a refresh token unused this long expires
-	UnusedClientTTL = 24 * time.Hour      // a registration no one authorized is deleted after this
+	UnusedClientTTL = time.Hour           // a registration no grant or code uses is deleted after this
+	sweepEvery      = 10 * time.Minute
 )
 
 // Bounds.
 const (
-	MaxClients            = 10_000 // registered clients at once
-	RegistrationsPerHour  = 20     // per client address
+	MaxClients            = 10_000 // registered clients at once (Config.MaxClients)
+	MaxClientsPerNetwork  = 100    // of them from one IPv4 /24 or IPv6 /64 (Config.MaxClientsPerNetwork)
+	RegistrationsPerHour  = 20     // per client address (IPv6: per /64)
 	maxRegistrationBytes  = 16 << 10
 	maxTokenRequestBytes  = 16 << 10
 	maxRedirectURIs       = 10
 	maxRedirectURIBytes   = 2048
 	maxClientNameRunes    = 100
-	maxStateBytes         = 2048
+	maxStateBytes         = 1024 // state and scope of an authorization request
 	maxCachedAccessTokens = 10_000
 )
 
@@ -88,10 +92,15 @@ type Config struct {
 	Store mcpdir.OAuthStore
 	// Limiter counts registrations per client address (the shared limiter
 	// when replicas share Redis).
-	Limiter  mcpdir.RateLimiter
-	Budgets  Budgets
-	Pages    Pages
+	Limiter mcpdir.RateLimiter
+	Budgets Budgets
+	Pages   Pages
+	// ClientIP is the client's address; every per-address limit here
+	// counts it by clientnet.Key (an IPv6 address by its /64).
 	ClientIP func(*http.Request) string
+	// MaxClients and MaxClientsPerNetwork bound registered clients (0:
+	// the defaults of the same names).
+	MaxClients, MaxClientsPerNetwork int
 	// PublicURL is the issuer and the base of the resource,
 	// PublicURL/api/open/mcp.
 	PublicURL string
@@ -114,8 +123,7 @@ type Server struct {
 	gone  map[string]time.Time        // grants revoked, kept as long as their access tokens could live
 	used  map[string]time.Time        // grants' last-used times not yet written
 
-	lookupsSince time.Time // the second whose store lookups lookups counts
-	lookups      int
+	lookups map[string]*lookupWindow // store lookups of unseen tokens, by client address
 }
 
 // ResourcePath is the protected resource, the MCP endpoint.
@@ -125,10 +133,15 @@ const ResourcePath = "/api/open/mcp"
 func New(cfg Config) *Server {
 	issuer := strings.TrimRight(cfg.PublicURL, "/")
 	s := &Server{cfg: cfg, issuer: issuer, resource: issuer + ResourcePath, now: time.Now,
-		cache: map[[32]byte]*mcpdir.APIKey{}, gone: map[string]time.Time{}, used: map[string]time.Time{}}
+		cache: map[[32]byte]*mcpdir.APIKey{}, gone: map[string]time.Time{}, used: map[string]time.Time{}, lookups: map[string]*lookupWindow{}}
 	if s.cfg.Observer == nil {
 		s.cfg.Observer = nopObserver{}
 	}
+	if ip := cfg.ClientIP; ip != nil {
+		s.cfg.ClientIP = func(r *http.Request) string { return clientnet.Key(ip(r)) }
+	}
+	s.cfg.MaxClients = cmp.Or(s.cfg.MaxClients, MaxClients)
+	s.cfg.MaxClientsPerNetwork = cmp.Or(s.cfg.MaxClientsPerNetwork, MaxClientsPerNetwork)
 	return s
 }
 

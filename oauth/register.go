@@ -11,10 +11,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/clientnet"
 )
 
 // registration is a client's registration request (RFC 7591). Fields the
@@ -210,17 +212,20 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		refuse(errorf(http.StatusTooManyRequests, "rate_limited", "too many registrations from this address: try again later"))
 		return
 	}
-	if n, err := s.cfg.Store.CountClients(ctx); err != nil || n >= MaxClients {
-		if err != nil {
-			s.cfg.Logger.ErrorContext(ctx, "oauth: count clients", "err", err)
-		}
+	now := s.now().UTC()
+	reg.ClientID, reg.ClientIDIssuedAt = newSecret(clientPrefix), now.Unix()
+	c := &mcpdir.OAuthClient{ID: reg.ClientID, Name: reg.ClientName, RedirectURIs: reg.RedirectURIs, CreatedAt: now,
+		Network: clientnet.Network(s.cfg.ClientIP(r))}
+	switch err := s.cfg.Store.CreateClient(ctx, c, mcpdir.ClientQuota{Max: s.cfg.MaxClients, PerNetwork: s.cfg.MaxClientsPerNetwork}); {
+	case errors.Is(err, mcpdir.ErrNetworkFull):
+		w.Header().Set("Retry-After", strconv.Itoa(int(UnusedClientTTL/time.Second)))
+		refuse(errorf(http.StatusTooManyRequests, "rate_limited", "too many clients are registered from this network: use one you registered, or try again later"))
+		return
+	case errors.Is(err, mcpdir.ErrClientsFull):
 		w.Header().Set("Retry-After", "3600")
 		refuse(errorf(http.StatusServiceUnavailable, "temporarily_unavailable", "registration is not possible right now: try again later"))
 		return
-	}
-	now := s.now().UTC()
-	reg.ClientID, reg.ClientIDIssuedAt = newSecret(clientPrefix), now.Unix()
-	if err := s.cfg.Store.CreateClient(ctx, &mcpdir.OAuthClient{ID: reg.ClientID, Name: reg.ClientName, RedirectURIs: reg.RedirectURIs, CreatedAt: now}); err != nil {
+	case err != nil:
 		s.cfg.Logger.ErrorContext(ctx, "oauth: register", "err", err)
 		refuse(errorf(http.StatusServiceUnavailable, "temporarily_unavailable", "registration is not possible right now: try again later"))
 		return

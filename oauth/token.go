@@ -185,6 +185,7 @@ func (s *Server) exchange(ctx context.Context, req *tokenRequest) (*tokenRespons
 		s.cfg.Logger.ErrorContext(ctx, "oauth: redeem code", "err", err)
 		return nil, errServer
 	}
+	s.keep(hashOf(resp.AccessToken), g, tokens[0].ExpiresAt)
 	return resp, nil
 }
 
@@ -221,6 +222,7 @@ func (s *Server) refresh(ctx context.Context, req *tokenRequest) (*tokenResponse
 		s.cfg.Logger.ErrorContext(ctx, "oauth: rotate refresh token", "err", err)
 		return nil, errServer
 	}
+	s.keep(hashOf(resp.AccessToken), g, tokens[0].ExpiresAt)
 	return resp, nil
 }
 

@@ -12,12 +12,36 @@ import (
 )
 
 // CreateClient implements mcpdir.OAuthStore.
-func (db *DB) CreateClient(ctx context.Context, c *mcpdir.OAuthClient) error {
-	if _, err := db.pool.Exec(ctx, `INSERT INTO oauth_clients (id, name, redirect_uris, created_at) VALUES ($1, $2, $3, $4)`,
-		c.ID, c.Name, c.RedirectURIs, unixNano(c.CreatedAt)); err != nil {
-		return fmt.Errorf("create client: %w", err)
-	}
-	return nil
+// Registrations take a transaction-scoped advisory lock, so that the
+// counts and the insert of one cannot interleave with another's (READ
+// COMMITTED alone would let two see room for one).
+func (db *DB) CreateClient(ctx context.Context, c *mcpdir.OAuthClient, q mcpdir.ClientQuota) error {
+	return db.inTx(ctx, "create client", func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, clientsLock); err != nil {
+			return err
+		}
+		var all, mine int
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*), COUNT(*) FILTER (WHERE network = $1) FROM oauth_clients`, c.Network).Scan(&all, &mine); err != nil {
+			return err
+		}
+		if q.PerNetwork > 0 && mine >= q.PerNetwork {
+			return mcpdir.ErrNetworkFull
+		}
+		if q.Max > 0 && all >= q.Max {
+			tag, err := tx.Exec(ctx, `DELETE FROM oauth_clients WHERE id IN (SELECT id FROM oauth_clients c WHERE
+				NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.client_id = c.id) AND NOT EXISTS (SELECT 1 FROM oauth_codes k WHERE k.client_id = c.id)
+				ORDER BY created_at LIMIT $1)`, all-q.Max+1)
+			if err != nil {
+				return err
+			}
+			if tag.RowsAffected() < int64(all-q.Max+1) {
+				return mcpdir.ErrClientsFull
+			}
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO oauth_clients (id, name, redirect_uris, created_at, network) VALUES ($1, $2, $3, $4, $5)`,
+			c.ID, c.Name, c.RedirectURIs, unixNano(c.CreatedAt), c.Network)
+		return err
+	})
 }
 
 // Client implements mcpdir.OAuthStore.

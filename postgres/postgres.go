@@ -30,6 +30,7 @@ var _ mcpdir.Store = (*DB)(nil)
 const (
 	migrateLock = 0x6d63706469720001 // "mcpdir" + 1
 	feedLock    = 0x6d63706469720002
+	clientsLock = 0x6d63706469720010 // orders OAuth registrations (cmd holds 0003 and 0004)
 )
 
 // Open connects to the database at url (postgres://…) and migrates its
@@ -166,6 +167,13 @@ var migrations = []string{
 	// What a live check found besides its status, version and tools
 	// (mcpdir.EncodeLiveDetails); empty for the checks made before.
 	`ALTER TABLE live_checks ADD COLUMN details BYTEA NOT NULL DEFAULT '';`,
+	// The network an OAuth client was registered from: its share of the
+	// clients is bounded (mcpdir.ClientQuota).
+	`ALTER TABLE oauth_clients ADD COLUMN network TEXT NOT NULL DEFAULT '';
+	CREATE INDEX oauth_clients_network ON oauth_clients (network);
+	CREATE INDEX oauth_clients_created ON oauth_clients (created_at);
+	CREATE INDEX oauth_grants_client ON oauth_grants (client_id);
+	CREATE INDEX oauth_codes_client ON oauth_codes (client_id);`,
 }
 
 // migrate applies what migrations the database lacks, under an advisory

@@ -6,18 +6,23 @@
 package registry
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/netguard"
 )
 
 // PageSize is how many servers a page asks for.
@@ -69,7 +74,9 @@ type Summary struct {
 
 // Syncer pulls one registry into a store.
 type Syncer struct {
-	Base   string // the registry's URL, e.g. https://registry.modelcontextprotocol.io
+	Base string // the registry's URL, e.g. https://registry.modelcontextprotocol.io
+	// Client fetches the pages; nil: HTTPClient(false, false), which
+	// reaches public addresses only.
 	Client *http.Client
 	Store  Store
 	Log    *slog.Logger
@@ -79,6 +86,42 @@ type Syncer struct {
 	RetryWait time.Duration
 	// Progress, if set, is told after each page is committed.
 	Progress func(Summary)
+}
+
+// HTTPClient is the client a sync fetches with. The registry's URL is the
+// operator's, but what it redirects to is not, and a sync must not become
+// a way into the private network: the client goes through netguard
+// (public addresses only, checked at connect time, at most
+// netguard.MaxRedirects redirects) unless allowPrivate, and never through
+// a proxy from the environment (HTTPS_PROXY, …) unless proxyFromEnv, in
+// which case the proxy connects and its own rules apply.
+func HTTPClient(allowPrivate, proxyFromEnv bool) *http.Client {
+	tr := netguard.New(netguard.Options{AllowPrivate: allowPrivate}).Transport()
+	if proxyFromEnv {
+		// The proxy the environment names is the operator's: connections
+		// to it are not guarded (it may well be on a private network);
+		// connections that bypass it (NO_PROXY) still are.
+		var proxies sync.Map
+		tr.Proxy = func(r *http.Request) (*url.URL, error) {
+			u, err := http.ProxyFromEnvironment(r)
+			if u != nil {
+				port := u.Port()
+				if port == "" {
+					port = map[string]string{"https": "443", "socks5": "1080"}[u.Scheme]
+				}
+				proxies.Store(net.JoinHostPort(u.Hostname(), cmp.Or(port, "80")), true)
+			}
+			return u, err
+		}
+		guarded, direct := tr.DialContext, (&net.Dialer{Timeout: 10 * time.Second}).DialContext
+		tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+			if _, ok := proxies.Load(addr); ok {
+				return direct(ctx, network, addr)
+			}
+			return guarded(ctx, network, addr)
+		}
+	}
+	return &http.Client{Transport: tr, Timeout: 30 * time.Second, CheckRedirect: netguard.CheckRedirect}
 }
 
 // Sync pulls every server updated since the last successful sync (all of
@@ -194,7 +237,7 @@ func (s *Syncer) fetch(ctx context.Context, cursor, since string) (*page, error)
 	}
 	client := s.Client
 	if client == nil {
-		client = &http.Client{Timeout: 30 * time.Second}
+		client = HTTPClient(false, false)
 	}
 	var lastErr error
 	for try := range tries {
@@ -228,6 +271,9 @@ func (s *Syncer) get(ctx context.Context, client *http.Client, u string) (_ *pag
 	req.Header.Set("Accept", "application/json")
 	resp, err := client.Do(req)
 	if err != nil {
+		if errors.Is(err, netguard.ErrRefused) {
+			return nil, false, fmt.Errorf("%w (the registry, or where it redirects, is not at a public address)", err)
+		}
 		return nil, ctx.Err() == nil, err
 	}
 	defer resp.Body.Close()

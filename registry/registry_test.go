@@ -113,7 +113,7 @@ func setup(t *testing.T) (*fakeRegistry, *registry.Syncer, *sqlite.DB) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	return f, &registry.Syncer{Base: srv.URL, Store: db, RetryWait: time.Millisecond}, db
+	return f, &registry.Syncer{Base: srv.URL, Client: registry.HTTPClient(true, false), Store: db, RetryWait: time.Millisecond}, db
 }
 
 func entryOf(t *testing.T, db *sqlite.DB, name string) *mcpdir.Entry {

@@ -11,16 +11,36 @@ import (
 )
 
 // CreateClient implements mcpdir.OAuthStore.
-func (s *DB) CreateClient(ctx context.Context, c *mcpdir.OAuthClient) error {
+// Transactions begin IMMEDIATE (a write lock), so the counts and the
+// insert are atomic among registrations.
+func (s *DB) CreateClient(ctx context.Context, c *mcpdir.OAuthClient, q mcpdir.ClientQuota) error {
 	uris, err := json.Marshal(c.RedirectURIs)
 	if err != nil {
 		return fmt.Errorf("create client: %w", err)
 	}
-	if _, err := s.db.ExecContext(ctx, `INSERT INTO oauth_clients (id, name, redirect_uris, created_at) VALUES (?, ?, ?, ?)`,
-		c.ID, c.Name, string(uris), unixNano(c.CreatedAt)); err != nil {
-		return fmt.Errorf("create client: %w", err)
-	}
-	return nil
+	return s.inTx(ctx, "create client", func(tx *sql.Tx) error {
+		var all, mine int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*), COUNT(*) FILTER (WHERE network = ?) FROM oauth_clients`, c.Network).Scan(&all, &mine); err != nil {
+			return err
+		}
+		if q.PerNetwork > 0 && mine >= q.PerNetwork {
+			return mcpdir.ErrNetworkFull
+		}
+		if q.Max > 0 && all >= q.Max {
+			res, err := tx.ExecContext(ctx, `DELETE FROM oauth_clients WHERE id IN (SELECT id FROM oauth_clients c WHERE
+				NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.client_id = c.id) AND NOT EXISTS (SELECT 1 FROM oauth_codes k WHERE k.client_id = c.id)
+				ORDER BY created_at LIMIT ?)`, all-q.Max+1)
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n < int64(all-q.Max+1) {
+				return mcpdir.ErrClientsFull
+			}
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO oauth_clients (id, name, redirect_uris, created_at, network) VALUES (?, ?, ?, ?, ?)`,
+			c.ID, c.Name, string(uris), unixNano(c.CreatedAt), c.Network)
+		return err
+	})
 }
 
 // Client implements mcpdir.OAuthStore.

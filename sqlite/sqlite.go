@@ -178,6 +178,13 @@ var migrations = []string{
 	// What a live check found besides its status, version and tools
 	// (mcpdir.EncodeLiveDetails); empty for the checks made before.
 	`ALTER TABLE live_checks ADD COLUMN details BLOB NOT NULL DEFAULT x'';`,
+	// The network an OAuth client was registered from: its share of the
+	// clients is bounded (mcpdir.ClientQuota).
+	`ALTER TABLE oauth_clients ADD COLUMN network TEXT NOT NULL DEFAULT '';
+	CREATE INDEX oauth_clients_network ON oauth_clients (network);
+	CREATE INDEX oauth_clients_created ON oauth_clients (created_at);
+	CREATE INDEX oauth_grants_client ON oauth_grants (client_id);
+	CREATE INDEX oauth_codes_client ON oauth_codes (client_id);`,
 }
 
 func (s *DB) migrate(ctx context.Context) error {

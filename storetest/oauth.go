@@ -3,7 +3,10 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,7 +21,7 @@ func oauth(t *testing.T, open Opener) {
 	db, another := open(t)
 	now := time.Now().Round(0).UTC()
 	c := &mcpdir.OAuthClient{ID: "mcpdc_one", Name: "Inspector", RedirectURIs: []string{"http://127.0.0.1/cb", "https://app.example/cb"}, CreatedAt: now}
-	if err := db.CreateClient(ctx, c); err != nil {
+	if err := db.CreateClient(ctx, c, mcpdir.ClientQuota{}); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := another().Client(ctx, c.ID); err != nil || got.Name != c.Name || !slices.Equal(got.RedirectURIs, c.RedirectURIs) || !got.CreatedAt.Equal(now) {
@@ -121,7 +124,7 @@ func oauth(t *testing.T, open Opener) {
 
 	// The sweep: unused clients go, used ones stay.
 	idle := &mcpdir.OAuthClient{ID: "mcpdc_idle", Name: "idle", RedirectURIs: []string{"https://x.example/cb"}, CreatedAt: now.Add(-48 * time.Hour)}
-	if err := db.CreateClient(ctx, idle); err != nil {
+	if err := db.CreateClient(ctx, idle, mcpdir.ClientQuota{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.SweepOAuth(ctx, now.Add(48*time.Hour), now.Add(-time.Hour)); err != nil {
@@ -130,4 +133,77 @@ func oauth(t *testing.T, open Opener) {
 	if _, err := db.Client(ctx, idle.ID); !errors.Is(err, mcpdir.ErrNotFound) {
 		t.Fatalf("an unused registration outlived the sweep: %v", err)
 	}
+}
+
+// clientQuota: registrations in parallel never take the table past its
+// cap; one network gets at most its share; a full table makes room by
+// dropping the oldest client no grant or code uses, and refuses only when
+// every client is in use.
+func clientQuota(t *testing.T, open Opener) {
+	ctx := context.Background()
+	db, _ := open(t)
+	now := time.Now().Round(0).UTC()
+	q := mcpdir.ClientQuota{Max: 20, PerNetwork: 3}
+	client := func(id, network string, at time.Time) *mcpdir.OAuthClient {
+		return &mcpdir.OAuthClient{ID: id, Name: id, RedirectURIs: []string{"https://a.example/cb"}, CreatedAt: at, Network: network}
+	}
+
+	// 40 networks register at once, each twice: 20 fit.
+	var wg sync.WaitGroup
+	var created, full atomic.Int32
+	for i := range 80 {
+		wg.Go(func() {
+			err := db.CreateClient(ctx, client(fmt.Sprintf("c%02d", i), fmt.Sprintf("net%d", i/2), now), mcpdir.ClientQuota{Max: q.Max, PerNetwork: q.PerNetwork})
+			switch {
+			case err == nil:
+				created.Add(1)
+			case errors.Is(err, mcpdir.ErrClientsFull):
+				full.Add(1)
+			default:
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	// With nothing in use, a full table evicts: every one was created,
+	// and the table holds exactly the cap.
+	if n, err := db.CountClients(ctx); err != nil || n != q.Max {
+		t.Fatalf("after 80 parallel registrations with a cap of %d: %d clients (%v); %d created, %d refused", q.Max, n, err, created.Load(), full.Load())
+	}
+
+	// One network: its share, then ErrNetworkFull.
+	for i := range q.PerNetwork + 2 {
+		err := db.CreateClient(ctx, client(fmt.Sprintf("flood%d", i), "2001:db8:1:2::/64", now.Add(time.Second)), q)
+		if i < q.PerNetwork && err != nil || i >= q.PerNetwork && !errors.Is(err, mcpdir.ErrNetworkFull) {
+			t.Fatalf("registration %d from one network: %v", i, err)
+		}
+	}
+
+	// Every client in use (a code each): a full table refuses.
+	ids, _ := clientIDs(ctx, db, q.Max)
+	for i, id := range ids {
+		if err := db.CreateCode(ctx, &mcpdir.OAuthCode{Hash: []byte(fmt.Sprintf("quota-code-%d", i)), ClientID: id, AccountID: "a", ExpiresAt: now.Add(time.Minute)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.CreateClient(ctx, client("late", "198.51.100.0/24", now.Add(2*time.Second)), q); !errors.Is(err, mcpdir.ErrClientsFull) {
+		t.Fatalf("a full table of clients in use: %v", err)
+	}
+	if n, _ := db.CountClients(ctx); n != q.Max {
+		t.Fatalf("after a refusal: %d clients", n)
+	}
+}
+
+// clientIDs finds the ids of up to n clients by trying the ones the quota
+// test made.
+func clientIDs(ctx context.Context, db mcpdir.Store, n int) ([]string, error) {
+	var ids []string
+	for i := range 80 {
+		for _, id := range []string{fmt.Sprintf("c%02d", i), fmt.Sprintf("flood%d", i)} {
+			if _, err := db.Client(ctx, id); err == nil && len(ids) < n {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids, nil
 }

@@ -34,6 +34,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("accounts and sessions", func(t *testing.T) { accounts(t, open) })
 	t.Run("live checks", func(t *testing.T) { liveChecks(t, open) })
 	t.Run("oauth", func(t *testing.T) { oauth(t, open) })
+	t.Run("oauth client quota", func(t *testing.T) { clientQuota(t, open) })
 	t.Run("server versions", func(t *testing.T) { versions(t, open) })
 	t.Run("state", func(t *testing.T) {
 		ctx := context.Background()

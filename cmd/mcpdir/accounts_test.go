@@ -152,8 +152,8 @@ func TestAccountsForTheOperator(t *testing.T) {
 	}
 }
 
-// Ten failed logins for an account in 15 minutes: the next is 429 with
-// Retry-After, even with the right password.
+// Ten failed logins for an account from one address in 15 minutes: the
+// next from there is 429 with Retry-After, even with the right password.
 func TestLoginThrottle(t *testing.T) {
 	s := startServer(t, "")
 	ada := newBrowser(t, s.URL)

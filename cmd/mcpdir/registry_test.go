@@ -121,7 +121,7 @@ func TestRegistryFederation(t *testing.T) {
 		t.Fatalf("the first registry serves %d server versions: %v", len(want), want[name+"@1.1.0"])
 	}
 	b := t.TempDir()
-	out := cli(t, b, "sync", "--from", a.URL)
+	out := cli(t, b, "sync", "--allow-private", "--from", a.URL)
 	if !strings.Contains(out, fmt.Sprintf("%d versions recorded", len(want))) {
 		t.Fatalf("first sync: %s", out)
 	}
@@ -142,7 +142,7 @@ func TestRegistryFederation(t *testing.T) {
 		_, ok := registryServers(t, a.URL, "", "")["com.npmjs/acme.kite@0.3.0"]
 		return ok
 	})
-	out = cli(t, b, "sync", "--from", a.URL)
+	out = cli(t, b, "sync", "--allow-private", "--from", a.URL)
 	if !strings.Contains(out, "3 versions recorded; entries: 1 added, 0 updated, 0 unchanged, 1 hidden") {
 		t.Errorf("incremental sync: %s", out)
 	}

@@ -58,6 +58,8 @@ type serveConfig struct {
 	metricsAddr    string
 	syncFrom       string
 	syncEvery      time.Duration
+	syncPrivate    bool
+	syncProxy      bool
 	checkEvery     time.Duration
 	checkPrivate   bool
 	pagesPerMinute int
@@ -106,6 +108,8 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 	fs.StringVar(&cfg.metricsAddr, "metrics-addr", env("MCPDIR_METRICS_ADDR"), "serve /metrics on a listener of its own (e.g. 127.0.0.1:9090); unset: on the main listener, to this machine and admin keys (env MCPDIR_METRICS_ADDR)")
 	fs.StringVar(&cfg.syncFrom, "sync-from", env("MCPDIR_SYNC_FROM"), "follow this registry's list API (e.g. https://registry.modelcontextprotocol.io): sync at start and every --sync-every (env MCPDIR_SYNC_FROM)")
 	fs.DurationVar(&cfg.syncEvery, "sync-every", time.Hour, "how often to sync with --sync-from")
+	fs.BoolVar(&cfg.syncPrivate, "sync-allow-private", envTrue(env("MCPDIR_SYNC_ALLOW_PRIVATE")), "let --sync-from reach loopback, private and other non-public addresses (env MCPDIR_SYNC_ALLOW_PRIVATE=1)")
+	fs.BoolVar(&cfg.syncProxy, "sync-proxy-from-env", envTrue(env("MCPDIR_SYNC_PROXY_FROM_ENV")), "fetch --sync-from through the proxy HTTPS_PROXY/HTTP_PROXY name (env MCPDIR_SYNC_PROXY_FROM_ENV=1)")
 	checkEvery := seconds(0)
 	if v := env("MCPDIR_CHECK_EVERY"); v != "" {
 		if err := checkEvery.Set(v); err != nil {
@@ -340,7 +344,9 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	wg.Go(func() { sweepLimiter(bg, loginFailures) })
 	wg.Go(func() { authServer.Run(bg) })
 	if cfg.syncFrom != "" {
-		wg.Go(func() { runSync(bg, store, cfg.syncFrom, max(cfg.syncEvery, time.Minute), logger, m.SyncRan) })
+		wg.Go(func() {
+			runSync(bg, store, cfg.syncFrom, registry.HTTPClient(cfg.syncPrivate, cfg.syncProxy), max(cfg.syncEvery, time.Minute), logger, m.SyncRan)
+		})
 	}
 	if cfg.checkEvery > 0 {
 		c := newChecker(cfg.checkPrivate, livecheck.DefaultTimeout, livecheck.DefaultConcurrency)

@@ -6,7 +6,9 @@ import (
 	"io"
 	"log/slog"
 	"maps"
+	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mcpdir/mcpdir"
@@ -18,6 +20,8 @@ import (
 func syncCmd(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
 	fs, storeAt := newFlags("sync", env, stderr)
 	from := fs.String("from", env("MCPDIR_SYNC_FROM"), "the registry's base URL, e.g. https://registry.modelcontextprotocol.io (env MCPDIR_SYNC_FROM)")
+	private := fs.Bool("allow-private", envTrue(env("MCPDIR_SYNC_ALLOW_PRIVATE")), "let the sync reach loopback, private and other non-public addresses (env MCPDIR_SYNC_ALLOW_PRIVATE=1)")
+	proxy := fs.Bool("proxy-from-env", envTrue(env("MCPDIR_SYNC_PROXY_FROM_ENV")), "fetch through the proxy HTTPS_PROXY/HTTP_PROXY name (env MCPDIR_SYNC_PROXY_FROM_ENV=1)")
 	args, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -32,7 +36,7 @@ func syncCmd(ctx context.Context, args []string, env envLookup, stdout, stderr i
 	defer store.Close()
 	start := time.Now()
 	terminal := isTerminal(stderr)
-	s := &registry.Syncer{Base: *from, Store: store, Log: slog.New(slog.NewTextHandler(stderr, nil)),
+	s := &registry.Syncer{Base: *from, Client: registry.HTTPClient(*private, *proxy), Store: store, Log: slog.New(slog.NewTextHandler(stderr, nil)),
 		Progress: func(sum registry.Summary) {
 			if terminal {
 				fmt.Fprintf(stderr, "\r\033[Ksync %s: page %d, %d added, %d updated", terminalSafe(*from), sum.Pages, sum.Added, sum.Updated)
@@ -66,8 +70,8 @@ const syncLock = 0x6d63706469720003
 
 // runSync syncs at start and then every interval until ctx ends; on a
 // shared store, one replica at a time.
-func runSync(ctx context.Context, store mcpdir.Store, from string, every time.Duration, logger *slog.Logger, ran func(ok bool)) {
-	s := &registry.Syncer{Base: from, Store: store, Log: logger}
+func runSync(ctx context.Context, store mcpdir.Store, from string, client *http.Client, every time.Duration, logger *slog.Logger, ran func(ok bool)) {
+	s := &registry.Syncer{Base: from, Client: client, Store: store, Log: logger}
 	onOneReplica(ctx, store, syncLock, every, logger, "registry sync", func() {
 		start := time.Now()
 		sum, err := s.Sync(ctx)
@@ -105,3 +109,6 @@ func onOneReplica(ctx context.Context, store mcpdir.Store, key int64, every time
 		}
 	}
 }
+
+// envTrue reads a boolean setting from the environment: 1 or true.
+func envTrue(v string) bool { return v == "1" || strings.EqualFold(v, "true") }
