@@ -298,8 +298,11 @@ type ToolItem struct {
 	Fingerprint string          `json:"fingerprint"`
 	// LiveStatus is the server's latest live check's status; absent if
 	// never checked (the tool then comes from the server's record).
-	LiveStatus string  `json:"live_status,omitempty"`
-	Score      float64 `json:"score"`
+	LiveStatus string `json:"live_status,omitempty"`
+	// Warnings counts the warnings a scan of this tool's texts raised
+	// (its server's detail lists them); absent when none.
+	Warnings int     `json:"warnings,omitempty"`
+	Score    float64 `json:"score"`
 }
 
 // NewToolItem is the view of a tool hit.
@@ -309,6 +312,11 @@ func NewToolItem(h ToolHit) ToolItem {
 		Score: RoundScore(h.Score)}
 	if c := h.Server.CheckedLive(); c != nil {
 		it.LiveStatus = c.Status
+	}
+	for _, w := range h.Server.ToolWarnings {
+		if w.Tool == h.Tool.Name {
+			it.Warnings++
+		}
 	}
 	return it
 }
