@@ -17,7 +17,9 @@ const (
 	MaxTools          = 400
 	maxToolName       = 128
 	maxToolTitle      = 200
-	maxToolDesc       = 4000
+	// MaxToolDescription bounds a description: real ones run to 7 KiB
+	// (toolscan/testdata/clean.jsonl), and what is longer is flagged.
+	MaxToolDescription = 16 << 10
 	MaxToolSchema     = 64 << 10 // canonical JSON bytes of an input schema
 	maxToolAnnotation = 4 << 10
 )
@@ -81,7 +83,7 @@ func CleanTools(tools []Tool) []Tool {
 // CleanTool bounds and cleans one tool, and fingerprints it.
 func CleanTool(t Tool) Tool {
 	c := Tool{Name: cleanText(t.Name, maxToolName), Title: cleanText(t.Title, maxToolTitle)}
-	if c.Description = cleanText(t.Description, maxToolDesc); len(c.Description) < len(strings.TrimSpace(t.Description)) {
+	if c.Description = cleanText(t.Description, MaxToolDescription); len(c.Description) < len(strings.TrimSpace(t.Description)) {
 		c.Cut = append(c.Cut, "description")
 	}
 	var cut bool

@@ -68,17 +68,88 @@ func (s *scanner) text(tool, field, text string) {
 	}
 	s.invisible(tool, field, text)
 	plain, at := stripHidden(text)
+	lower := asciiLower(plain)
 	for _, r := range rules {
-		for _, m := range r.re.FindAllStringSubmatchIndex(plain, -1) {
-			if r.keep != nil && !r.keep(s, plain, m) {
+		for _, m := range r.find(lower) {
+			if r.keep != nil && !r.keep(s, plain, lower, m) {
 				continue
 			}
 			start, end := at(m[0]), at(m[1])
+			for start < end && strings.ContainsRune(" \t\"'`(", rune(text[start])) {
+				start++ // what a pattern needs before a word is not part of it
+			}
 			s.add(mcpdir.ToolWarning{Kind: r.kind, Severity: r.severity, Tool: tool, Field: field,
 				Start: start, End: end, Match: quote(text[start:end]), Note: r.note})
 			break // one warning per rule and field: the first span tells
 		}
 	}
+}
+
+// find returns the rule's matches in lower, as FindAllStringSubmatchIndex
+// would, looking only near its hints: the expressions are slow on long
+// texts, and every match holds a hint.
+func (r rule) find(lower string) [][]int {
+	if r.also != nil && !slices.ContainsFunc(r.also, func(a string) bool { return strings.Contains(lower, a) }) {
+		return nil
+	}
+	var windows [][2]int
+	for _, h := range r.hints {
+		for i := 0; ; {
+			j := strings.Index(lower[i:], h)
+			if j < 0 {
+				break
+			}
+			i += j
+			windows = append(windows, [2]int{wordStart(lower, max(0, i-hintWindow)), wordEnd(lower, min(len(lower), i+len(h)+hintWindow))})
+			i += len(h)
+		}
+	}
+	if windows == nil {
+		return nil
+	}
+	slices.SortFunc(windows, func(a, b [2]int) int { return a[0] - b[0] })
+	var out [][]int
+	from, to := windows[0][0], windows[0][1]
+	flush := func() {
+		for _, m := range r.re.FindAllStringSubmatchIndex(lower[from:to], -1) {
+			for k := range m {
+				if m[k] >= 0 {
+					m[k] += from
+				}
+			}
+			out = append(out, m)
+		}
+	}
+	for _, w := range windows[1:] {
+		if w[0] <= to {
+			to = max(to, w[1])
+			continue
+		}
+		flush()
+		from, to = w[0], w[1]
+	}
+	flush()
+	return out
+}
+
+// hintWindow is how far either side of a hint a match may reach: the
+// longest construction a rule matches is shorter.
+const hintWindow = 200
+
+// wordStart and wordEnd move a window's edge out of a word, so that no
+// word is cut to look like another ("resignore").
+func wordStart(s string, i int) int {
+	for i > 0 && s[i-1] != ' ' && s[i-1] != '\n' {
+		i--
+	}
+	return i
+}
+
+func wordEnd(s string, i int) int {
+	for i < len(s) && s[i] != ' ' && s[i] != '\n' {
+		i++
+	}
+	return i
 }
 
 // invisible flags each run of hidden characters; a run of Unicode tag
@@ -119,26 +190,21 @@ func tagText(run string) string {
 	return b.String()
 }
 
-// overlong flags a description far longer than its tool needs: the
-// longest of the real tool lists measured stay well within the bar, which
-// grows with the tool's parameters.
+// overlong flags a description far longer than a tool needs: the longest
+// of the real tool lists measured (testdata/clean.jsonl, 417 tools of 29
+// servers) is 7 KiB; past overlongBar is room for instructions no tool
+// needs, and for text pushed out of a person's sight.
 func (s *scanner) overlong(t mcpdir.Tool) {
-	params := len(schemaTexts(t.InputSchema))
-	bar := overlongBase + overlongPerParam*params
-	if len(t.Description) <= bar {
+	if len(t.Description) <= overlongBar {
 		return
 	}
 	s.add(mcpdir.ToolWarning{Kind: mcpdir.WarnOverlongDescription, Severity: mcpdir.SeverityLow, Tool: t.Name,
-		Field: "description", Start: bar, End: len(t.Description), Match: quote(t.Description[cutAt(t.Description, bar):]),
-		Note: fmt.Sprintf("%d bytes of description for a tool with %d described parameter(s): more than %d is room for instructions the tool does not need",
-			len(t.Description), params, bar)})
+		Field: "description", Start: overlongBar, End: len(t.Description), Match: quote(t.Description[cutAt(t.Description, overlongBar):]),
+		Note: fmt.Sprintf("a description of %d bytes or more: real tools need at most about 7 KiB; the text past %d bytes is rarely read by a person", len(t.Description), overlongBar)})
 }
 
-// The overlong bar: a base and an allowance per described parameter.
-const (
-	overlongBase     = 2500
-	overlongPerParam = 250
-)
+// overlongBar is the length past which a description is flagged.
+const overlongBar = 8 << 10
 
 // quote is a span as a warning shows it: at most maxMatch bytes, hidden
 // characters as escapes.
@@ -179,6 +245,20 @@ func stripHidden(text string) (string, func(int) int) {
 		k, _ := slices.BinarySearch(starts, i+1)
 		return origins[k-1] + i - starts[k-1]
 	}
+}
+
+// asciiLower is s with ASCII letters in lower case: the same bytes at the
+// same offsets otherwise, so that matches found in it are spans of s. (The
+// expressions are written in lower case: case-folding them costs more
+// than the whole scan.)
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // schemaText is a parameter's description, and where it is.
@@ -225,9 +305,16 @@ func schemaTexts(schema json.RawMessage) []schemaText {
 // rule is one construction the scanner looks for.
 type rule struct {
 	kind, severity string
-	re             *regexp.Regexp
-	// keep, when set, decides whether a match counts, from its sentence.
-	keep func(s *scanner, text string, m []int) bool
+	// hints are lower-case strings one of which any match contains: a
+	// cheap test before the expression runs.
+	hints []string
+	// also, when set, are lower-case strings one of which the text must
+	// hold too.
+	also []string
+	re   *regexp.Regexp
+	// keep, when set, decides whether a match counts, from its sentence
+	// (text, and the same in lower case).
+	keep func(s *scanner, text, lower string, m []int) bool
 	note string
 }
 
@@ -249,75 +336,75 @@ func sentence(text string, start, end int) string {
 var (
 	// Verbs that ask the model to read something or hand it on: the base
 	// form only, as an instruction is written ("read", not "reads").
-	readOrSend = regexp.MustCompile(`(?i)\b(read|open|cat|load|pass|send|include|attach|upload|forward|append|post|share|transmit|copy|paste|put|provide|exfiltrate|access|embed|insert)\b`)
+	readOrSend = regexp.MustCompile(`\b(read|open|cat|load|pass|send|include|attach|upload|forward|append|post|share|transmit|copy|paste|put|provide|exfiltrate|access|embed|insert)\b`)
 	// Verbs that hand something on (not those that only read it).
-	handOn = regexp.MustCompile(`(?i)\b(pass|send|include|attach|upload|forward|append|post|share|transmit|paste|put|provide|exfiltrate|embed|insert|add)\b`)
+	handOn = regexp.MustCompile(`\b(pass|send|include|attach|upload|forward|append|post|share|transmit|paste|put|provide|exfiltrate|embed|insert|add)\b`)
 	// What a content-passing instruction is after.
-	secretWords = regexp.MustCompile(`(?i)\b(files?|keys?|tokens?|secrets?|passwords?|credentials?|config(uration)?|\.env|environment|ssh|cookies?|session|history|conversation|chat|messages?)\b`)
+	secretWords = regexp.MustCompile(`\b(files?|keys?|tokens?|secrets?|passwords?|credentials?|config(uration)?|\.env|environment|ssh|cookies?|session|history|conversation|chat|messages?)\b`)
 	// A name that reads as a tool's: snake_case, camelCase or dotted.
 	toolLike = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+$|^[a-z]+[A-Z][A-Za-z0-9]*$`)
 	// Words that make a mention of another tool an instruction about it.
-	directive = regexp.MustCompile(`(?i)\b(always|must|never|instead|important|make\s+sure|ensure|regardless|change|replace|redirect|override|overrid(e|ing)|before|whenever|every\s+time|all\s+(emails|messages|requests|calls))\b`)
+	directive = regexp.MustCompile(`\b(always|must|never|instead|important|make\s+sure|ensure|regardless|change|replace|redirect|override|overrid(e|ing)|before|whenever|every\s+time|all\s+(emails|messages|requests|calls))\b`)
 )
 
 // sentenceHas keeps a match whose sentence also matches re.
-func sentenceHas(re *regexp.Regexp) func(*scanner, string, []int) bool {
-	return func(_ *scanner, text string, m []int) bool { return re.MatchString(sentence(text, m[0], m[1])) }
+func sentenceHas(re *regexp.Regexp) func(*scanner, string, string, []int) bool {
+	return func(_ *scanner, _, lower string, m []int) bool { return re.MatchString(sentence(lower, m[0], m[1])) }
 }
 
 // notPossessive drops "never tell the user's password": the user's, not the user.
-func notPossessive(_ *scanner, text string, m []int) bool {
-	rest := text[m[1]:]
+func notPossessive(_ *scanner, _, lower string, m []int) bool {
+	rest := lower[m[1]:]
 	return !strings.HasPrefix(rest, "'s") && !strings.HasPrefix(rest, "’s")
 }
 
 // foreignTool keeps a mention of a tool (the match's first group) that is
 // not the server's own, in a sentence that tells the model what to do.
-func foreignTool(s *scanner, text string, m []int) bool {
+func foreignTool(s *scanner, text, lower string, m []int) bool {
 	name := strings.Trim(text[m[2]:m[3]], "`'\"")
-	return toolLike.MatchString(name) && !s.own[strings.ToLower(name)] && directive.MatchString(sentence(text, m[0], m[1]))
+	return toolLike.MatchString(name) && !s.own[strings.ToLower(name)] && directive.MatchString(sentence(lower, m[0], m[1]))
 }
 
 var rules = []rule{
-	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh,
-		regexp.MustCompile(`(?i)<\s*/?\s*(important|system|instructions?|secret|hidden|critical|sys|note[_ -]?to[_ -]?(ai|assistant|model|llm)|ai[_ -]?instructions?|assistant[_ -]?(note|instructions?))\s*>|<\|im_start\|>|\[/?INST\]|<<\s*SYS\s*>>`),
+	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh, []string{"<", "[inst", "[/inst"}, nil,
+		regexp.MustCompile(`<\s*/?\s*(important|system|instructions?|secret|hidden|critical|sys|note[_ -]?to[_ -]?(ai|assistant|model|llm)|ai[_ -]?instructions?|assistant[_ -]?(note|instructions?))\s*>|<\|im_start\|>|\[/?inst\]|<<\s*sys\s*>>`),
 		nil, "a tag that addresses the model, as hidden instructions are wrapped"},
-	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh,
-		regexp.MustCompile(`(?i)\b(ignore|disregard|forget|override|bypass)\s+(all\s+|any\s+)?(of\s+)?(the\s+|your\s+)?(previous|prior|above|earlier|preceding|other|original|system|safety)\s+(instructions|prompts?|rules|directions|guidelines|messages)`),
+	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh, []string{"ignore", "disregard", "forget", "override", "bypass"}, nil,
+		regexp.MustCompile(`\b(ignore|disregard|forget|override|bypass)\s+(all\s+|any\s+)?(of\s+)?(the\s+|your\s+)?(previous|prior|above|earlier|preceding|other|original|system|safety)\s+(instructions|prompts?|rules|directions|guidelines|messages)`),
 		nil, "tells the model to set aside its instructions"},
-	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh,
-		regexp.MustCompile(`(?i)\b(do\s+not|don't|never|must\s+not)\s+(tell|inform|mention|reveal|notify|alert|show|disclose|let)\b[^.\n]{0,60}?\b(the\s+)?(user|human)s?\b`),
+	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh, []string{"not", "n't", "never"}, []string{"user", "human"},
+		regexp.MustCompile(`\b(do\s+not|don't|never|must\s+not)\s+(tell|inform|mention|reveal|notify|alert|show|disclose|let)\b[^.\n]{0,60}?\b(the\s+)?(user|human)s?\b`),
 		notPossessive, "tells the model to keep something from the user"},
-	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh,
-		regexp.MustCompile(`(?i)\bwithout\s+(telling|informing|notifying|alerting|letting)\s+(the\s+)?(user|human)|\b(hide|conceal)\b[^.\n]{0,40}?\bfrom\s+(the\s+)?(user|human)|\b(the\s+)?user\s+(must|should|does|need)\s*(not|n't)\s+(know|see|notice|be\s+(told|informed|aware))`),
+	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh, []string{"without", "hide", "conceal", "not", "n't"}, []string{"user", "human"},
+		regexp.MustCompile(`\bwithout\s+(telling|informing|notifying|alerting|letting)\s+(the\s+)?(user|human)|\b(hide|conceal)\b[^.\n]{0,40}?\bfrom\s+(the\s+)?(user|human)|\b(the\s+)?user\s+(must|should|does|need)\s*(not|n't)\s+(know|see|notice|be\s+(told|informed|aware))`),
 		nil, "tells the model to act behind the user's back"},
-	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh,
-		regexp.MustCompile(`(?i)\byou\s+are\s+now\s+(a|an|in)\b|\bnew\s+(system\s+)?instructions\s*:|\bsystem\s+prompt\s*:|\bfrom\s+now\s+on,?\s+you\b`),
+	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh, []string{"you are now", "instructions", "system prompt", "from now on"}, nil,
+		regexp.MustCompile(`\byou\s+are\s+now\s+(a|an|in)\b|\bnew\s+(system\s+)?instructions\s*:|\bsystem\s+prompt\s*:|\bfrom\s+now\s+on,?\s+you\b`),
 		nil, "gives the model new instructions of its own"},
-	{mcpdir.WarnCredentialAccess, mcpdir.SeverityHigh,
-		regexp.MustCompile(`(?i)(~|\$home|%userprofile%)?/?\.ssh\b/?|\bid_(rsa|dsa|ecdsa|ed25519)\b|\.aws/credentials|\.git-credentials|(^|[\s"'\x60(/~])\.(netrc|npmrc|pypirc|pgpass)\b|\.kube/config|\.docker/config\.json|/etc/(passwd|shadow)\b|\bmcp\.json\b|claude_desktop_config\.json|\.cursor/|\bwallet\.dat\b|\.(bash|zsh)_history|\.gnupg\b|(^|[\s"'\x60(/~])\.env\b`),
+	{mcpdir.WarnCredentialAccess, mcpdir.SeverityHigh, []string{"ssh", "id_", "credentials", ".netrc", ".npmrc", ".pypirc", ".pgpass", "config", "passwd", "shadow", "mcp.json", "cursor/", "wallet", "_history", "gnupg", ".env"}, nil,
+		regexp.MustCompile(`(~|\$home|%userprofile%)?/?\.ssh\b/?|\bid_(rsa|dsa|ecdsa|ed25519)\b|\.aws/credentials|\.git-credentials|(^|[\s"'\x60(/~])\.(netrc|npmrc|pypirc|pgpass)\b|\.kube/config|\.docker/config\.json|/etc/(passwd|shadow)\b|\bmcp\.json\b|claude_desktop_config\.json|\.cursor/|\bwallet\.dat\b|\.(bash|zsh)_history|\.gnupg\b|(^|[\s"'\x60(/~])\.env\b`),
 		sentenceHas(readOrSend), "asks the model to read or hand on a secret or a local file"},
-	{mcpdir.WarnCredentialAccess, mcpdir.SeverityHigh,
-		regexp.MustCompile(`(?i)\b(its|the|their|that|this|whole|full|entire)\s+(file'?s?\s+)?(content|contents|text)\s+(as|in|into|inside|via|through)\b|\b(content|contents)\s+of\s+(the\s+|any\s+|every\s+|all\s+)?(file|files|key|keys)\b`),
-		func(_ *scanner, text string, m []int) bool {
-			sen := sentence(text, m[0], m[1])
+	{mcpdir.WarnCredentialAccess, mcpdir.SeverityHigh, []string{"content", "text"}, []string{"pass", "send", "include", "attach", "upload", "forward", "append", "post", "share", "transmit", "paste", "put", "provide", "exfiltrate", "embed", "insert", "add"},
+		regexp.MustCompile(`\b(its|the|their|that|this|whole|full|entire)\s+(file'?s?\s+)?(content|contents|text)\s+(as|in|into|inside|via|through)\b|\b(content|contents)\s+of\s+(the\s+|any\s+|every\s+|all\s+)?(file|files|key|keys)\b`),
+		func(_ *scanner, _, lower string, m []int) bool {
+			sen := sentence(lower, m[0], m[1])
 			return handOn.MatchString(sen) && secretWords.MatchString(sen)
 		}, "asks the model to pass a file's or a secret's content into a call"},
-	{mcpdir.WarnCredentialAccess, mcpdir.SeverityHigh,
-		regexp.MustCompile(`(?i)\b(all|every|any|your|the\s+user'?s)\s+(environment\s+variables|env\s+vars|api\s+keys|secrets|tokens|credentials|passwords|private\s+keys|cookies)\b`),
+	{mcpdir.WarnCredentialAccess, mcpdir.SeverityHigh, []string{"environment", "env vars", "keys", "secrets", "tokens", "credentials", "passwords", "cookies"}, nil,
+		regexp.MustCompile(`\b(all|every|any|your|the\s+user'?s)\s+(environment\s+variables|env\s+vars|api\s+keys|secrets|tokens|credentials|passwords|private\s+keys|cookies)\b`),
 		sentenceHas(handOn), "asks the model to hand on keys, tokens or passwords"},
-	{mcpdir.WarnToolShadowing, mcpdir.SeverityHigh,
-		regexp.MustCompile("(?i)\\b(?:the|a|any)\\s+(`?[A-Za-z][\\w.-]*`?)\\s+tool\\b|\\btool\\s+(`?[A-Za-z][\\w.-]*`?)"),
-		func(s *scanner, text string, m []int) bool {
+	{mcpdir.WarnToolShadowing, mcpdir.SeverityHigh, []string{"tool"}, nil,
+		regexp.MustCompile("\\b(?:the|a|any)\\s+(`?[A-Za-z][\\w.-]*`?)\\s+tool\\b|\\btool\\s+(`?[A-Za-z][\\w.-]*`?)"),
+		func(s *scanner, text, lower string, m []int) bool {
 			if m[2] < 0 { // the second form
 				m = []int{m[0], m[1], m[4], m[5]}
 			}
-			return foreignTool(s, text, m)
+			return foreignTool(s, text, lower, m)
 		}, "tells the model how to use a tool this server does not offer"},
-	{mcpdir.WarnToolShadowing, mcpdir.SeverityHigh,
-		regexp.MustCompile("(?i)\\b(?:when|whenever|if|before|after)\\s+(?:you\\s+)?(?:use|call|invoke|using|calling|invoking|run|running)\\s+(?:the\\s+|any\\s+)?(`?[A-Za-z][\\w.-]*`?)"),
+	{mcpdir.WarnToolShadowing, mcpdir.SeverityHigh, []string{"call", "invok", "use", "using", "run"}, []string{"when", "if", "before", "after"},
+		regexp.MustCompile("\\b(?:when|whenever|if|before|after)\\s+(?:you\\s+)?(?:use|call|invoke|using|calling|invoking|run|running)\\s+(?:the\\s+|any\\s+)?(`?[A-Za-z][\\w.-]*`?)"),
 		foreignTool, "tells the model how to use a tool this server does not offer"},
-	{mcpdir.WarnToolShadowing, mcpdir.SeverityHigh,
-		regexp.MustCompile(`(?i)\b(all|any|every)\s+other\s+(tools?|servers?|mcp\s+servers?)\b`),
+	{mcpdir.WarnToolShadowing, mcpdir.SeverityHigh, []string{"other"}, nil,
+		regexp.MustCompile(`\b(all|any|every)\s+other\s+(tools?|servers?|mcp\s+servers?)\b`),
 		sentenceHas(directive), "gives instructions for other servers' tools"},
 }
