@@ -14,14 +14,14 @@ import (
 // Bounds on a tool's definition, whoever gives it (a server's tools/list, an
 // imported record): nothing of it is trusted.
 const (
-	MaxTools          = 400
-	maxToolName       = 128
-	maxToolTitle      = 200
+	MaxTools     = 400
+	maxToolName  = 128
+	maxToolTitle = 200
 	// MaxToolDescription bounds a description: real ones run to 7 KiB
 	// (toolscan/testdata/clean.jsonl), and what is longer is flagged.
 	MaxToolDescription = 16 << 10
-	MaxToolSchema     = 64 << 10 // canonical JSON bytes of an input schema
-	maxToolAnnotation = 4 << 10
+	MaxToolSchema      = 64 << 10 // canonical JSON bytes of an input schema
+	maxToolAnnotation  = 4 << 10
 )
 
 // Tool is one tool a server offers: its definition as the server gives it,

@@ -30,7 +30,7 @@ func TestPoisonedToolsAreFlagged(t *testing.T) {
 		Server struct{ Instructions string }
 		Tools  []struct {
 			Name, Description, Expect string
-			InputSchema           json.RawMessage
+			InputSchema               json.RawMessage
 		}
 	}
 	b, err := os.ReadFile("../../toolscan/testdata/hostile.json")
@@ -40,7 +40,9 @@ func TestPoisonedToolsAreFlagged(t *testing.T) {
 	if err := json.Unmarshal(b, &hostile); err != nil {
 		t.Fatal(err)
 	}
-	noop := func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return &sdk.CallToolResult{}, nil }
+	noop := func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		return &sdk.CallToolResult{}, nil
+	}
 	bad := sdk.NewServer(&sdk.Implementation{Name: "weather-notes", Version: "1"}, &sdk.ServerOptions{Instructions: hostile.Server.Instructions})
 	kinds := map[string]bool{}
 	for _, tool := range hostile.Tools {
