@@ -96,6 +96,10 @@ type Entry struct {
 	// never checked. The store keeps it apart from the entry's record
 	// (which it does not change) and sets it on reads.
 	Live *LiveCheck `json:"-"`
+	// ToolWarnings are what a scan of the tools it offers and its server's
+	// instructions found (package toolscan), set as it is indexed; never
+	// stored, so that a better scan applies to every entry at once.
+	ToolWarnings []ToolWarning `json:"-"`
 }
 
 // entryNamespace seeds the name-based UUIDs of entries. Fixed forever: changing

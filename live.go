@@ -29,7 +29,13 @@ const (
 	maxLiveProtoList    = 16
 	maxLiveAuthServers  = 8
 	maxLiveURL          = 2048
+	// MaxLiveInstructions bounds the instructions a server gives.
+	MaxLiveInstructions = 8 << 10
 )
+
+// CleanInstructions makes a server's instructions safe to keep and show
+// (valid UTF-8, no control characters, at most MaxLiveInstructions bytes).
+func CleanInstructions(s string) string { return cleanText(s, MaxLiveInstructions) }
 
 // LiveCheck is the latest live check of an entry's remote endpoint.
 type LiveCheck struct {
@@ -45,6 +51,10 @@ type LiveCheck struct {
 	// Tools are what tools/list answered when up; a check that is not up
 	// keeps those of the last one that was.
 	Tools []Tool
+	// Instructions are what the server told clients about using it when
+	// initialized (a model reads them like tool descriptions), kept like
+	// Tools.
+	Instructions string
 	// ToolChanges are the last changes of the tool list, newest first (at
 	// most MaxToolChanges; the first list seen is always kept, last).
 	ToolChanges []ToolChange
@@ -65,7 +75,7 @@ func (c *LiveCheck) Follow(prev *LiveCheck) {
 	}
 	if c.Status != LiveUp {
 		if prev != nil {
-			c.Tools = prev.Tools
+			c.Tools, c.Instructions = prev.Tools, prev.Instructions
 		}
 		c.ToolChanges = changes
 		return
@@ -247,6 +257,8 @@ type LiveDetail struct {
 	ProtocolVersions []string  `json:"protocol_versions,omitempty"`
 	Auth             *LiveAuth `json:"auth,omitempty"`
 	Tools            []Tool    `json:"tools"`
+	// Instructions are what the server tells clients about using it.
+	Instructions string `json:"instructions,omitempty"`
 	// ToolsFingerprint is the list's (ToolsFingerprint).
 	ToolsFingerprint string `json:"tools_fingerprint"`
 	// ToolChanges are the list's last changes, newest first, in words too.
@@ -280,7 +292,8 @@ func newLiveDetail(c *LiveCheck) *LiveDetail {
 		return nil
 	}
 	d := &LiveDetail{LiveSummary: *newLiveSummary(c), ProtocolVersion: c.ProtocolVersion, ProtocolVersions: c.ProtocolVersions,
-		Tools: nonNil(c.Tools), ToolsFingerprint: ToolsFingerprint(c.Tools), ToolChanges: []ToolChangeView{}}
+		Tools: nonNil(c.Tools), Instructions: c.Instructions, ToolsFingerprint: ToolsFingerprint(c.Tools),
+		ToolChanges: []ToolChangeView{}}
 	for _, ch := range c.ToolChanges {
 		d.ToolChanges = append(d.ToolChanges, ToolChangeView{ToolChange: ch, Words: ch.Words()})
 	}
@@ -328,12 +341,14 @@ type liveDetails struct {
 	ProtocolVersions []string     `json:"protocol_versions,omitempty"`
 	Auth             *LiveAuth    `json:"auth,omitempty"`
 	ToolChanges      []ToolChange `json:"tool_changes,omitempty"`
+	Instructions     string       `json:"instructions,omitempty"`
 }
 
 // EncodeLiveDetails is how stores keep a check's protocol versions,
 // sign-in and tool changes: a JSON object.
 func EncodeLiveDetails(c *LiveCheck) ([]byte, error) {
-	b, err := json.Marshal(liveDetails{ProtocolVersions: c.ProtocolVersions, Auth: c.Auth, ToolChanges: c.ToolChanges})
+	b, err := json.Marshal(liveDetails{ProtocolVersions: c.ProtocolVersions, Auth: c.Auth, ToolChanges: c.ToolChanges,
+		Instructions: c.Instructions})
 	if err != nil {
 		return nil, fmt.Errorf("encode live details: %w", err)
 	}
@@ -356,7 +371,7 @@ func DecodeLiveCheck(url, status string, checkedAt, latencyNS int64, protocolVer
 		if err := json.Unmarshal(details, &d); err != nil {
 			return nil, fmt.Errorf("live details: %w", err)
 		}
-		c.ProtocolVersions, c.Auth, c.ToolChanges = d.ProtocolVersions, d.Auth, d.ToolChanges
+		c.ProtocolVersions, c.Auth, c.ToolChanges, c.Instructions = d.ProtocolVersions, d.Auth, d.ToolChanges, d.Instructions
 	}
 	return c, nil
 }

@@ -25,11 +25,14 @@ type Filter struct {
 	Official  *bool    // official entries only, or unofficial only
 	Tags      []string // every one of them
 	Live      string   // LiveUp: only entries whose latest live check found them up
+	// Warnings is WarningsFilterNone: only entries whose tools raised no
+	// warning (mcpdir.Entry.ToolWarnings).
+	Warnings string
 }
 
 // IsZero reports whether the filter lets everything through.
 func (f Filter) IsZero() bool {
-	return f.Transport == "" && f.Registry == "" && f.Official == nil && len(f.Tags) == 0 && f.Live == ""
+	return f.Transport == "" && f.Registry == "" && f.Official == nil && len(f.Tags) == 0 && f.Live == "" && f.Warnings == ""
 }
 
 // AppendKey appends the query to b as a cache key: its limit, text and
@@ -45,7 +48,7 @@ func (q Query) AppendKey(b []byte) []byte {
 	if f.Official != nil {
 		official = strconv.FormatBool(*f.Official)
 	}
-	for _, v := range [...]string{f.Transport, f.Registry, official, f.Live} {
+	for _, v := range [...]string{f.Transport, f.Registry, official, f.Live, f.Warnings} {
 		b = strconv.AppendQuote(b, v) // quoted: no two filters give one key
 	}
 	for _, t := range f.Tags {
@@ -78,7 +81,7 @@ var Transports = []string{TransportStdio, "streamable-http", "sse"}
 
 // ParseFilter reads a search filter from request parameters (REST's query,
 // or the MCP tool's arguments made into the same shape): transport,
-// registry, official and live at most once each, tag up to MaxFilterTags
+// registry, official, live and warnings at most once each, tag up to MaxFilterTags
 // times.
 func ParseFilter(params map[string][]string) (Filter, error) {
 	var f Filter
@@ -122,6 +125,12 @@ func ParseFilter(params map[string][]string) (Filter, error) {
 	}
 	if f.Live != "" && f.Live != LiveUp {
 		return f, Errorf(ECodeInvalidRequest, "live must be up (only servers whose latest live check found them up)")
+	}
+	if f.Warnings, err = one("warnings"); err != nil {
+		return f, err
+	}
+	if f.Warnings != "" && f.Warnings != WarningsFilterNone {
+		return f, Errorf(ECodeInvalidRequest, "warnings must be none (only servers whose tools raised no warning)")
 	}
 	tags := params["tag"]
 	if len(tags) > MaxFilterTags {

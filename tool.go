@@ -14,12 +14,14 @@ import (
 // Bounds on a tool's definition, whoever gives it (a server's tools/list, an
 // imported record): nothing of it is trusted.
 const (
-	MaxTools          = 400
-	maxToolName       = 128
-	maxToolTitle      = 200
-	maxToolDesc       = 4000
-	MaxToolSchema     = 64 << 10 // canonical JSON bytes of an input schema
-	maxToolAnnotation = 4 << 10
+	MaxTools     = 400
+	maxToolName  = 128
+	maxToolTitle = 200
+	// MaxToolDescription bounds a description: real ones run to 7 KiB
+	// (toolscan/testdata/clean.jsonl), and what is longer is flagged.
+	MaxToolDescription = 16 << 10
+	MaxToolSchema      = 64 << 10 // canonical JSON bytes of an input schema
+	maxToolAnnotation  = 4 << 10
 )
 
 // Tool is one tool a server offers: its definition as the server gives it,
@@ -81,7 +83,7 @@ func CleanTools(tools []Tool) []Tool {
 // CleanTool bounds and cleans one tool, and fingerprints it.
 func CleanTool(t Tool) Tool {
 	c := Tool{Name: cleanText(t.Name, maxToolName), Title: cleanText(t.Title, maxToolTitle)}
-	if c.Description = cleanText(t.Description, maxToolDesc); len(c.Description) < len(strings.TrimSpace(t.Description)) {
+	if c.Description = cleanText(t.Description, MaxToolDescription); len(c.Description) < len(strings.TrimSpace(t.Description)) {
 		c.Cut = append(c.Cut, "description")
 	}
 	var cut bool
@@ -298,8 +300,11 @@ type ToolItem struct {
 	Fingerprint string          `json:"fingerprint"`
 	// LiveStatus is the server's latest live check's status; absent if
 	// never checked (the tool then comes from the server's record).
-	LiveStatus string  `json:"live_status,omitempty"`
-	Score      float64 `json:"score"`
+	LiveStatus string `json:"live_status,omitempty"`
+	// Warnings counts the warnings a scan of this tool's texts raised
+	// (its server's detail lists them); absent when none.
+	Warnings int     `json:"warnings,omitempty"`
+	Score    float64 `json:"score"`
 }
 
 // NewToolItem is the view of a tool hit.
@@ -309,6 +314,11 @@ func NewToolItem(h ToolHit) ToolItem {
 		Score: RoundScore(h.Score)}
 	if c := h.Server.CheckedLive(); c != nil {
 		it.LiveStatus = c.Status
+	}
+	for _, w := range h.Server.ToolWarnings {
+		if w.Tool == h.Tool.Name {
+			it.Warnings++
+		}
 	}
 	return it
 }

@@ -31,11 +31,11 @@ func TestCleanTool(t *testing.T) {
 		t.Fatal("a changed description kept its fingerprint")
 	}
 	// Bounds: what is cut is said.
-	big := Tool{Name: "big", Description: strings.Repeat("word ", 1000),
+	big := Tool{Name: "big", Description: strings.Repeat("word ", MaxToolDescription/4),
 		InputSchema: json.RawMessage(`{"description":"` + strings.Repeat("x", MaxToolSchema) + `"}`),
 		Annotations: json.RawMessage(`[1,2]`)}
 	got := CleanTool(big)
-	if len(got.Description) > maxToolDesc || got.InputSchema != nil || got.Annotations != nil ||
+	if len(got.Description) > MaxToolDescription || got.InputSchema != nil || got.Annotations != nil ||
 		!slices.Equal(got.Cut, []string{"description", "input_schema", "annotations"}) {
 		t.Fatalf("bounds: %d bytes, schema %d, cut %v", len(got.Description), len(got.InputSchema), got.Cut)
 	}

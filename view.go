@@ -26,8 +26,11 @@ type SearchItem struct {
 	Popularity    int64    `json:"popularity"`
 	// Live is the latest live check of a remote endpoint; absent if never
 	// checked.
-	Live  *LiveSummary `json:"live,omitempty"`
-	Score float64      `json:"score"`
+	Live *LiveSummary `json:"live,omitempty"`
+	// ToolWarnings counts the warnings a scan of its tools raised (the
+	// detail lists them); absent when none.
+	ToolWarnings int     `json:"tool_warnings,omitempty"`
+	Score        float64 `json:"score"`
 }
 
 // NewSearchItem is the search view of a hit.
@@ -38,7 +41,7 @@ func NewSearchItem(h Hit) SearchItem {
 		RepositoryURL: e.RepositoryURL, AuthorName: e.AuthorName,
 		Tags: nonNil(e.Tags), Transports: nonNil(e.Transports),
 		IsOfficial: e.IsOfficial, IsVerified: e.IsVerified, Popularity: e.Popularity,
-		Live: newLiveSummary(e.CheckedLive()), Score: RoundScore(h.Score),
+		Live: newLiveSummary(e.CheckedLive()), ToolWarnings: len(e.ToolWarnings), Score: RoundScore(h.Score),
 	}
 }
 
@@ -81,6 +84,9 @@ type Detail struct {
 	// Live is the latest live check, with the tools the server listed;
 	// absent if never checked.
 	Live *LiveDetail `json:"live,omitempty"`
+	// ToolWarnings are what a scan of the tools it offers (listed live or
+	// imported) and its instructions found: possible tool poisoning.
+	ToolWarnings []ToolWarning `json:"tool_warnings"`
 	// Install links add the server to Cursor or VS Code in one click, with
 	// the configuration the server page shows; absent when the entry has
 	// neither a hosted endpoint nor a package a client can run.
@@ -114,7 +120,7 @@ func NewDetail(e *Entry) Detail {
 		IsRecommended: e.IsOfficial || e.IsVerified, Popularity: e.Popularity, Clicks: e.Popularity,
 		Metadata:  DetailMetadata{Version: e.Version, License: e.License},
 		CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, Extra: e.Extra, Live: newLiveDetail(e.CheckedLive()),
-		Aliases: e.Aliases,
+		Aliases: e.Aliases, ToolWarnings: nonNil(e.ToolWarnings),
 	}
 	if in, ok := InstallFor(e); ok {
 		d.Install = in.Links()

@@ -99,11 +99,12 @@ func (c *Checker) Check(ctx context.Context, r mcpdir.Remote) Result {
 	}
 	start := time.Now()
 	res := Result{LiveCheck: mcpdir.LiveCheck{URL: r.URL, CheckedAt: start.UTC()}}
-	tools, proto, err := session(ctx, t, c.Version)
+	tools, proto, instructions, err := session(ctx, t, c.Version)
 	res.Latency = time.Since(start)
 	switch {
 	case err == nil:
 		res.Status, res.ProtocolVersion, res.Tools = mcpdir.LiveUp, mcpdir.CleanProtocolVersion(proto), mcpdir.CleanTools(tools)
+		res.Instructions = mcpdir.CleanInstructions(instructions)
 		res.ProtocolVersions = mcpdir.CleanProtocolVersions(append(rt.discovered(), proto))
 	case rt.refused.Load() || errors.Is(err, netguard.ErrRefused):
 		res.Status, res.Reason = mcpdir.LiveDown, "refused: the address is not public (loopback, private, link-local or reserved)"
@@ -132,12 +133,13 @@ func (c *Checker) Check(ctx context.Context, r mcpdir.Remote) Result {
 }
 
 // session connects, initializes and lists the tools (every page, within
-// bounds), then ends the session without waiting past ctx.
-func session(ctx context.Context, t sdk.Transport, version string) ([]mcpdir.Tool, string, error) {
+// bounds), then ends the session without waiting past ctx; it returns the
+// tools, the protocol version agreed and the server's instructions.
+func session(ctx context.Context, t sdk.Transport, version string) (_ []mcpdir.Tool, proto, instructions string, _ error) {
 	client := sdk.NewClient(&sdk.Implementation{Name: "mcpdir-check", Version: version}, nil)
 	cs, err := client.Connect(ctx, t, nil)
 	if err != nil {
-		return nil, "", fmt.Errorf("initialize: %w", err)
+		return nil, "", "", fmt.Errorf("initialize: %w", err)
 	}
 	closed := make(chan struct{})
 	defer func() {
@@ -150,13 +152,13 @@ func session(ctx context.Context, t sdk.Transport, version string) ([]mcpdir.Too
 	init := cs.InitializeResult()
 	var tools []mcpdir.Tool
 	if init.Capabilities == nil || init.Capabilities.Tools == nil {
-		return tools, init.ProtocolVersion, nil // a server without tools answers no tools/list
+		return tools, init.ProtocolVersion, init.Instructions, nil // a server without tools answers no tools/list
 	}
 	cursor := ""
 	for range maxToolPages {
 		page, err := cs.ListTools(ctx, &sdk.ListToolsParams{Cursor: cursor})
 		if err != nil {
-			return nil, "", fmt.Errorf("tools/list: %w", err)
+			return nil, "", "", fmt.Errorf("tools/list: %w", err)
 		}
 		for _, tool := range page.Tools {
 			if tool != nil {
@@ -167,7 +169,7 @@ func session(ctx context.Context, t sdk.Transport, version string) ([]mcpdir.Too
 			break
 		}
 	}
-	return tools, init.ProtocolVersion, nil
+	return tools, init.ProtocolVersion, init.Instructions, nil
 }
 
 // toolOf is a listed tool's definition as the directory keeps it (cleaned

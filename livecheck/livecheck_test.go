@@ -42,7 +42,7 @@ func mcpServerOf(opts *sdk.ServerOptions) *sdk.Server {
 	handler := func(context.Context, *sdk.CallToolRequest, in) (*sdk.CallToolResult, any, error) {
 		return &sdk.CallToolResult{}, nil, nil
 	}
-	sdk.AddTool(s, &sdk.Tool{Name: "forecast", Description: "The weather\x1b[31m for a city\n<script>alert(1)</script>" + strings.Repeat(" long", 1000)}, handler)
+	sdk.AddTool(s, &sdk.Tool{Name: "forecast", Description: "The weather\x1b[31m for a city\n<script>alert(1)</script>" + strings.Repeat(" long", mcpdir.MaxToolDescription/4)}, handler)
 	sdk.AddTool(s, &sdk.Tool{Name: "alerts", Description: "Severe weather alerts"}, handler)
 	return s
 }
@@ -83,7 +83,7 @@ func wantUp(t *testing.T, res livecheck.Result) {
 		t.Error("no protocol version")
 	}
 	for _, tool := range res.Tools {
-		if strings.ContainsAny(tool.Description, "\x1b\n") || len(tool.Description) > 4000 ||
+		if strings.ContainsAny(tool.Description, "\x1b\n") || len(tool.Description) > mcpdir.MaxToolDescription ||
 			tool.Name == "forecast" && !slices.Contains(tool.Cut, "description") {
 			t.Errorf("tool %s kept its control characters or length: %q", tool.Name, tool.Description)
 		}

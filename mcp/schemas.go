@@ -43,6 +43,11 @@ const searchInputSchema = `{
       "type": "string",
       "enum": ["up"],
       "description": "up: only hosted servers whose latest live check found them answering (MCP server/discover or initialize, and tools/list)."
+    },
+    "warnings": {
+      "type": "string",
+      "enum": ["none"],
+      "description": "none: only servers whose tools raised no warning (possible tool poisoning: hidden instructions, requests for credentials, instructions about other servers' tools, invisible characters, overlong descriptions). Nothing is hidden by default."
     }
   },
   "required": ["keywords"]
@@ -123,6 +128,7 @@ const searchOutputSchema = `{
             "properties": {` + liveProperties + `},
             "required": ["status", "checked_at", "latency_ms", "tools_count"]
           },
+          "tool_warnings": {"type": "integer", "description": "How many warnings a scan of its tools raised (get_mcp_detail lists them); absent when none."},
           "score": {"type": "number", "description": "Relevance to the keywords; higher is better."}
         },
         "required": ["id", "name", "brief", "website_url", "tags", "transports", "is_official", "is_verified", "popularity", "score"]
@@ -269,9 +275,27 @@ const detailOutputSchema = `{
             },
             "required": ["id", "name"]
           }
+        },
+        "tool_warnings": {
+          "type": "array",
+          "description": "What a scan of its tools (listed live or imported) and its instructions found: possible tool poisoning. Read the tools' texts before trusting a server with warnings.",
+          "items": {
+            "type": "object",
+            "properties": {
+              "kind": {"type": "string", "enum": ["hidden_instruction", "credential_access", "tool_shadowing", "invisible_characters", "overlong_description"]},
+              "severity": {"type": "string", "enum": ["high", "medium", "low"]},
+              "tool": {"type": "string", "description": "The tool whose text raised it; absent for the server's instructions."},
+              "field": {"type": "string", "description": "name, title, description, instructions, or a parameter's input_schema.properties.<name>.description."},
+              "start": {"type": "integer", "description": "Byte offset of the span in the field's text."},
+              "end": {"type": "integer", "description": "Byte offset just past the span."},
+              "match": {"type": "string", "description": "The span, invisible characters written as escapes (\\u{200B})."},
+              "note": {"type": "string", "description": "What the span does, in words."}
+            },
+            "required": ["kind", "severity", "field", "start", "end", "match", "note"]
+          }
         }
       },
-      "required": ["id", "name", "brief", "website_url", "tags", "transports", "packages", "remotes", "tools"]
+      "required": ["id", "name", "brief", "website_url", "tags", "transports", "packages", "remotes", "tools", "tool_warnings"]
     },` + failureProperties + `
   },
   "required": ["success"]
@@ -314,6 +338,7 @@ const toolsOutputSchema = `{
           "server_id": {"type": "string", "description": "The server's id: pass it to get_mcp_detail."},
           "server_name": {"type": "string"},` + toolProperties + `,
           "live_status": {"type": "string", "enum": ["up", "auth_required", "down"], "description": "The server's latest live check; absent if never checked (the tool then comes from its record)."},
+          "warnings": {"type": "integer", "description": "How many warnings a scan of this tool's texts raised (its server's detail lists them); absent when none."},
           "score": {"type": "number", "description": "Relevance to the keywords; higher is better."}
         },
         "required": ["server_id", "server_name", "name", "description", "fingerprint", "score"]

@@ -351,10 +351,10 @@ func parseKeywords(raw json.RawMessage) (string, *failure) {
 }
 
 // parseFilter reads the optional filters (transport, registry, official,
-// tags, live) under the rule REST applies to its query parameters.
+// tags, live, warnings) under the rule REST applies to its query parameters.
 func parseFilter(args map[string]json.RawMessage) (mcpdir.Filter, *failure) {
 	params := map[string][]string{}
-	for _, name := range []string{"transport", "registry", "live"} {
+	for _, name := range []string{"transport", "registry", "live", "warnings"} {
 		if raw, ok := args[name]; ok && !isNull(raw) {
 			v, ok := unquote(raw)
 			if !ok {

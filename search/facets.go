@@ -14,6 +14,7 @@ type facetIDs struct {
 	transports uint8
 	official   bool
 	up         bool     // the latest live check found the server up
+	flagged    bool     // its tools raised warnings
 	values     []uint32 // sorted
 }
 
@@ -27,7 +28,7 @@ const maxTopTags = 10
 // internFacets computes an entry's facet ids; under the write lock.
 func (x *Index) internFacets(e *mcpdir.Entry) facetIDs {
 	live := e.CheckedLive()
-	f := facetIDs{official: e.IsOfficial, up: live != nil && live.Status == mcpdir.LiveUp}
+	f := facetIDs{official: e.IsOfficial, up: live != nil && live.Status == mcpdir.LiveUp, flagged: len(e.ToolWarnings) > 0}
 	for _, t := range e.Transports {
 		f.transports |= transportBits[t]
 	}
@@ -61,6 +62,7 @@ type filter struct {
 	transports uint8
 	official   int8 // 0 any, 1 official, -1 unofficial
 	up         bool // live=up
+	clean      bool // warnings=none
 	values     []uint32
 }
 
@@ -68,7 +70,7 @@ func (x *Index) compile(f mcpdir.Filter) filter {
 	if f.IsZero() {
 		return filter{}
 	}
-	c := filter{active: true, up: f.Live == mcpdir.LiveUp}
+	c := filter{active: true, up: f.Live == mcpdir.LiveUp, clean: f.Warnings == mcpdir.WarningsFilterNone}
 	if f.Transport != "" {
 		if c.transports = transportBits[f.Transport]; c.transports == 0 {
 			c.none = true
@@ -98,7 +100,7 @@ func (x *Index) compile(f mcpdir.Filter) filter {
 
 func (c *filter) match(f *facetIDs) bool {
 	if f.transports&c.transports != c.transports ||
-		c.official == 1 && !f.official || c.official == -1 && f.official || c.up && !f.up {
+		c.official == 1 && !f.official || c.official == -1 && f.official || c.up && !f.up || c.clean && f.flagged {
 		return false
 	}
 	for _, v := range c.values {

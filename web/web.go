@@ -65,11 +65,16 @@ func (b *Base) base() *Base { return b }
 
 type page interface{ base() *Base }
 
+// funcs are the templates' helpers. visible shows text from outside (a
+// record's, a server's) with its invisible and direction-changing
+// characters as escapes: a person reads what a model would.
+var funcs = template.FuncMap{"visible": mcpdir.Visible}
+
 // New parses the templates.
 func New(index Index, logger *slog.Logger) (*Pages, error) {
 	p := &Pages{index: index, logger: logger, pages: map[string]*template.Template{}}
 	for _, name := range []string{"search", "server", "notfound", "signup", "keys", "consent"} {
-		t, err := template.New(name).ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html")
+		t, err := template.New(name).Funcs(funcs).ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html")
 		if err != nil {
 			return nil, fmt.Errorf("web: %w", err)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/livecheck"
 	"github.com/mcpdir/mcpdir/netguard"
+	"github.com/mcpdir/mcpdir/toolscan"
 )
 
 // checkCmd connects to every entry with a remote endpoint (or to the
@@ -90,6 +91,9 @@ func checkLine(t livecheck.Target, r livecheck.Result) string {
 		}
 		if len(r.ProtocolVersions) > 1 {
 			detail += " (speaks " + strings.Join(r.ProtocolVersions, ", ") + ")"
+		}
+		if ws := toolscan.Scan(r.Tools, r.Instructions); len(ws) > 0 {
+			detail += fmt.Sprintf("; %d tool warnings (possible tool poisoning: see its page)", len(ws))
 		}
 	case r.Auth != nil && len(r.Auth.AuthorizationServers) > 0:
 		var ways []string

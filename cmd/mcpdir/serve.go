@@ -33,6 +33,7 @@ import (
 	"github.com/mcpdir/mcpdir/registryapi"
 	"github.com/mcpdir/mcpdir/search"
 	"github.com/mcpdir/mcpdir/starter"
+	"github.com/mcpdir/mcpdir/toolscan"
 	"github.com/mcpdir/mcpdir/toolsearch"
 	"github.com/mcpdir/mcpdir/web"
 )
@@ -512,7 +513,7 @@ func buildDirectory(ctx context.Context, store mcpdir.Store, searchCache int) (*
 	inner := search.New()
 	inner.SetResultCache(searchCache)
 	tools := toolsearch.New(inner)
-	index := merge.NewIndex(tools, splits)
+	index := merge.NewIndex(toolscan.NewIndex(tools), splits)
 	var all []*mcpdir.Entry
 	if err := store.AllEntries(ctx, func(e *mcpdir.Entry) error { all = append(all, e); return nil }); err != nil {
 		return nil, nil, nil, fmt.Errorf("build index: %w", err)

@@ -4,12 +4,16 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/mcpdir/mcpdir"
 )
 
 // terminalSafe escapes what a terminal would act on rather than show:
 // control characters (ESC sequences can rewrite the screen, set the window
 // title or the clipboard), bidirectional overrides (which reorder what is
-// shown) and invalid UTF-8. Directory data comes from anywhere.
+// shown), invisible characters (zero-width, Unicode tags: text a model
+// reads and a person does not see) and invalid UTF-8. Directory data comes
+// from anywhere.
 func terminalSafe(s string) string {
 	if !strings.ContainsFunc(s, unsafeRune) {
 		return s
@@ -27,5 +31,5 @@ func terminalSafe(s string) string {
 }
 
 func unsafeRune(r rune) bool {
-	return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == unicode.ReplacementChar
+	return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || mcpdir.Hidden(r) || r == unicode.ReplacementChar
 }
