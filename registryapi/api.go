@@ -554,7 +554,7 @@ func response(e *mcpdir.Entry, name string, head *mcpdir.ServerVersion, score *f
 	s, changed := record(e, name)
 	dm := directoryMeta{
 		ID: e.ID, Key: e.NaturalKey(), Source: e.Source, Tags: e.Tags, Official: e.IsOfficial, Verified: e.IsVerified,
-		Popularity: e.Popularity, Score: score, Changed: changed,
+		Popularity: e.Popularity, ToolWarnings: len(e.ToolWarnings), Score: score, Changed: changed,
 	}
 	if d, _ := s["description"].(string); d != e.Brief {
 		dm.Brief = e.Brief
@@ -563,9 +563,16 @@ func response(e *mcpdir.Entry, name string, head *mcpdir.ServerVersion, score *f
 		dm.Description = e.Description
 	}
 	if l := e.CheckedLive(); l != nil {
-		lm := &liveMeta{Status: l.Status, CheckedAt: l.CheckedAt.UTC()}
+		lm := &liveMeta{Status: l.Status, CheckedAt: l.CheckedAt.UTC(), ProtocolVersions: l.ProtocolVersions}
 		for _, t := range l.Tools {
 			lm.Tools = append(lm.Tools, t.Name)
+		}
+		if len(l.Tools) > 0 {
+			lm.ToolsFingerprint = mcpdir.ToolsFingerprint(l.Tools)
+		}
+		if at := l.ToolsChanged(); !at.IsZero() {
+			at = at.UTC()
+			lm.ToolsChangedAt = &at
 		}
 		dm.Live = lm
 	}

@@ -57,16 +57,22 @@ type directoryMeta struct {
 	Verified    bool      `json:"verified"`
 	Popularity  int64     `json:"popularity"`
 	Live        *liveMeta `json:"live,omitempty"`
-	Score       *float64  `json:"score,omitempty"`
+	// ToolWarnings counts what the scan of its tools raised (possible
+	// tool poisoning; the directory's detail lists them).
+	ToolWarnings int      `json:"toolWarnings,omitempty"`
+	Score        *float64 `json:"score,omitempty"`
 	// Changed names what was changed to fit the schema: a description cut
 	// to 100 characters, a version made up, a name derived.
 	Changed []string `json:"changed,omitempty"`
 }
 
 type liveMeta struct {
-	Status    string    `json:"status"`
-	CheckedAt time.Time `json:"checkedAt"`
-	Tools     []string  `json:"tools,omitempty"`
+	Status           string     `json:"status"`
+	CheckedAt        time.Time  `json:"checkedAt"`
+	ProtocolVersions []string   `json:"protocolVersions,omitempty"`
+	Tools            []string   `json:"tools,omitempty"`
+	ToolsFingerprint string     `json:"toolsFingerprint,omitempty"`
+	ToolsChangedAt   *time.Time `json:"toolsChangedAt,omitempty"`
 }
 
 // record is an entry as a server record: its name in the registry's

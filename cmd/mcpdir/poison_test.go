@@ -151,6 +151,13 @@ func TestPoisonedToolsAreFlagged(t *testing.T) {
 		t.Errorf("search_mcp warnings=none: %s", text)
 	}
 
+	// Registry clients see the count in the directory's _meta.
+	resp = get(t, s.URL+"/v0.1/servers?search=weather-hostile", "")
+	if body, _ := io.ReadAll(resp.Body); !strings.Contains(string(body), `"toolWarnings":`) || !strings.Contains(string(body), `"toolsFingerprint":`) {
+		t.Errorf("/v0.1/servers: no toolWarnings or toolsFingerprint in the directory's _meta: %.300s", body)
+	}
+	resp.Body.Close()
+
 	resp = get(t, s.URL+"/servers/"+id, "")
 	page, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
