@@ -313,9 +313,10 @@ func TestOAuthFlow(t *testing.T) {
 		"plain":             cloneWith(cloneWith(base, "code_challenge", challengeS256), "code_challenge_method", "plain"),
 		"no method":         cloneWith(base, "code_challenge", challengeS256),
 	} {
-		code, loc, _ := ada.step("GET", "/oauth/authorize?"+q.Encode(), nil)
-		u, _ := url.Parse(loc)
-		if code != http.StatusFound || !strings.HasPrefix(loc, redirect) || u.Query().Get("error") != "invalid_request" || u.Query().Get("code") != "" {
+		// A registered client's redirect URI is not trusted before the
+		// person has seen the consent page: an error page, no redirect.
+		code, loc, page := ada.step("GET", "/oauth/authorize?"+q.Encode(), nil)
+		if code != http.StatusBadRequest || loc != "" || !strings.Contains(page, "invalid_request") || !strings.Contains(page, "127.0.0.1:4567") {
 			t.Errorf("%s: %d %q", name, code, loc)
 		}
 	}
