@@ -166,6 +166,9 @@ var migrations = []string{
 	// What a live check found besides its status, version and tools
 	// (mcpdir.EncodeLiveDetails); empty for the checks made before.
 	`ALTER TABLE live_checks ADD COLUMN details BYTEA NOT NULL DEFAULT '';`,
+	// Refresh tokens that a refresh replaced stay, marked, so that a
+	// replay is recognised (and revokes the grant) until they expire.
+	`ALTER TABLE oauth_tokens ADD COLUMN rotated_at BIGINT NOT NULL DEFAULT 0;`,
 }
 
 // migrate applies what migrations the database lacks, under an advisory

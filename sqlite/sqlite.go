@@ -178,6 +178,9 @@ var migrations = []string{
 	// What a live check found besides its status, version and tools
 	// (mcpdir.EncodeLiveDetails); empty for the checks made before.
 	`ALTER TABLE live_checks ADD COLUMN details BLOB NOT NULL DEFAULT x'';`,
+	// Refresh tokens that a refresh replaced stay, marked, so that a
+	// replay is recognised (and revokes the grant) until they expire.
+	`ALTER TABLE oauth_tokens ADD COLUMN rotated_at INTEGER NOT NULL DEFAULT 0;`,
 }
 
 func (s *DB) migrate(ctx context.Context) error {
