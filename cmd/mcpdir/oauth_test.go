@@ -481,3 +481,38 @@ func TestOAuthTokenInEveryEra(t *testing.T) {
 		t.Fatalf("remaining after %d MCP calls and a REST search: %s", len(eras), got)
 	}
 }
+
+// Finding 4 as an operator meets it: a person allows a client and the
+// client keeps the code; `mcpdir accounts disable` runs; the code then
+// gives nothing, and the tokens issued before stop working.
+func TestOAuthTokenAfterAccountsDisable(t *testing.T) {
+	s := startServer(t, "")
+	clientID, redirect := register(t, s.URL, "Kept Code")
+	ada := signUp(t, s, "ada@example.com")
+	verifier, challenge := pkce()
+	got := ada.authorize(s.URL, clientID, redirect, challenge, "s", "allow")
+	code, tok := postForm(t, s.URL+"/oauth/token", url.Values{"grant_type": {"authorization_code"}, "code": {got.Get("code")}, "redirect_uri": {redirect},
+		"client_id": {clientID}, "code_verifier": {verifier}})
+	if code != 200 {
+		t.Fatalf("exchange: %d %v", code, tok)
+	}
+	access, refresh := tok["access_token"].(string), tok["refresh_token"].(string)
+	verifier, challenge = pkce()
+	kept := ada.authorize(s.URL, clientID, redirect, challenge, "s", "allow").Get("code")
+
+	if out := cli(t, s.DataDir, "accounts", "disable", "ada@example.com"); !strings.Contains(out, "connected apps") {
+		t.Fatalf("disable: %q", out)
+	}
+	if code, e := postForm(t, s.URL+"/oauth/token", url.Values{"grant_type": {"authorization_code"}, "code": {kept}, "redirect_uri": {redirect},
+		"client_id": {clientID}, "code_verifier": {verifier}}); code != 400 || e["error"] != "invalid_grant" {
+		t.Fatalf("the code kept across the ban: %d %v", code, e)
+	}
+	if code, e := postForm(t, s.URL+"/oauth/token", url.Values{"grant_type": {"refresh_token"}, "refresh_token": {refresh}, "client_id": {clientID}}); code != 400 || e["error"] != "invalid_grant" {
+		t.Fatalf("a refresh after the ban: %d %v", code, e)
+	}
+	waitFor(t, 2*time.Second, "the access token refused after the ban", func() bool {
+		resp := get(t, s.URL+"/api/open/v1/search?keywords=postgres", "Bearer "+access)
+		resp.Body.Close()
+		return resp.StatusCode == 401
+	})
+}
