@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -180,14 +181,14 @@ func TestTokensOfADisabledAccount(t *testing.T) {
 	code = f.code()
 	off := &disabledAccounts{Accounts: site.store}
 	site.srv.cfg.Accounts = off
-	off.disabled = true
+	off.disabled.Store(true)
 	if status, e := f.exchange(code); status != 400 || e["error"] != "invalid_grant" || !strings.Contains(e["error_description"].(string), "disabled") {
 		t.Fatalf("exchange for a disabled account: %d %v", status, e)
 	}
 	if status, e := f.refresh(rt); status != 400 || e["error"] != "invalid_grant" || !strings.Contains(e["error_description"].(string), "disabled") {
 		t.Fatalf("refresh for a disabled account: %d %v", status, e)
 	}
-	off.disabled = false
+	off.disabled.Store(false)
 	if status, _ := f.refresh(rt); status != 400 {
 		t.Fatalf("the grant refused for a disabled account was not revoked: %d", status)
 	}
@@ -197,12 +198,12 @@ func TestTokensOfADisabledAccount(t *testing.T) {
 // the state of an account disabled while a token request is under way.
 type disabledAccounts struct {
 	Accounts
-	disabled bool
+	disabled atomic.Bool
 }
 
 func (d *disabledAccounts) AccountByID(ctx context.Context, id string) (*mcpdir.Account, error) {
 	a, err := d.Accounts.AccountByID(ctx, id)
-	if err == nil && d.disabled {
+	if err == nil && d.disabled.Load() {
 		a.DisabledAt = time.Now()
 	}
 	return a, err
