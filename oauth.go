@@ -65,6 +65,11 @@ type OAuthToken struct {
 	RotatedAt time.Time // zero: the grant's current refresh token (or an access token)
 }
 
+// RotatedRefreshKept is how many of a grant's rotated refresh tokens are
+// kept to recognise a replay: the newest, more than a month of hourly
+// refreshes. It bounds what a client refreshing in a loop can store.
+const RotatedRefreshKept = 1000
+
 // OAuthStore keeps OAuth clients, codes, grants and tokens.
 type OAuthStore interface {
 	CreateClient(ctx context.Context, c *OAuthClient) error
@@ -85,8 +90,9 @@ type OAuthStore interface {
 	Token(ctx context.Context, hash []byte) (*OAuthToken, *OAuthGrant, error)
 	// RotateRefresh replaces a refresh token by new tokens of the same
 	// grant, once, in one transaction: the old refresh token is marked
-	// rotated at at (and kept until it expires), the grant's access tokens
-	// are deleted, the new tokens stored and ChangeGrantTokens recorded. A
+	// rotated at at (and kept until it expires, the grant's newest
+	// RotatedRefreshKept only), the grant's access tokens are deleted, the
+	// new tokens stored and ChangeGrantTokens recorded. A
 	// refresh token rotated already (or none) is ErrNotFound.
 	RotateRefresh(ctx context.Context, hash []byte, at time.Time, tokens ...*OAuthToken) error
 	// Grant returns a grant, or ErrNotFound.

@@ -150,6 +150,11 @@ func (db *DB) RotateRefresh(ctx context.Context, hash []byte, at time.Time, toke
 		if _, err := tx.Exec(ctx, `DELETE FROM oauth_tokens WHERE grant_id = $1 AND NOT refresh`, grantID); err != nil {
 			return err
 		}
+		if _, err := tx.Exec(ctx, `DELETE FROM oauth_tokens WHERE grant_id = $1 AND refresh AND rotated_at != 0 AND rotated_at <
+			(SELECT rotated_at FROM oauth_tokens WHERE grant_id = $1 AND refresh AND rotated_at != 0 ORDER BY rotated_at DESC LIMIT 1 OFFSET $2)`,
+			grantID, mcpdir.RotatedRefreshKept-1); err != nil {
+			return err
+		}
 		if err := insertTokens(ctx, tx, tokens); err != nil {
 			return err
 		}

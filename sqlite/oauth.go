@@ -167,6 +167,11 @@ func (s *DB) RotateRefresh(ctx context.Context, hash []byte, at time.Time, token
 		if _, err := tx.ExecContext(ctx, `DELETE FROM oauth_tokens WHERE grant_id = ? AND NOT refresh`, grantID); err != nil {
 			return err
 		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM oauth_tokens WHERE grant_id = ? AND refresh AND rotated_at != 0 AND rotated_at <
+			(SELECT rotated_at FROM oauth_tokens WHERE grant_id = ? AND refresh AND rotated_at != 0 ORDER BY rotated_at DESC LIMIT 1 OFFSET ?)`,
+			grantID, grantID, mcpdir.RotatedRefreshKept-1); err != nil {
+			return err
+		}
 		if err := insertTokens(ctx, tx, tokens); err != nil {
 			return err
 		}

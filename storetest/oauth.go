@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -93,6 +94,21 @@ func oauth(t *testing.T, open Opener) {
 	if changes, _ := another().ChangesSince(ctx, seq, 10); len(changes) != 1 || changes[0].Kind != mcpdir.ChangeGrantTokens || changes[0].Ref != g.ID {
 		t.Fatalf("the refresh in the feed: %+v", changes)
 	}
+	// A grant keeps its newest RotatedRefreshKept rotated refresh tokens:
+	// a client refreshing in a loop cannot fill the store.
+	current := refresh2.Hash
+	for i := range mcpdir.RotatedRefreshKept + 1 {
+		next := &mcpdir.OAuthToken{Hash: []byte(fmt.Sprintf("refresh-loop-%d", i)), GrantID: g.ID, Refresh: true, ExpiresAt: now.Add(24 * time.Hour)}
+		if err := db.RotateRefresh(ctx, current, rotated.Add(time.Duration(i+1)*time.Millisecond), next); err != nil {
+			t.Fatal(err)
+		}
+		current = next.Hash
+	}
+	for h, kept := range map[string]bool{"refresh-1": false, "refresh-2": false, "refresh-loop-0": true, fmt.Sprintf("refresh-loop-%d", mcpdir.RotatedRefreshKept-1): true} {
+		if tok, _, err := db.Token(ctx, []byte(h)); (err == nil) != kept || kept && tok.RotatedAt.IsZero() {
+			t.Errorf("rotated refresh token %s: kept %v, want %v (%v)", h, err == nil, kept, err)
+		}
+	}
 	used := now.Add(time.Minute)
 	if err := db.TouchGrants(ctx, map[string]time.Time{g.ID: used}); err != nil {
 		t.Fatal(err)
@@ -107,7 +123,7 @@ func oauth(t *testing.T, open Opener) {
 	if err := db.RevokeGrant(ctx, g.ID, used); err != nil {
 		t.Fatal(err)
 	}
-	for _, h := range [][]byte{refresh.Hash, access2.Hash, refresh2.Hash} {
+	for _, h := range [][]byte{access2.Hash, current, []byte("refresh-loop-0")} {
 		if _, _, err := db.Token(ctx, h); !errors.Is(err, mcpdir.ErrNotFound) {
 			t.Fatalf("a token of a revoked grant lives on: %v", err)
 		}
