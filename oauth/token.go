@@ -20,7 +20,8 @@ import (
 // tokenRequest is a checked token or revocation request.
 type tokenRequest struct {
 	GrantType, Code, RedirectURI, ClientID, Verifier, RefreshToken, Resource, Token string
-	addr                                                                            string // the client's address
+
+	addr string // the client's address (a metadata-document client's limit is per address)
 }
 
 // tokenResponse is a successful token answer (RFC 6749 5.1).
