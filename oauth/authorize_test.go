@@ -1,13 +1,20 @@
 package oauth
 
 import (
+	"context"
+	"crypto/tls"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/mcpdir/mcpdir/netguard"
 )
 
 // registerBody registers a client and returns the status and the answer.
@@ -126,6 +133,7 @@ func TestConsentShowsASCIIHosts(t *testing.T) {
 	site.signUp()
 	for redirect, want := range map[string][2]string{
 		"https://аpple.com/cb":        {"xn--pple-43d.com", ""},                    // Cyrillic а among Latin: ASCII only
+		"https://аррӏе.com/cb":        {"xn--80ak6aa92e.com", ""},                  // Cyrillic with a Latin "com": ASCII only
 		"https://xn--pple-43d.com/cb": {"xn--pple-43d.com", ""},                    // the same, registered in punycode
 		"https://пример.рф/cb":        {"xn--e1afmkfd.xn--p1ai", "пример.рф"},      // one script: both
 		"https://bücher.example/cb":   {"xn--bcher-kva.example", "bücher.example"}, // Latin only: both
@@ -143,7 +151,7 @@ func TestConsentShowsASCIIHosts(t *testing.T) {
 		if resp.StatusCode != 200 || !strings.Contains(page, "the app at "+shown+".") || !strings.Contains(csp, "form-action 'self' https://"+want[0]+";") {
 			t.Errorf("%s: %d %q\n%s", redirect, resp.StatusCode, csp, page)
 		}
-		if want[1] == "" && strings.Contains(page, "(аpple.com)") {
+		if want[1] == "" && (strings.Contains(page, "(аpple.com)") || strings.Contains(page, "(аррӏе.com)")) {
 			t.Errorf("%s: the mixed-script form is shown", redirect)
 		}
 	}
@@ -156,4 +164,33 @@ func cloneValues(v url.Values, k, val string) url.Values {
 	}
 	out.Set(k, val)
 	return out
+}
+
+// A metadata document at an international host: the consent page names
+// the host in ASCII, and the mixed-script Unicode form is not shown.
+func TestConsentShowsTheASCIIHostOfAMetadataDocument(t *testing.T) {
+	ts := httptest.NewTLSServer(nil)
+	t.Cleanup(ts.Close)
+	_, port, _ := net.SplitHostPort(ts.Listener.Addr().String())
+	id := "https://аpple.com:" + port + "/agent.json"
+	ts.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"client_id":%q,"client_name":"Look-alike","redirect_uris":["http://127.0.0.1:7777/callback"]}`, id)
+	})
+	g := netguard.New(netguard.Options{
+		Resolve: func(context.Context, string) ([]netip.Addr, error) {
+			return []netip.Addr{netip.MustParseAddr("93.184.215.14")}, nil
+		},
+		Dial: func(ctx context.Context, network string, _ netip.AddrPort) (net.Conn, error) {
+			return (&net.Dialer{}).DialContext(ctx, network, ts.Listener.Addr().String())
+		},
+	})
+	tr := g.Transport()
+	tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} // the test server's certificate names example.com only
+	site := newSite(t, NewDocuments(&http.Client{Transport: tr}))
+	site.signUp()
+	resp, page := site.get("/oauth/authorize?" + authQuery(id, "http://127.0.0.1:7777/callback", strings.Repeat("v", 43)).Encode())
+	if resp.StatusCode != 200 || !strings.Contains(page, "Look-alike</strong> from <strong>xn--pple-43d.com:"+port+"</strong> wants") || strings.Contains(page, "(аpple.com") {
+		t.Fatalf("consent: %d\n%s", resp.StatusCode, page)
+	}
 }

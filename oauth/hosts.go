@@ -12,9 +12,10 @@ import (
 
 // Hosts are shown to people in their ASCII (punycode) form, the name a
 // browser goes to: a Unicode host can look like another ("аpple.com" with
-// a Cyrillic а). The Unicode form is shown beside it only when each of its
-// labels is written in one script, where it helps people read the name
-// without letting scripts be mixed into a look-alike.
+// a Cyrillic а, or "аррӏе.com" all Cyrillic but for its Latin "com"). The
+// Unicode form is shown beside it only when the whole name is written in
+// one script ("пример.рф", "bücher.example"), where it helps people read
+// it without letting scripts be mixed into a look-alike.
 
 // asciiHost returns a host (with its port, if any) in its ASCII form, and
 // false when it is not a valid international domain name.
@@ -37,7 +38,7 @@ func asciiHost(hostport string) (string, bool) {
 }
 
 // unicodeHost is the Unicode form of an ASCII host to show beside it: ""
-// when it is the same, or when a label mixes scripts.
+// when it is the same, or when it mixes scripts.
 func unicodeHost(ascii string) string {
 	host, port, err := net.SplitHostPort(ascii)
 	if err != nil {
@@ -47,10 +48,8 @@ func unicodeHost(ascii string) string {
 	if err != nil || u == host {
 		return ""
 	}
-	for label := range strings.SplitSeq(u, ".") {
-		if !singleScript(label) {
-			return ""
-		}
+	if !singleScript(u) {
+		return ""
 	}
 	if port != "" {
 		return u + ":" + port
@@ -58,11 +57,11 @@ func unicodeHost(ascii string) string {
 	return u
 }
 
-// singleScript reports whether a label's letters all belong to one script
-// (digits and hyphens, in the Common script, go with any).
-func singleScript(label string) bool {
+// singleScript reports whether a name's letters all belong to one script
+// (digits, hyphens and dots, in the Common script, go with any).
+func singleScript(name string) bool {
 	var script *unicode.RangeTable
-	for _, r := range label {
+	for _, r := range name {
 		if r < 0x80 && !unicode.IsLetter(r) || unicode.In(r, unicode.Common, unicode.Inherited) {
 			continue
 		}
