@@ -10,6 +10,10 @@ import (
 // stop working on every replica that follows the feed).
 const ChangeGrant = "grant"
 
+// ChangeGrantTokens in the change feed: a grant was refreshed, so its
+// earlier access tokens were deleted (replicas drop them from memory).
+const ChangeGrantTokens = "grant-tokens"
+
 // OAuthClient is a client registered by Dynamic Client Registration
 // (RFC 7591). Clients that identify themselves by a Client ID Metadata
 // Document are not stored: their document is.
@@ -64,13 +68,21 @@ type OAuthGrant struct {
 func (g *OAuthGrant) Revoked() bool { return !g.RevokedAt.IsZero() }
 
 // OAuthToken is an access or refresh token of a grant: only its hash is
-// stored.
+// stored. A refresh token that a refresh replaced stays, linked to its
+// grant until it expires, with RotatedAt set: presenting it again is a
+// replay, which revokes the grant.
 type OAuthToken struct {
 	Hash      []byte
 	GrantID   string
 	Refresh   bool
 	ExpiresAt time.Time
+	RotatedAt time.Time // zero: the grant's current refresh token (or an access token)
 }
+
+// RotatedRefreshKept is how many of a grant's rotated refresh tokens are
+// kept to recognise a replay: the newest, more than a month of hourly
+// refreshes. It bounds what a client refreshing in a loop can store.
+const RotatedRefreshKept = 1000
 
 // OAuthStore keeps OAuth clients, codes, grants and tokens.
 type OAuthStore interface {
@@ -92,11 +104,16 @@ type OAuthStore interface {
 	// already is ErrNotFound, and nothing is stored.
 	RedeemCode(ctx context.Context, hash []byte, g *OAuthGrant, tokens ...*OAuthToken) error
 
-	// Token returns a token and its grant, or ErrNotFound.
+	// Token returns a token (a rotated refresh token too) and its grant,
+	// or ErrNotFound.
 	Token(ctx context.Context, hash []byte) (*OAuthToken, *OAuthGrant, error)
 	// RotateRefresh replaces a refresh token by new tokens of the same
-	// grant, once: a refresh token used already is ErrNotFound.
-	RotateRefresh(ctx context.Context, hash []byte, tokens ...*OAuthToken) error
+	// grant, once, in one transaction: the old refresh token is marked
+	// rotated at at (and kept until it expires, the grant's newest
+	// RotatedRefreshKept only), the grant's access tokens are deleted, the
+	// new tokens stored and ChangeGrantTokens recorded. A
+	// refresh token rotated already (or none) is ErrNotFound.
+	RotateRefresh(ctx context.Context, hash []byte, at time.Time, tokens ...*OAuthToken) error
 	// Grant returns a grant, or ErrNotFound.
 	Grant(ctx context.Context, id string) (*OAuthGrant, error)
 	// Grants returns an account's grants that are not revoked, newest first.

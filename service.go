@@ -67,7 +67,7 @@ const (
 // Change is one write that other processes must see: which record changed.
 type Change struct {
 	Seq  int64
-	Kind string // ChangeEntry, ChangeKey, ChangeGrant, ChangeVersion or ChangeState
+	Kind string // ChangeEntry, ChangeKey, ChangeGrant, ChangeGrantTokens, ChangeVersion or ChangeState
 	Ref  string // entry id, key prefix, grant id, server name or state key
 }
 

@@ -87,9 +87,11 @@ type KeyRefresher interface {
 	Refresh(ctx context.Context, prefixes []string) error
 }
 
-// GrantForgetter drops OAuth grants revoked elsewhere (oauth.Server).
+// GrantForgetter drops OAuth grants revoked elsewhere, and the earlier
+// access tokens of grants refreshed elsewhere (oauth.Server).
 type GrantForgetter interface {
 	Forget(ctx context.Context, grantIDs []string) error
+	Renewed(ctx context.Context, grantIDs []string) error
 }
 
 // Followers are told of the changes besides entries'.
@@ -110,7 +112,7 @@ type Followers struct {
 // forgotten, changed versions and state told.
 func Applier(store mcpdir.EntryStore, index mcpdir.SearchIndex, f Followers) Apply {
 	return func(ctx context.Context, changes []mcpdir.Change) error {
-		var entryIDs, keyPrefixes, grantIDs, stateKeys []string
+		var entryIDs, keyPrefixes, grantIDs, renewedIDs, stateKeys []string
 		versionsChanged := false
 		seen := map[mcpdir.Change]bool{}
 		for _, c := range changes {
@@ -126,6 +128,8 @@ func Applier(store mcpdir.EntryStore, index mcpdir.SearchIndex, f Followers) App
 				keyPrefixes = append(keyPrefixes, c.Ref)
 			case mcpdir.ChangeGrant:
 				grantIDs = append(grantIDs, c.Ref)
+			case mcpdir.ChangeGrantTokens:
+				renewedIDs = append(renewedIDs, c.Ref)
 			case mcpdir.ChangeVersion:
 				versionsChanged = true
 			case mcpdir.ChangeState:
@@ -160,6 +164,9 @@ func Applier(store mcpdir.EntryStore, index mcpdir.SearchIndex, f Followers) App
 		}
 		if f.Grants != nil {
 			if err := f.Grants.Forget(ctx, grantIDs); err != nil {
+				return err
+			}
+			if err := f.Grants.Renewed(ctx, renewedIDs); err != nil {
 				return err
 			}
 		}

@@ -138,15 +138,18 @@ func (s *Server) isResource(r string) bool {
 // person, the login page first for anyone else.
 func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	req, c, back, page := s.validate(r.Context(), r.URL.Query())
-	if !s.answered(w, r, req, back, page, http.StatusFound) {
+	if !s.answered(w, r, req, c, back, page, http.StatusFound) {
 		return
 	}
 	if s.cfg.Pages.SignedIn(r) == nil {
 		http.Redirect(w, r, "/login?"+url.Values{"next": {"/oauth/authorize?" + req.params.Encode()}}.Encode(), http.StatusSeeOther)
 		return
 	}
-	consent := &web.Consent{ClientName: c.Name, ClientHost: c.Host, RedirectOrigin: formTarget(req.redirectURI), ReturnTo: returnTo(req.redirectURI),
-		Budget: mcpdir.DefaultRateLimit}
+	consent := &web.Consent{ClientName: c.Name, RedirectOrigin: formTarget(req.redirectURI), Budget: mcpdir.DefaultRateLimit}
+	consent.ReturnTo, consent.ReturnToUnicode = shownHost(req.redirectURI)
+	if c.Host != "" {
+		consent.ClientHost, consent.ClientHostUnicode = shownHost("https://" + c.Host)
+	}
 	for _, p := range authParams {
 		if x := req.params.Get(p); x != "" {
 			consent.Fields = append(consent.Fields, web.Field{Name: p, Value: x})
@@ -157,12 +160,22 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 
 // answered writes the answer to a request that validate refused, and
 // reports whether there was none to write.
-func (s *Server) answered(w http.ResponseWriter, r *http.Request, req *authRequest, back *oauthError, page *pageError, status int) bool {
+func (s *Server) answered(w http.ResponseWriter, r *http.Request, req *authRequest, c *client, back *oauthError, page *pageError, status int) bool {
 	switch {
 	case page != nil:
 		s.cfg.Observer.OAuthRefused("invalid_client")
 		w.Header().Set("Cache-Control", "no-store")
 		s.cfg.Pages.Message(w, r, page.status, page.title, page.message)
+		return false
+	case back != nil && !mayRedirectErrors(c, req.redirectURI):
+		// Anyone can register any redirect URI: sending an error there
+		// before a person has seen the consent page would make the
+		// directory an open redirector (RFC 9700 4.11.2).
+		s.cfg.Observer.OAuthRefused(back.Code)
+		w.Header().Set("Cache-Control", "no-store")
+		s.cfg.Pages.Message(w, r, http.StatusBadRequest, "This app's request cannot be used",
+			"The app that sent you here ("+hostText(req.redirectURI)+") asked for something the directory cannot give: "+
+				back.Description+" ("+back.Code+"). Nothing was sent back to it: return to the app and try connecting again.")
 		return false
 	case back != nil:
 		s.cfg.Observer.OAuthRefused(back.Code)
@@ -170,6 +183,28 @@ func (s *Server) answered(w http.ResponseWriter, r *http.Request, req *authReque
 		return false
 	}
 	return true
+}
+
+// mayRedirectErrors reports whether an invalid request may be answered by
+// a redirect to the client: only for a client that named itself by its
+// metadata document, and only to where that document's own host (which
+// the link to the directory shows) or the person's own machine leads: a
+// loopback address or an app's private-use scheme.
+func mayRedirectErrors(c *client, redirect string) bool {
+	if c == nil || c.Host == "" {
+		return false
+	}
+	u, err := url.Parse(redirect)
+	if err != nil {
+		return false
+	}
+	switch u.Scheme {
+	case "https":
+		return strings.EqualFold(u.Host, c.Host)
+	case "http":
+		return isLoopback(u.Hostname())
+	}
+	return true // a private-use scheme, checked at registration
 }
 
 // decide takes the person's answer on the consent page.
@@ -180,7 +215,7 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	req, c, back, page := s.validate(ctx, r.PostForm)
-	if !s.answered(w, r, req, back, page, http.StatusSeeOther) {
+	if !s.answered(w, r, req, c, back, page, http.StatusSeeOther) {
 		return
 	}
 	a := s.cfg.Pages.SignedIn(r)
@@ -238,25 +273,16 @@ func formTarget(redirect string) string {
 	}
 	src := u.Scheme + ":"
 	if (u.Scheme == "http" || u.Scheme == "https") && !strings.Contains(u.Host, "[") {
-		src = u.Scheme + "://" + u.Host
+		host, ok := asciiHost(u.Host) // CSP sources are ASCII
+		if !ok {
+			return ""
+		}
+		src = u.Scheme + "://" + host
 	}
 	if strings.ContainsAny(src, " ;,'\"\t\r\n") {
 		return ""
 	}
 	return src
-}
-
-// returnTo names where a redirect URI leads, for people: its host, or its
-// scheme for a private-use scheme.
-func returnTo(redirect string) string {
-	u, err := url.Parse(redirect)
-	if err != nil {
-		return ""
-	}
-	if u.Host != "" && (u.Scheme == "http" || u.Scheme == "https") {
-		return u.Host
-	}
-	return u.Scheme + ":"
 }
 
 // pkceMatches checks a code verifier against the S256 challenge.

@@ -11,6 +11,7 @@ type oauthError struct {
 	Status      int    `json:"-"`
 	Code        string `json:"error"`
 	Description string `json:"error_description"`
+	retryAfter  int    // seconds, for a 429
 }
 
 func (e *oauthError) Error() string { return e.Code + ": " + e.Description }

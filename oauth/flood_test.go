@@ -152,18 +152,9 @@ func TestEchoedParametersAreBounded(t *testing.T) {
 		t.Fatalf("a state of 1 KiB: %d %q", code, loc)
 	}
 	for p, n := range map[string]int{"state": 1025, "scope": 1025, "code_challenge_method": 129, "resource": 2049} {
-		long := cloneValues(q)
-		long.Set(p, strings.Repeat("x", n))
+		long := cloneValues(q, p, strings.Repeat("x", n))
 		if code, loc, body := get(long); code != http.StatusBadRequest || loc != "" || !strings.Contains(body, "The parameter "+p+" is longer than") {
 			t.Errorf("%s of %d bytes: %d %q", p, n, code, loc)
 		}
 	}
-}
-
-func cloneValues(v url.Values) url.Values {
-	out := url.Values{}
-	for k, x := range v {
-		out[k] = append([]string(nil), x...)
-	}
-	return out
 }

@@ -189,6 +189,23 @@ func (s *Server) Forget(_ context.Context, grantIDs []string) error {
 	return nil
 }
 
+// Renewed drops from memory the access tokens of grants refreshed here or
+// elsewhere (the change feed calls it): a refresh deletes a grant's earlier
+// access tokens from the store, and the next use of one reads the store.
+func (s *Server) Renewed(_ context.Context, grantIDs []string) error {
+	if len(grantIDs) == 0 {
+		return nil
+	}
+	renewed := make(map[string]bool, len(grantIDs))
+	for _, id := range grantIDs {
+		renewed[grantKeyPrefix+id] = true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	maps.DeleteFunc(s.cache, func(_ [32]byte, k *mcpdir.APIKey) bool { return renewed[k.Prefix] })
+	return nil
+}
+
 // revokeGrant revokes a grant in the store (the change feed tells other
 // replicas) and here at once.
 func (s *Server) revokeGrant(ctx context.Context, id string) error {

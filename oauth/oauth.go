@@ -54,6 +54,13 @@ const (
 	maxClientNameRunes    = 100
 	maxStateBytes         = 1024 // state and scope of an authorization request
 	maxCachedAccessTokens = 10_000
+	// MaxGrantsPerAccount bounds an account's grants like its keys: a new
+	// grant past it revokes the one unused for the longest.
+	MaxGrantsPerAccount = 20
+	// TokenRequestsPerMinute bounds the token endpoint per client address
+	// (every request) and per client (requests that bring a valid code or
+	// refresh token of it).
+	TokenRequestsPerMinute = 60
 )
 
 // Token prefixes: secret scanners can recognise them, and the guard tells
@@ -74,6 +81,12 @@ type Pages interface {
 	Message(w http.ResponseWriter, r *http.Request, status int, title, message string)
 }
 
+// Accounts tells whether the account behind a code or a grant is still
+// active (the account store).
+type Accounts interface {
+	AccountByID(ctx context.Context, id string) (*mcpdir.Account, error)
+}
+
 // Budgets tells how much of a grant's budget is spent (auth.Service).
 type Budgets interface {
 	Used(ctx context.Context, k *mcpdir.APIKey) (int, bool)
@@ -89,7 +102,8 @@ type Observer interface {
 
 // Config is what the server needs.
 type Config struct {
-	Store mcpdir.OAuthStore
+	Store    mcpdir.OAuthStore
+	Accounts Accounts
 	// Limiter counts registrations per client address (the shared limiter
 	// when replicas share Redis).
 	Limiter mcpdir.RateLimiter

@@ -99,8 +99,11 @@ func parseRegistration(body []byte) (*registered, *oauthError) {
 		TokenEndpointAuthMethod: "none", ApplicationType: req.ApplicationType}, nil
 }
 
+// isBidi reports a character that changes how the text around it is
+// shown without being seen: a Unicode format character (category Cf:
+// U+200B, U+202E, U+2066, …) or a bidirectional control.
 func isBidi(r rune) bool {
-	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f
+	return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Bidi_Control, r)
 }
 
 // privateSchemes are the private-use URI schemes (RFC 8252 7.1) of native
@@ -119,12 +122,21 @@ func checkRedirectURI(raw, applicationType string) *oauthError {
 	if len(raw) > maxRedirectURIBytes || !utf8.ValidString(raw) || strings.ContainsFunc(raw, unicode.IsControl) {
 		return bad("is too long or not printable")
 	}
+	if strings.ContainsFunc(raw, isBidi) {
+		return bad("holds an invisible formatting or bidirectional character")
+	}
 	u, err := url.Parse(raw)
 	if err != nil || !u.IsAbs() {
 		return bad("is not an absolute URI")
 	}
 	if u.Fragment != "" || strings.Contains(raw, "#") || u.User != nil {
 		return bad("must have no fragment and no user information")
+	}
+	if strings.ContainsFunc(u.Host, isBidi) {
+		return bad("holds an invisible formatting or bidirectional character")
+	}
+	if _, ok := asciiHost(u.Host); !ok && (u.Scheme == "https" || u.Scheme == "http") {
+		return bad("has a host that is not a valid domain name")
 	}
 	switch u.Scheme {
 	case "https":

@@ -57,7 +57,7 @@ func newSite(t testing.TB, docs *Documents) *site {
 	t.Cleanup(ts.Close)
 	s := &site{t: t, URL: ts.URL, store: store}
 	keys := auth.New(store, memory.NewLimiter(nil), logger)
-	s.srv = New(Config{Store: store, Limiter: memory.NewLimiter(nil), Budgets: keys, Pages: pages, ClientIP: clientIP, PublicURL: ts.URL, Documents: docs, Logger: logger})
+	s.srv = New(Config{Store: store, Accounts: store, Limiter: memory.NewLimiter(nil), Budgets: keys, Pages: pages, ClientIP: clientIP, PublicURL: ts.URL, Documents: docs, Logger: logger})
 	s.srv.now = func() time.Time { return time.Now().Add(time.Duration(s.offset.Load())) }
 	s.guard = s.srv.Guard(keys)
 	same := func(next http.Handler) http.Handler { return next }

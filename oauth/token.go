@@ -7,7 +7,10 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -17,6 +20,8 @@ import (
 // tokenRequest is a checked token or revocation request.
 type tokenRequest struct {
 	GrantType, Code, RedirectURI, ClientID, Verifier, RefreshToken, Resource, Token string
+
+	addr string // the client's address (a metadata-document client's limit is per address)
 }
 
 // tokenResponse is a successful token answer (RFC 6749 5.1).
@@ -115,6 +120,11 @@ func readBody(w http.ResponseWriter, r *http.Request) (body []byte, basicUser st
 // token is the token endpoint.
 func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Pragma", "no-cache")
+	addr := s.cfg.ClientIP(r)
+	if d, err := s.cfg.Limiter.Allow(r.Context(), "oauth-token:"+addr, TokenRequestsPerMinute, time.Minute); err == nil && !d.Allowed {
+		s.tooMany(w, d, "too many token requests from this address: try again later")
+		return
+	}
 	body, user, oerr := readBody(w, r)
 	var req *tokenRequest
 	if oerr == nil {
@@ -125,6 +135,7 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	}
 	var resp *tokenResponse
 	if oerr == nil {
+		req.addr = addr
 		if req.GrantType == "authorization_code" {
 			resp, oerr = s.exchange(r.Context(), req)
 		} else {
@@ -132,6 +143,9 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if oerr != nil {
+		if oerr.retryAfter > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(oerr.retryAfter))
+		}
 		s.cfg.Observer.OAuthRefused(oerr.Code)
 		if oerr.Status == http.StatusUnauthorized {
 			w.Header().Set("WWW-Authenticate", `Basic realm="mcpdir"`)
@@ -141,6 +155,72 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	}
 	s.cfg.Observer.OAuthGranted(req.GrantType)
 	writeJSON(w, http.StatusOK, resp)
+}
+
+// tooMany answers 429 with Retry-After.
+func (s *Server) tooMany(w http.ResponseWriter, d mcpdir.RateDecision, why string) {
+	w.Header().Set("Retry-After", strconv.Itoa(mcpdir.RetryAfterSeconds(d)))
+	s.cfg.Observer.OAuthRefused("rate_limited")
+	writeJSON(w, http.StatusTooManyRequests, errorf(http.StatusTooManyRequests, "rate_limited", why))
+}
+
+// spendClient counts a token request that brought a valid code or refresh
+// token of its client, against the client's limit. Only those count: a
+// client_id is no secret, and requests anyone can make with it must not
+// use up its limit. A metadata document's client_id is shared by every
+// installation of the app, so its limit is per client and address.
+func (s *Server) spendClient(ctx context.Context, req *tokenRequest) *oauthError {
+	key := "oauth-token-client:" + req.ClientID
+	if IsDocumentURL(req.ClientID) {
+		key += "|" + req.addr
+	}
+	d, err := s.cfg.Limiter.Allow(ctx, key, TokenRequestsPerMinute, time.Minute)
+	if err != nil || d.Allowed {
+		return nil
+	}
+	e := errorf(http.StatusTooManyRequests, "rate_limited", "too many token requests for this client: try again later")
+	e.retryAfter = mcpdir.RetryAfterSeconds(d)
+	return e
+}
+
+// trimGrants keeps an account's grants within MaxGrantsPerAccount once g
+// is added, never revoking g: grants never used go first, the oldest
+// first, then those unused for the longest.
+func (s *Server) trimGrants(ctx context.Context, g *mcpdir.OAuthGrant) {
+	grants, err := s.cfg.Store.Grants(ctx, g.AccountID)
+	if err != nil || len(grants) <= MaxGrantsPerAccount {
+		if err != nil {
+			s.cfg.Logger.WarnContext(ctx, "oauth: list grants to bound them", "err", err)
+		}
+		return
+	}
+	lastUsed := func(x *mcpdir.OAuthGrant) time.Time {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if u := s.used[x.ID]; u.After(x.LastUsedAt) {
+			return u
+		}
+		return x.LastUsedAt
+	}
+	grants = slices.DeleteFunc(grants, func(x *mcpdir.OAuthGrant) bool { return x.ID == g.ID })
+	slices.SortStableFunc(grants, func(a, b *mcpdir.OAuthGrant) int {
+		ua, ub := lastUsed(a), lastUsed(b)
+		if ua.IsZero() != ub.IsZero() {
+			if ua.IsZero() {
+				return -1
+			}
+			return 1
+		}
+		if ua.IsZero() {
+			return a.CreatedAt.Compare(b.CreatedAt)
+		}
+		return ua.Compare(ub)
+	})
+	for _, old := range grants[:len(grants)-(MaxGrantsPerAccount-1)] {
+		if err := s.revokeGrant(ctx, old.ID); err != nil {
+			s.cfg.Logger.WarnContext(ctx, "oauth: revoke a grant past the bound", "err", err)
+		}
+	}
 }
 
 // newTokens makes a grant's access and refresh tokens.
@@ -172,6 +252,12 @@ func (s *Server) exchange(ctx context.Context, req *tokenRequest) (*tokenRespons
 	if !s.now().Before(code.ExpiresAt) || code.ClientID != req.ClientID || code.RedirectURI != req.RedirectURI || !pkceMatches(code.Challenge, req.Verifier) {
 		return nil, errBadGrant
 	}
+	if oerr := s.activeAccount(ctx, code.AccountID); oerr != nil {
+		return nil, oerr
+	}
+	if oerr := s.spendClient(ctx, req); oerr != nil {
+		return nil, oerr
+	}
 	g := &mcpdir.OAuthGrant{ID: uuid.NewString(), ClientID: code.ClientID, ClientName: code.ClientName, AccountID: code.AccountID, CreatedAt: s.now().UTC()}
 	resp, tokens := s.newTokens(g.ID)
 	err = s.cfg.Store.RedeemCode(ctx, h[:], g, tokens...)
@@ -186,6 +272,7 @@ func (s *Server) exchange(ctx context.Context, req *tokenRequest) (*tokenRespons
 		return nil, errServer
 	}
 	s.keep(hashOf(resp.AccessToken), g, tokens[0].ExpiresAt)
+	s.trimGrants(ctx, g)
 	return resp, nil
 }
 
@@ -198,8 +285,12 @@ func (s *Server) reused(ctx context.Context, grantID string) *oauthError {
 }
 
 // refresh rotates a refresh token: a new access token and a new refresh
-// token of the same grant (whose budget carries on); the old refresh
-// token no longer works.
+// token of the same grant (whose budget carries on); the grant's earlier
+// access tokens end, and the old refresh token no longer works. A refresh
+// token presented again after its rotation is a replay (OAuth 2.1 4.3.1,
+// RFC 9700 4.14.2): someone else may hold it, so the whole grant is
+// revoked. There is no grace period for a client's retry: only hashes of
+// the new pair are kept, so it could not be answered again.
 func (s *Server) refresh(ctx context.Context, req *tokenRequest) (*tokenResponse, *oauthError) {
 	h := hashOf(req.RefreshToken)
 	tok, g, err := s.cfg.Store.Token(ctx, h[:])
@@ -213,17 +304,57 @@ func (s *Server) refresh(ctx context.Context, req *tokenRequest) (*tokenResponse
 	if !tok.Refresh || !s.now().Before(tok.ExpiresAt) || g.Revoked() || g.ClientID != req.ClientID {
 		return nil, errBadGrant
 	}
+	if !tok.RotatedAt.IsZero() {
+		return nil, s.replayed(ctx, g)
+	}
+	if oerr := s.activeAccount(ctx, g.AccountID); oerr != nil {
+		if err := s.revokeGrant(ctx, g.ID); err != nil {
+			s.cfg.Logger.ErrorContext(ctx, "oauth: revoke the grant of a disabled account", "err", err)
+		}
+		return nil, oerr
+	}
+	if oerr := s.spendClient(ctx, req); oerr != nil {
+		return nil, oerr
+	}
 	resp, tokens := s.newTokens(g.ID)
-	err = s.cfg.Store.RotateRefresh(ctx, h[:], tokens...)
-	if errors.Is(err, mcpdir.ErrNotFound) {
+	err = s.cfg.Store.RotateRefresh(ctx, h[:], s.now(), tokens...)
+	if errors.Is(err, mcpdir.ErrNotFound) { // another refresh with the same token won
+		if tok, g, err = s.cfg.Store.Token(ctx, h[:]); err == nil && !tok.RotatedAt.IsZero() {
+			return nil, s.replayed(ctx, g)
+		}
 		return nil, errBadGrant
 	}
 	if err != nil {
 		s.cfg.Logger.ErrorContext(ctx, "oauth: rotate refresh token", "err", err)
 		return nil, errServer
 	}
+	s.Renewed(ctx, []string{g.ID})
 	s.keep(hashOf(resp.AccessToken), g, tokens[0].ExpiresAt)
 	return resp, nil
+}
+
+// replayed revokes a grant whose rotated refresh token came again.
+func (s *Server) replayed(ctx context.Context, g *mcpdir.OAuthGrant) *oauthError {
+	s.cfg.Logger.WarnContext(ctx, "oauth: a rotated refresh token was presented again: its grant is revoked", "grant", g.ID, "client_id", clip(g.ClientID, 200))
+	if err := s.revokeGrant(ctx, g.ID); err != nil {
+		s.cfg.Logger.ErrorContext(ctx, "oauth: revoke the grant of a replayed refresh token", "err", err)
+	}
+	return errorf(http.StatusBadRequest, "invalid_grant", "the refresh token was used already: every token of its grant is revoked; authorize again")
+}
+
+// activeAccount refuses a code or a refresh of an account the operator
+// disabled (or deleted): disabling revokes grants and deletes pending
+// codes, and this holds whatever was in flight then.
+func (s *Server) activeAccount(ctx context.Context, id string) *oauthError {
+	a, err := s.cfg.Accounts.AccountByID(ctx, id)
+	switch {
+	case errors.Is(err, mcpdir.ErrNotFound) || err == nil && a.Disabled():
+		return errorf(http.StatusBadRequest, "invalid_grant", "the account that allowed this app is disabled")
+	case err != nil:
+		s.cfg.Logger.ErrorContext(ctx, "oauth: read account", "err", err)
+		return errServer
+	}
+	return nil
 }
 
 // revoke is the revocation endpoint (RFC 7009): a refresh or an access

@@ -85,6 +85,9 @@ func (db *DB) DisableAccount(ctx context.Context, email string, at time.Time) er
 		if _, err := tx.Exec(ctx, `DELETE FROM web_sessions WHERE account_id = $1`, id); err != nil {
 			return err
 		}
+		if _, err := tx.Exec(ctx, `DELETE FROM oauth_codes WHERE account_id = $1 AND grant_id = ''`, id); err != nil {
+			return err
+		}
 		return revokeGrants(ctx, tx, `account_id = $2`, id, at)
 	})
 	if errors.Is(err, mcpdir.ErrNotFound) {

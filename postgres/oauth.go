@@ -146,30 +146,43 @@ func scanGrant(row pgx.Row, extra ...any) (*mcpdir.OAuthGrant, error) {
 // Token implements mcpdir.OAuthStore.
 func (db *DB) Token(ctx context.Context, hash []byte) (*mcpdir.OAuthToken, *mcpdir.OAuthGrant, error) {
 	t := mcpdir.OAuthToken{Hash: hash}
-	var expires int64
-	g, err := scanGrant(db.pool.QueryRow(ctx, `SELECT g.id, g.client_id, g.client_name, g.account_id, g.created_at, g.last_used_at, g.revoked_at, t.refresh, t.expires_at
-		FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id WHERE t.hash = $1`, hash), &t.Refresh, &expires)
+	var expires, rotated int64
+	g, err := scanGrant(db.pool.QueryRow(ctx, `SELECT g.id, g.client_id, g.client_name, g.account_id, g.created_at, g.last_used_at, g.revoked_at, t.refresh, t.expires_at, t.rotated_at
+		FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id WHERE t.hash = $1`, hash), &t.Refresh, &expires, &rotated)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil, mcpdir.ErrNotFound
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("read token: %w", err)
 	}
-	t.GrantID, t.ExpiresAt = g.ID, fromUnixNano(expires)
+	t.GrantID, t.ExpiresAt, t.RotatedAt = g.ID, fromUnixNano(expires), fromUnixNano(rotated)
 	return &t, g, nil
 }
 
 // RotateRefresh implements mcpdir.OAuthStore.
-func (db *DB) RotateRefresh(ctx context.Context, hash []byte, tokens ...*mcpdir.OAuthToken) error {
+func (db *DB) RotateRefresh(ctx context.Context, hash []byte, at time.Time, tokens ...*mcpdir.OAuthToken) error {
 	return db.inTx(ctx, "rotate refresh token", func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `DELETE FROM oauth_tokens WHERE hash = $1 AND refresh`, hash)
+		var grantID string
+		err := tx.QueryRow(ctx, `UPDATE oauth_tokens SET rotated_at = $1 WHERE hash = $2 AND refresh AND rotated_at = 0 RETURNING grant_id`,
+			at.UnixNano(), hash).Scan(&grantID)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return mcpdir.ErrNotFound
+		}
 		if err != nil {
 			return err
 		}
-		if tag.RowsAffected() == 0 {
-			return mcpdir.ErrNotFound
+		if _, err := tx.Exec(ctx, `DELETE FROM oauth_tokens WHERE grant_id = $1 AND NOT refresh`, grantID); err != nil {
+			return err
 		}
-		return insertTokens(ctx, tx, tokens)
+		if _, err := tx.Exec(ctx, `DELETE FROM oauth_tokens WHERE grant_id = $1 AND refresh AND rotated_at != 0 AND rotated_at <
+			(SELECT rotated_at FROM oauth_tokens WHERE grant_id = $1 AND refresh AND rotated_at != 0 ORDER BY rotated_at DESC LIMIT 1 OFFSET $2)`,
+			grantID, mcpdir.RotatedRefreshKept-1); err != nil {
+			return err
+		}
+		if err := insertTokens(ctx, tx, tokens); err != nil {
+			return err
+		}
+		return recordChanges(ctx, tx, mcpdir.ChangeGrantTokens, []string{grantID}, at)
 	})
 }
 

@@ -92,6 +92,9 @@ func (s *DB) DisableAccount(ctx context.Context, email string, at time.Time) err
 	if _, err := tx.ExecContext(ctx, `DELETE FROM web_sessions WHERE account_id = ?`, id); err != nil {
 		return fmt.Errorf("disable account: %w", err)
 	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM oauth_codes WHERE account_id = ? AND grant_id = ''`, id); err != nil {
+		return fmt.Errorf("disable account: %w", err)
+	}
 	if err := revokeGrants(ctx, tx, `account_id = ?`, id, at); err != nil {
 		return fmt.Errorf("disable account: %w", err)
 	}

@@ -159,30 +159,43 @@ func scanGrant(row scanner, extra ...any) (*mcpdir.OAuthGrant, error) {
 // Token implements mcpdir.OAuthStore.
 func (s *DB) Token(ctx context.Context, hash []byte) (*mcpdir.OAuthToken, *mcpdir.OAuthGrant, error) {
 	t := mcpdir.OAuthToken{Hash: hash}
-	var expires int64
-	g, err := scanGrant(s.db.QueryRowContext(ctx, `SELECT g.id, g.client_id, g.client_name, g.account_id, g.created_at, g.last_used_at, g.revoked_at, t.refresh, t.expires_at
-		FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id WHERE t.hash = ?`, hash), &t.Refresh, &expires)
+	var expires, rotated int64
+	g, err := scanGrant(s.db.QueryRowContext(ctx, `SELECT g.id, g.client_id, g.client_name, g.account_id, g.created_at, g.last_used_at, g.revoked_at, t.refresh, t.expires_at, t.rotated_at
+		FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id WHERE t.hash = ?`, hash), &t.Refresh, &expires, &rotated)
 	if isNoRows(err) {
 		return nil, nil, mcpdir.ErrNotFound
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("read token: %w", err)
 	}
-	t.GrantID, t.ExpiresAt = g.ID, fromUnixNano(expires)
+	t.GrantID, t.ExpiresAt, t.RotatedAt = g.ID, fromUnixNano(expires), fromUnixNano(rotated)
 	return &t, g, nil
 }
 
 // RotateRefresh implements mcpdir.OAuthStore.
-func (s *DB) RotateRefresh(ctx context.Context, hash []byte, tokens ...*mcpdir.OAuthToken) error {
+func (s *DB) RotateRefresh(ctx context.Context, hash []byte, at time.Time, tokens ...*mcpdir.OAuthToken) error {
 	return s.inTx(ctx, "rotate refresh token", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM oauth_tokens WHERE hash = ? AND refresh`, hash)
+		var grantID string
+		err := tx.QueryRowContext(ctx, `UPDATE oauth_tokens SET rotated_at = ? WHERE hash = ? AND refresh AND rotated_at = 0 RETURNING grant_id`,
+			at.UnixNano(), hash).Scan(&grantID)
+		if isNoRows(err) {
+			return mcpdir.ErrNotFound
+		}
 		if err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return mcpdir.ErrNotFound
+		if _, err := tx.ExecContext(ctx, `DELETE FROM oauth_tokens WHERE grant_id = ? AND NOT refresh`, grantID); err != nil {
+			return err
 		}
-		return insertTokens(ctx, tx, tokens)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM oauth_tokens WHERE grant_id = ? AND refresh AND rotated_at != 0 AND rotated_at <
+			(SELECT rotated_at FROM oauth_tokens WHERE grant_id = ? AND refresh AND rotated_at != 0 ORDER BY rotated_at DESC LIMIT 1 OFFSET ?)`,
+			grantID, grantID, mcpdir.RotatedRefreshKept-1); err != nil {
+			return err
+		}
+		if err := insertTokens(ctx, tx, tokens); err != nil {
+			return err
+		}
+		return recordChange(ctx, tx, mcpdir.ChangeGrantTokens, grantID, at)
 	})
 }
 

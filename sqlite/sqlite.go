@@ -185,6 +185,9 @@ var migrations = []string{
 	CREATE INDEX oauth_clients_created ON oauth_clients (created_at);
 	CREATE INDEX oauth_grants_client ON oauth_grants (client_id);
 	CREATE INDEX oauth_codes_client ON oauth_codes (client_id);`,
+	// Refresh tokens that a refresh replaced stay, marked, so that a
+	// replay is recognised (and revokes the grant) until they expire.
+	`ALTER TABLE oauth_tokens ADD COLUMN rotated_at INTEGER NOT NULL DEFAULT 0;`,
 }
 
 func (s *DB) migrate(ctx context.Context) error {

@@ -64,17 +64,52 @@ func oauth(t *testing.T, open Opener) {
 	}
 	access2 := &mcpdir.OAuthToken{Hash: []byte("access-2"), GrantID: g.ID, ExpiresAt: now.Add(time.Hour)}
 	refresh2 := &mcpdir.OAuthToken{Hash: []byte("refresh-2"), GrantID: g.ID, Refresh: true, ExpiresAt: now.Add(24 * time.Hour)}
-	if err := db.RotateRefresh(ctx, refresh.Hash, access2, refresh2); err != nil {
+	seq, _ := db.LatestChange(ctx)
+	rotated := now.Add(30 * time.Second)
+	if err := db.RotateRefresh(ctx, refresh.Hash, rotated, access2, refresh2); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.RotateRefresh(ctx, refresh.Hash, &mcpdir.OAuthToken{Hash: []byte("x"), GrantID: g.ID}); !errors.Is(err, mcpdir.ErrNotFound) {
+	if err := db.RotateRefresh(ctx, refresh.Hash, rotated, &mcpdir.OAuthToken{Hash: []byte("x"), GrantID: g.ID}); !errors.Is(err, mcpdir.ErrNotFound) {
 		t.Fatalf("a refresh token rotated twice: %v", err)
 	}
-	if err := db.RotateRefresh(ctx, access.Hash); !errors.Is(err, mcpdir.ErrNotFound) {
+	if _, _, err := db.Token(ctx, []byte("x")); !errors.Is(err, mcpdir.ErrNotFound) {
+		t.Fatalf("a refused rotation stored its tokens: %v", err)
+	}
+	if err := db.RotateRefresh(ctx, access2.Hash, rotated); !errors.Is(err, mcpdir.ErrNotFound) {
 		t.Fatalf("an access token rotated as a refresh token: %v", err)
 	}
-	if _, _, err := db.Token(ctx, refresh.Hash); !errors.Is(err, mcpdir.ErrNotFound) {
-		t.Fatalf("the old refresh token lives on: %v", err)
+	// The rotated refresh token stays, linked to its grant and marked, so
+	// that a replay is recognised; the grant's earlier access token is gone
+	// and the replicas are told.
+	if old, og, err := another().Token(ctx, refresh.Hash); err != nil || !old.Refresh || !old.RotatedAt.Equal(rotated) || og.ID != g.ID || !old.ExpiresAt.Equal(refresh.ExpiresAt) {
+		t.Fatalf("the rotated refresh token: %+v %+v %v", old, og, err)
+	}
+	if cur, _, err := db.Token(ctx, refresh2.Hash); err != nil || !cur.RotatedAt.IsZero() {
+		t.Fatalf("the new refresh token: %+v %v", cur, err)
+	}
+	if _, _, err := db.Token(ctx, access.Hash); !errors.Is(err, mcpdir.ErrNotFound) {
+		t.Fatalf("the access token before the refresh lives on: %v", err)
+	}
+	if _, _, err := db.Token(ctx, access2.Hash); err != nil {
+		t.Fatalf("the new access token: %v", err)
+	}
+	if changes, _ := another().ChangesSince(ctx, seq, 10); len(changes) != 1 || changes[0].Kind != mcpdir.ChangeGrantTokens || changes[0].Ref != g.ID {
+		t.Fatalf("the refresh in the feed: %+v", changes)
+	}
+	// A grant keeps its newest RotatedRefreshKept rotated refresh tokens:
+	// a client refreshing in a loop cannot fill the store.
+	current := refresh2.Hash
+	for i := range mcpdir.RotatedRefreshKept + 1 {
+		next := &mcpdir.OAuthToken{Hash: []byte(fmt.Sprintf("refresh-loop-%d", i)), GrantID: g.ID, Refresh: true, ExpiresAt: now.Add(24 * time.Hour)}
+		if err := db.RotateRefresh(ctx, current, rotated.Add(time.Duration(i+1)*time.Millisecond), next); err != nil {
+			t.Fatal(err)
+		}
+		current = next.Hash
+	}
+	for h, kept := range map[string]bool{"refresh-1": false, "refresh-2": false, "refresh-loop-0": true, fmt.Sprintf("refresh-loop-%d", mcpdir.RotatedRefreshKept-1): true} {
+		if tok, _, err := db.Token(ctx, []byte(h)); (err == nil) != kept || kept && tok.RotatedAt.IsZero() {
+			t.Errorf("rotated refresh token %s: kept %v, want %v (%v)", h, err == nil, kept, err)
+		}
 	}
 	used := now.Add(time.Minute)
 	if err := db.TouchGrants(ctx, map[string]time.Time{g.ID: used}); err != nil {
@@ -86,11 +121,11 @@ func oauth(t *testing.T, open Opener) {
 	if list, err := db.Grants(ctx, "acct"); err != nil || len(list) != 1 || !list[0].LastUsedAt.Equal(used) {
 		t.Fatalf("grants: %+v %v", list, err)
 	}
-	seq, _ := db.LatestChange(ctx)
+	seq, _ = db.LatestChange(ctx)
 	if err := db.RevokeGrant(ctx, g.ID, used); err != nil {
 		t.Fatal(err)
 	}
-	for _, h := range [][]byte{access.Hash, access2.Hash, refresh2.Hash} {
+	for _, h := range [][]byte{access2.Hash, current, []byte("refresh-loop-0")} {
 		if _, _, err := db.Token(ctx, h); !errors.Is(err, mcpdir.ErrNotFound) {
 			t.Fatalf("a token of a revoked grant lives on: %v", err)
 		}
@@ -105,7 +140,8 @@ func oauth(t *testing.T, open Opener) {
 		t.Fatalf("a revoked grant listed: %+v", list)
 	}
 
-	// Disabling an account revokes its grants.
+	// Disabling an account revokes its grants and deletes its pending
+	// codes (a code kept would give tokens after the ban).
 	a := &mcpdir.Account{ID: "acct-oauth", Email: "o@example.com", PasswordHash: "h", CreatedAt: now}
 	if err := db.CreateAccount(ctx, a); err != nil {
 		t.Fatal(err)
@@ -115,11 +151,25 @@ func oauth(t *testing.T, open Opener) {
 	if err := db.RedeemCode(ctx, []byte("code-2"), g3, &mcpdir.OAuthToken{Hash: []byte("access-3"), GrantID: g3.ID, ExpiresAt: now.Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
+	pending := &mcpdir.OAuthCode{Hash: []byte("code-pending"), ClientID: c.ID, AccountID: a.ID, ExpiresAt: now.Add(time.Minute)}
+	if err := db.CreateCode(ctx, pending); err != nil {
+		t.Fatal(err)
+	}
+	others := &mcpdir.OAuthCode{Hash: []byte("code-of-another"), ClientID: c.ID, AccountID: "acct", ExpiresAt: now.Add(time.Minute)}
+	if err := db.CreateCode(ctx, others); err != nil {
+		t.Fatal(err)
+	}
 	if err := db.DisableAccount(ctx, a.Email, now); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := db.Token(ctx, []byte("access-3")); !errors.Is(err, mcpdir.ErrNotFound) {
 		t.Fatalf("a disabled account's token lives on: %v", err)
+	}
+	if _, err := another().Code(ctx, pending.Hash); !errors.Is(err, mcpdir.ErrNotFound) {
+		t.Fatalf("a disabled account's pending code lives on: %v", err)
+	}
+	if _, err := db.Code(ctx, others.Hash); err != nil {
+		t.Fatalf("another account's code went with it: %v", err)
 	}
 
 	// The sweep: unused clients go, used ones stay.

@@ -9,8 +9,10 @@ import (
 type Consent struct {
 	ClientName string
 	// ClientHost is the host of a client that named itself by a URL (a
-	// Client ID Metadata Document); "" for a registered client.
-	ClientHost string
+	// Client ID Metadata Document); "" for a registered client. Hosts are
+	// in their ASCII (punycode) form; the ...Unicode fields, when set, are
+	// the Unicode form to show beside (single-script names only).
+	ClientHost, ClientHostUnicode string
 	// Fields are the authorization request's parameters, sent back with
 	// the person's answer.
 	Fields []Field
@@ -19,7 +21,7 @@ type Consent struct {
 	RedirectOrigin string
 	// ReturnTo is where the answer goes, as people read it: the redirect
 	// URI's host, or its scheme for an app's private-use scheme.
-	ReturnTo string
+	ReturnTo, ReturnToUnicode string
 	// Budget is the searches an hour the client may make.
 	Budget int
 }

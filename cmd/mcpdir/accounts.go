@@ -43,7 +43,7 @@ func accountsCmd(ctx context.Context, args []string, env envLookup, stdout, stde
 		} else if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "disabled %s: it can no longer log in, and its sessions ended (revoke its keys with mcpdir keys revoke)\n", email)
+		fmt.Fprintf(stdout, "disabled %s: it can no longer log in; its sessions, connected apps and pending authorizations ended (revoke its keys with mcpdir keys revoke)\n", email)
 		return nil
 	}
 	all, err := store.Accounts(ctx)

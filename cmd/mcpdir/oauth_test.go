@@ -262,8 +262,10 @@ func TestOAuthFlow(t *testing.T) {
 	if code != 200 || tok["refresh_token"] == refresh || tok["access_token"] == access {
 		t.Fatalf("refresh: %d %v", code, tok)
 	}
-	if code, e := postForm(t, tokenURL, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {refresh}, "client_id": {clientID}}); code != 400 || e["error"] != "invalid_grant" {
-		t.Fatalf("the old refresh token: %d %v", code, e)
+	// (The old refresh token again would be a replay and end the grant:
+	// TestOAuthRefreshReplayAcrossReplicas.)
+	if resp := get(t, s.URL+"/api/open/v1/search?keywords=postgres", "Bearer "+access); resp.StatusCode != 401 {
+		t.Fatalf("the access token before the refresh: %d", resp.StatusCode)
 	}
 	access, refresh = tok["access_token"].(string), tok["refresh_token"].(string)
 	for i := 10; i < 20; i++ {
@@ -313,9 +315,10 @@ func TestOAuthFlow(t *testing.T) {
 		"plain":             cloneWith(cloneWith(base, "code_challenge", challengeS256), "code_challenge_method", "plain"),
 		"no method":         cloneWith(base, "code_challenge", challengeS256),
 	} {
-		code, loc, _ := ada.step("GET", "/oauth/authorize?"+q.Encode(), nil)
-		u, _ := url.Parse(loc)
-		if code != http.StatusFound || !strings.HasPrefix(loc, redirect) || u.Query().Get("error") != "invalid_request" || u.Query().Get("code") != "" {
+		// A registered client's redirect URI is not trusted before the
+		// person has seen the consent page: an error page, no redirect.
+		code, loc, page := ada.step("GET", "/oauth/authorize?"+q.Encode(), nil)
+		if code != http.StatusBadRequest || loc != "" || !strings.Contains(page, "invalid_request") || !strings.Contains(page, "127.0.0.1:4567") {
 			t.Errorf("%s: %d %q", name, code, loc)
 		}
 	}
@@ -337,7 +340,7 @@ func TestOAuthFlow(t *testing.T) {
 	resp.Body.Close()
 	for _, line := range []string{"mcpdir_oauth_registrations_total 1", `mcpdir_oauth_authorizations_total{decision="allowed"} 2`,
 		`mcpdir_oauth_authorizations_total{decision="denied"} 1`, `mcpdir_oauth_token_grants_total{grant_type="authorization_code"} 2`,
-		`mcpdir_oauth_token_grants_total{grant_type="refresh_token"} 1`, `mcpdir_oauth_refusals_total{reason="invalid_grant"} 4`,
+		`mcpdir_oauth_token_grants_total{grant_type="refresh_token"} 1`, `mcpdir_oauth_refusals_total{reason="invalid_grant"} 3`,
 		`mcpdir_oauth_refusals_total{reason="invalid_redirect_uri"} 5`, `mcpdir_oauth_refusals_total{reason="invalid_target"} 1`} {
 		if !strings.Contains(metrics, line+"\n") {
 			t.Errorf("/metrics lacks %q", line)
@@ -477,4 +480,39 @@ func TestOAuthTokenInEveryEra(t *testing.T) {
 	if got := resp.Header.Get("RateLimit-Remaining"); got != strconv.Itoa(20-len(eras)-1) {
 		t.Fatalf("remaining after %d MCP calls and a REST search: %s", len(eras), got)
 	}
+}
+
+// Finding 4 as an operator meets it: a person allows a client and the
+// client keeps the code; `mcpdir accounts disable` runs; the code then
+// gives nothing, and the tokens issued before stop working.
+func TestOAuthTokenAfterAccountsDisable(t *testing.T) {
+	s := startServer(t, "")
+	clientID, redirect := register(t, s.URL, "Kept Code")
+	ada := signUp(t, s, "ada@example.com")
+	verifier, challenge := pkce()
+	got := ada.authorize(s.URL, clientID, redirect, challenge, "s", "allow")
+	code, tok := postForm(t, s.URL+"/oauth/token", url.Values{"grant_type": {"authorization_code"}, "code": {got.Get("code")}, "redirect_uri": {redirect},
+		"client_id": {clientID}, "code_verifier": {verifier}})
+	if code != 200 {
+		t.Fatalf("exchange: %d %v", code, tok)
+	}
+	access, refresh := tok["access_token"].(string), tok["refresh_token"].(string)
+	verifier, challenge = pkce()
+	kept := ada.authorize(s.URL, clientID, redirect, challenge, "s", "allow").Get("code")
+
+	if out := cli(t, s.DataDir, "accounts", "disable", "ada@example.com"); !strings.Contains(out, "connected apps") {
+		t.Fatalf("disable: %q", out)
+	}
+	if code, e := postForm(t, s.URL+"/oauth/token", url.Values{"grant_type": {"authorization_code"}, "code": {kept}, "redirect_uri": {redirect},
+		"client_id": {clientID}, "code_verifier": {verifier}}); code != 400 || e["error"] != "invalid_grant" {
+		t.Fatalf("the code kept across the ban: %d %v", code, e)
+	}
+	if code, e := postForm(t, s.URL+"/oauth/token", url.Values{"grant_type": {"refresh_token"}, "refresh_token": {refresh}, "client_id": {clientID}}); code != 400 || e["error"] != "invalid_grant" {
+		t.Fatalf("a refresh after the ban: %d %v", code, e)
+	}
+	waitFor(t, 2*time.Second, "the access token refused after the ban", func() bool {
+		resp := get(t, s.URL+"/api/open/v1/search?keywords=postgres", "Bearer "+access)
+		resp.Body.Close()
+		return resp.StatusCode == 401
+	})
 }

@@ -452,3 +452,67 @@ func TestOAuthAcrossReplicas(t *testing.T) {
 		t.Fatal("45 pages across two replicas with a limit of 30 a minute: none refused")
 	}
 }
+
+// Finding 3 across replicas on PostgreSQL and Redis: a refresh on one
+// replica ends the earlier access token on the other (which had it in
+// memory) within 2 s; a rotated refresh token replayed on the other
+// replica revokes the grant, and the access token the rotation gave stops
+// working on both within 2 s.
+func TestOAuthRefreshReplayAcrossReplicas(t *testing.T) {
+	db, rdb := storetest.PostgresURL(t), storetest.RedisURL(t)
+	flushRedis(t, rdb)
+	flags := []string{"--database-url", db, "--redis-url", rdb, "--public-url", "http://mcpdir.test"}
+	a := startServer(t, "", flags...)
+	b := startServer(t, "", flags...)
+	clientID, redirect := register(t, a.URL, "Replay Agent")
+	ada := signUp(t, a, "ada@example.com")
+	verifier, challenge := pkce()
+	got := ada.authorize("http://mcpdir.test", clientID, redirect, challenge, "s", "allow")
+	code, tok := postForm(t, a.URL+"/oauth/token", url.Values{"grant_type": {"authorization_code"}, "code": {got.Get("code")}, "redirect_uri": {redirect},
+		"client_id": {clientID}, "code_verifier": {verifier}})
+	if code != 200 {
+		t.Fatalf("exchange: %d %v", code, tok)
+	}
+	at1, rt1 := tok["access_token"].(string), tok["refresh_token"].(string)
+	// Polled through the MCP endpoint's GET, which checks the token
+	// without spending the grant's budget (searches would reach its 20
+	// an hour and answer 401 rate_limited).
+	status := func(s *testServer, access string) int {
+		resp := get(t, s.URL+"/api/open/mcp", "Bearer "+access)
+		resp.Body.Close()
+		if resp.StatusCode != 401 {
+			return 200
+		}
+		return 401
+	}
+	if c := status(b, at1); c != 200 {
+		t.Fatalf("the first access token on b: %d", c)
+	}
+	refresh := func(s *testServer, token string) (int, map[string]any) {
+		return postForm(t, s.URL+"/oauth/token", url.Values{"grant_type": {"refresh_token"}, "refresh_token": {token}, "client_id": {clientID}})
+	}
+	code, tok = refresh(a, rt1)
+	if code != 200 {
+		t.Fatalf("refresh on a: %d %v", code, tok)
+	}
+	at2, rt2 := tok["access_token"].(string), tok["refresh_token"].(string)
+	start := time.Now()
+	waitFor(t, 2*time.Second, "the earlier access token ended on b", func() bool { return status(b, at1) == 401 })
+	t.Logf("the earlier access token ended on the other replica after %v", time.Since(start).Round(time.Millisecond))
+	if c := status(a, at2); c != 200 {
+		t.Fatalf("the new access token on a: %d", c)
+	}
+	if c := status(b, at2); c != 200 {
+		t.Fatalf("the new access token on b: %d", c)
+	}
+
+	if code, e := refresh(b, rt1); code != 400 || e["error"] != "invalid_grant" {
+		t.Fatalf("the rotated refresh token replayed on b: %d %v", code, e)
+	}
+	start = time.Now()
+	waitFor(t, 2*time.Second, "the grant revoked on both replicas", func() bool { return status(a, at2) == 401 && status(b, at2) == 401 })
+	t.Logf("the replay revoked the grant on both replicas after %v", time.Since(start).Round(time.Millisecond))
+	if code, _ := refresh(a, rt2); code != 400 {
+		t.Fatalf("the newer refresh token after the replay: %d", code)
+	}
+}

@@ -237,6 +237,7 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	}
 	authServer := oauth.New(oauth.Config{
 		Store:     store,
+		Accounts:  store,
 		Limiter:   limiter,
 		Budgets:   guard,
 		Pages:     pages,
