@@ -101,7 +101,7 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 	fs.DurationVar(&cfg.timeouts.Request, "request-timeout", mcpdirhttp.DefaultTimeouts.Request, "time a client has to send a request's body and take the answer (event streams excepted)")
 	fs.DurationVar(&cfg.timeouts.Idle, "idle-timeout", mcpdirhttp.DefaultTimeouts.Idle, "a keep-alive connection idle this long is closed")
 	fs.StringVar(&cfg.redisURL, "redis-url", env("MCPDIR_REDIS_URL"), "Redis URL (redis://host:port/db) for rate limits shared by every replica; unset: counted in this process (env MCPDIR_REDIS_URL)")
-	fs.StringVar(&cfg.logFormat, "log-format", env.or("MCPDIR_LOG_FORMAT", "json"), "json or text (env MCPDIR_LOG_FORMAT)")
+	fs.StringVar(&cfg.logFormat, "log-format", env("MCPDIR_LOG_FORMAT"), "json or text (env MCPDIR_LOG_FORMAT; default text when standard error is a terminal, else json)")
 	fs.BoolVar(&cfg.accessLog, "access-log", env("MCPDIR_ACCESS_LOG") != "0" && env("MCPDIR_ACCESS_LOG") != "false", "one log line per request, at info (env MCPDIR_ACCESS_LOG=0 turns it off)")
 	fs.StringVar(&cfg.metricsAddr, "metrics-addr", env("MCPDIR_METRICS_ADDR"), "serve /metrics on a listener of its own (e.g. 127.0.0.1:9090); unset: on the main listener, to this machine and admin keys (env MCPDIR_METRICS_ADDR)")
 	fs.StringVar(&cfg.syncFrom, "sync-from", env("MCPDIR_SYNC_FROM"), "follow this registry's list API (e.g. https://registry.modelcontextprotocol.io): sync at start and every --sync-every (env MCPDIR_SYNC_FROM)")
@@ -140,6 +140,9 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 	if cfg.registryAPI != "public" && cfg.registryAPI != "key" && cfg.registryAPI != "off" {
 		return usageError{"--registry-api must be public, key or off"}
 	}
+	if cfg.logFormat = strings.TrimSpace(cfg.logFormat); cfg.logFormat != "" && cfg.logFormat != "json" && cfg.logFormat != "text" {
+		return usageError{"--log-format must be json or text"}
+	}
 	if cfg.signup != "open" && cfg.signup != "closed" {
 		return usageError{"--signup must be open or closed"}
 	}
@@ -162,7 +165,7 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 		logger.Warn("the log output fell behind: lines were dropped", "lines", lines)
 	}})
 	defer logOut.Close()
-	logger = newLogger(logOut, cfg.logLevel, cfg.logFormat)
+	logger = newLogger(logOut, cfg.logLevel, logFormat(cfg.logFormat, isTerminal(stderr)))
 	store, err := cfg.store.open(ctx)
 	if err != nil {
 		return err
@@ -222,6 +225,13 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	defer ln.Close()
 	if cfg.publicURL == "" {
 		cfg.publicURL = defaultPublicURL(ln.Addr())
+	}
+	// keys create puts this URL in the client configurations it prints.
+	announced := strings.TrimRight(cfg.publicURL, "/")
+	if old, err := store.State(ctx, publicURLKey); err == nil && old != announced {
+		if err := store.SetState(ctx, publicURLKey, announced); err != nil {
+			logger.Warn("cannot record the public URL for keys create", "err", err)
+		}
 	}
 
 	m := metrics.New(index.Len, logOut.Dropped)

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// Every command and subcommand answers -h and --help with its usage on
+// standard output and success (exit 0), not a usage error.
+func TestHelpOnEveryCommand(t *testing.T) {
+	commands := [][]string{
+		{"serve"}, {"keys"}, {"keys", "create"}, {"keys", "list"}, {"keys", "revoke"},
+		{"accounts"}, {"accounts", "list"}, {"accounts", "disable"},
+		{"import"}, {"search"}, {"sync"}, {"check"}, {"version"},
+	}
+	for _, c := range commands {
+		for _, h := range []string{"-h", "--help"} {
+			args := append(append([]string{"mcpdir"}, c...), h)
+			var stdout, stderr bytes.Buffer
+			err := run(t.Context(), args, noEnv, nil, &stdout, &stderr)
+			if err != nil {
+				t.Errorf("%v: %v (exit %d), want success\n%s", args[1:], err, exitCode(err), stderr.String())
+				continue
+			}
+			out := stdout.String()
+			if !strings.HasPrefix(out, "Usage:\n  mcpdir "+c[0]) {
+				t.Errorf("%v printed %q, want its usage", args[1:], out)
+			}
+			if len(c) == 2 || c[0] == "serve" || c[0] == "search" {
+				if !strings.Contains(out, "-data-dir") {
+					t.Errorf("%v: the usage lists no flags:\n%s", args[1:], out)
+				}
+			}
+		}
+	}
+}
+
+// Every flag serve takes is in the README's command table, and so is
+// every command.
+func TestREADMEDocumentsEveryServeFlag(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout bytes.Buffer
+	if err := run(t.Context(), []string{"mcpdir", "serve", "-h"}, noEnv, nil, &stdout, &stdout); err != nil {
+		t.Fatal(err)
+	}
+	flags := regexp.MustCompile(`(?m)^  -([a-z-]+)`).FindAllStringSubmatch(stdout.String(), -1)
+	if len(flags) < 20 {
+		t.Fatalf("found %d flags in serve -h:\n%s", len(flags), stdout.String())
+	}
+	for _, f := range flags {
+		if !bytes.Contains(readme, []byte("`--"+f[1])) {
+			t.Errorf("README.md does not document serve --%s", f[1])
+		}
+	}
+	for _, c := range []string{"serve", "keys create", "keys list", "keys revoke", "import", "search", "check", "accounts list", "sync", "version"} {
+		if !bytes.Contains(readme, []byte("| `mcpdir "+c)) {
+			t.Errorf("README.md's command table has no row for mcpdir %s", c)
+		}
+	}
+}
+
+func TestLogFormatFollowsTheTerminal(t *testing.T) {
+	for _, c := range []struct {
+		asked    string
+		terminal bool
+		want     string
+	}{{"", true, "text"}, {"", false, "json"}, {"json", true, "json"}, {"text", false, "text"}} {
+		if got := logFormat(c.asked, c.terminal); got != c.want {
+			t.Errorf("logFormat(%q, terminal %v) = %q, want %q", c.asked, c.terminal, got, c.want)
+		}
+	}
+	err := run(t.Context(), []string{"mcpdir", "serve", "--log-format", "yaml", "--data-dir", t.TempDir()}, noEnv, nil, io.Discard, io.Discard)
+	if exitCode(err) != 2 {
+		t.Errorf("--log-format yaml: %v, want a usage error", err)
+	}
+}
+
+// keys create prints configurations for the URL the server on the same
+// store announced (its --public-url), says so, and --url overrides it.
+func TestKeysCreateUsesTheServersPublicURL(t *testing.T) {
+	dir := t.TempDir()
+	out := cli(t, dir, "keys", "create", "--name", "before")
+	if !strings.Contains(out, `"url": "http://127.0.0.1:8080/api/open/mcp"`) || !strings.Contains(out, "no server has run on this store yet") {
+		t.Errorf("before any server ran:\n%s", out)
+	}
+	s := startServer(t, dir, "--public-url", "https://mcp.example.org/", "--log-format", "text")
+	out = cli(t, dir, "keys", "create", "--name", "after")
+	if !strings.Contains(out, `"url": "https://mcp.example.org/api/open/mcp"`) || !strings.Contains(out, "the server on this store announced") {
+		t.Errorf("after serve --public-url:\n%s", out)
+	}
+	out = cli(t, dir, "keys", "create", "--name", "flag", "--url", "http://10.0.0.5:9000")
+	if !strings.Contains(out, `"url": "http://10.0.0.5:9000/api/open/mcp"`) || !strings.Contains(out, "from --url") {
+		t.Errorf("with --url:\n%s", out)
+	}
+	// Text logs, with durations a person reads.
+	if log := s.stderr.String(); !regexp.MustCompile(`msg="index built" entries=\d+ took=[0-9.]+(ms|s|µs)\b`).MatchString(log) {
+		t.Errorf("--log-format text: no readable index line:\n%s", log)
+	}
+}
