@@ -178,6 +178,14 @@ var migrations = []string{
 	// What a live check found besides its status, version and tools
 	// (mcpdir.EncodeLiveDetails); empty for the checks made before.
 	`ALTER TABLE live_checks ADD COLUMN details BLOB NOT NULL DEFAULT x'';`,
+	// The embedded server's rate windows, kept across restarts (ratewindows.go).
+	`CREATE TABLE rate_windows (
+		limiter TEXT NOT NULL,
+		key     TEXT NOT NULL,
+		times   BLOB NOT NULL,
+		last_at INTEGER NOT NULL,
+		PRIMARY KEY (limiter, key)
+	);`,
 }
 
 func (s *DB) migrate(ctx context.Context) error {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -102,5 +103,28 @@ func TestKeysCreateUsesTheServersPublicURL(t *testing.T) {
 	// Text logs, with durations a person reads.
 	if log := s.stderr.String(); !regexp.MustCompile(`msg="index built" entries=\d+ took=[0-9.]+(ms|s|µs)\b`).MatchString(log) {
 		t.Errorf("--log-format text: no readable index line:\n%s", log)
+	}
+}
+
+// On the embedded store a restart does not refill the budgets: 12 of 20
+// searches spent, the server restarted, the next search leaves 7.
+func TestRateWindowsSurviveARestart(t *testing.T) {
+	dir := t.TempDir()
+	key := newKey(t, dir)
+	t.Run("spend 12", func(t *testing.T) {
+		s := startServer(t, dir)
+		for i := range 12 {
+			resp := get(t, s.URL+"/api/open/v1/search?keywords=postgres", "Bearer "+key)
+			resp.Body.Close()
+			if resp.StatusCode != 200 || resp.Header.Get("RateLimit-Remaining") != strconv.Itoa(19-i) {
+				t.Fatalf("search %d: %d remaining %s", i, resp.StatusCode, resp.Header.Get("RateLimit-Remaining"))
+			}
+		}
+	}) // the server stops here
+	s := startServer(t, dir)
+	resp := get(t, s.URL+"/api/open/v1/search?keywords=postgres", "Bearer "+key)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("RateLimit-Remaining") != "7" {
+		t.Fatalf("after the restart: %d remaining %s, want 7 (the budget continues from 8)", resp.StatusCode, resp.Header.Get("RateLimit-Remaining"))
 	}
 }

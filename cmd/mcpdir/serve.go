@@ -217,6 +217,17 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	if shared != nil {
 		perAddress, failures = shared, shared
 	}
+	// The embedded store keeps the budgets across restarts.
+	windows, _ := store.(windowStore)
+	if shared != nil {
+		windows = nil
+	}
+	kept := map[string]*memory.Limiter{"keys": local, "logins": loginFailures}
+	if windows != nil {
+		if err := restoreWindows(ctx, windows, kept); err != nil {
+			return err
+		}
+	}
 
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
@@ -349,6 +360,9 @@ func runServer(ctx context.Context, cfg serveConfig, stderr io.Writer) error {
 	wg.Go(func() { sweepLimiter(bg, pageLimiter) })
 	wg.Go(func() { sweepLimiter(bg, loginFailures) })
 	wg.Go(func() { authServer.Run(bg) })
+	if windows != nil {
+		wg.Go(func() { keepWindows(bg, windows, kept, 5*time.Second, logger) })
+	}
 	if cfg.syncFrom != "" {
 		wg.Go(func() { runSync(bg, store, cfg.syncFrom, max(cfg.syncEvery, time.Minute), logger, m.SyncRan) })
 	}
@@ -402,6 +416,50 @@ func defaultPublicURL(addr net.Addr) string {
 		host = "localhost"
 	}
 	return "http://" + net.JoinHostPort(host, port)
+}
+
+// windowStore keeps rate windows across restarts (the embedded store).
+type windowStore interface {
+	SaveRateWindows(ctx context.Context, limiter string, logs map[string][]time.Time) error
+	RateWindows(ctx context.Context, limiter string) (map[string][]time.Time, error)
+}
+
+func restoreWindows(ctx context.Context, store windowStore, limiters map[string]*memory.Limiter) error {
+	for name, l := range limiters {
+		logs, err := store.RateWindows(ctx, name)
+		if err != nil {
+			return err
+		}
+		l.Restore(logs)
+	}
+	return nil
+}
+
+// keepWindows writes the windows that changed every interval, and once
+// more when ctx ends (after the last request was answered).
+func keepWindows(ctx context.Context, store windowStore, limiters map[string]*memory.Limiter, every time.Duration, logger *slog.Logger) {
+	save := func(ctx context.Context) {
+		for name, l := range limiters {
+			if changed := l.TakeChanged(); len(changed) > 0 {
+				if err := store.SaveRateWindows(ctx, name, changed); err != nil {
+					logger.Warn("cannot keep the rate windows; a restart would forget them", "err", err)
+				}
+			}
+		}
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			final, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			save(final)
+			cancel()
+			return
+		case <-t.C:
+			save(ctx)
+		}
+	}
 }
 
 func sweepLimiter(ctx context.Context, l *memory.Limiter) {
