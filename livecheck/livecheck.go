@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"slices"
 	"strings"
@@ -113,6 +114,8 @@ func (c *Checker) Check(ctx context.Context, r mcpdir.Remote) Result {
 		res.Status, res.Reason = mcpdir.LiveDown, fmt.Sprintf("more than %d redirects, or a redirect to another scheme", netguard.MaxRedirects)
 	case rt.tooLarge.Load():
 		res.Status, res.Reason = mcpdir.LiveDown, fmt.Sprintf("answers larger than %d bytes", rt.limit)
+	case rt.dns.Load() != nil:
+		res.Status, res.Reason = mcpdir.LiveDown, dnsReason(rt.dns.Load())
 	case ctx.Err() != nil:
 		res.Status, res.Reason = mcpdir.LiveDown, fmt.Sprintf("no answer within %s", timeout)
 	case rt.serverError.Load() != 0:
@@ -183,6 +186,17 @@ func toolOf(t *sdk.Tool) mcpdir.Tool {
 	return out
 }
 
+// dnsReason says, short, that a name did not resolve and how.
+func dnsReason(e *net.DNSError) string {
+	switch {
+	case e.IsTimeout:
+		return "DNS: no answer for " + e.Name + " in time"
+	case e.IsNotFound:
+		return "DNS: " + e.Name + " does not resolve"
+	}
+	return reason(fmt.Errorf("DNS: %s: %s", e.Name, e.Err))
+}
+
 // reason is an error's message, short and on one line.
 func reason(err error) string {
 	s := strings.Join(strings.Fields(err.Error()), " ")
@@ -208,6 +222,7 @@ type bounded struct {
 	challenge   atomic.Pointer[challenge]
 	// What the SDK may report in words of its own.
 	refused, redirects, tooLarge atomic.Bool
+	dns                          atomic.Pointer[net.DNSError] // a name that did not resolve
 
 	mu        sync.Mutex
 	discovers []*bytes.Buffer // the start of each server/discover answer, as read
@@ -235,6 +250,9 @@ func (b *bounded) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		if errors.Is(err, netguard.ErrRefused) {
 			b.refused.Store(true)
+		}
+		if dnsErr := (*net.DNSError)(nil); errors.As(err, &dnsErr) {
+			b.dns.CompareAndSwap(nil, dnsErr)
 		}
 		return nil, err
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -57,6 +59,9 @@ func checkCmd(ctx context.Context, args []string, env envLookup, stdout, stderr 
 		}
 	}
 	c := newChecker(*allowPrivate, time.Duration(timeout), *concurrency)
+	if tried := unresolved(ctx, c.Guard, targets); len(tried) > 0 {
+		fmt.Fprintf(stdout, "no name resolves (tried %s): no network or no DNS here? The checks below will be down.\n", terminalSafe(strings.Join(tried, ", ")))
+	}
 	start := time.Now()
 	terminal := isTerminal(stdout)
 	done := 0
@@ -72,8 +77,43 @@ func checkCmd(ctx context.Context, args []string, env envLookup, stdout, stderr 
 	return ctx.Err()
 }
 
+// dnsTimeout bounds a live check's name lookup: without network the
+// system resolver waits 5 s a try.
+const dnsTimeout = 2 * time.Second
+
+// unresolved looks up the names of up to three targets at once and, when
+// none resolves, returns them: the machine has no network or no DNS.
+func unresolved(ctx context.Context, g *netguard.Guard, targets []livecheck.Target) []string {
+	var hosts []string
+	for _, t := range targets {
+		u, err := url.Parse(t.Remote.URL)
+		if err != nil || u.Hostname() == "" || net.ParseIP(u.Hostname()) != nil || slices.Contains(hosts, u.Hostname()) {
+			continue
+		}
+		if hosts = append(hosts, u.Hostname()); len(hosts) == 3 {
+			break
+		}
+	}
+	if len(hosts) == 0 {
+		return nil
+	}
+	resolved := make(chan bool, len(hosts))
+	for _, h := range hosts {
+		go func() {
+			_, err := g.Resolve(ctx, h)
+			resolved <- err == nil
+		}()
+	}
+	for range hosts {
+		if <-resolved {
+			return nil
+		}
+	}
+	return hosts
+}
+
 func newChecker(allowPrivate bool, timeout time.Duration, concurrency int) *livecheck.Checker {
-	return &livecheck.Checker{Guard: netguard.New(netguard.Options{AllowPrivate: allowPrivate, DialTimeout: timeout}),
+	return &livecheck.Checker{Guard: netguard.New(netguard.Options{AllowPrivate: allowPrivate, DialTimeout: timeout, ResolveTimeout: min(dnsTimeout, timeout)}),
 		Timeout: timeout, Concurrency: concurrency, Version: version}
 }
 

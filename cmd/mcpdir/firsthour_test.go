@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Every command and subcommand answers -h and --help with its usage on
@@ -126,5 +128,32 @@ func TestRateWindowsSurviveARestart(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 || resp.Header.Get("RateLimit-Remaining") != "7" {
 		t.Fatalf("after the restart: %d remaining %s, want 7 (the budget continues from 8)", resp.StatusCode, resp.Header.Get("RateLimit-Remaining"))
+	}
+}
+
+// Without DNS, check says so once at the top, and each entry's line says
+// which name did not resolve, briefly.
+func TestCheckSaysOnceWhenNoNameResolves(t *testing.T) {
+	dir := t.TempDir()
+	var lines []string
+	for _, n := range []string{"alpha", "beta", "gamma", "delta"} {
+		lines = append(lines, fmt.Sprintf(`{"name": %q, "brief": "Hosted", "website_url": "https://example.com/%s", "remotes": [{"url": "https://%s.mcpdir-test.invalid/mcp", "type": "streamable-http"}]}`, n, n, n))
+	}
+	cli(t, dir, "import", writeLines(t, lines...))
+	start := time.Now()
+	out := cli(t, dir, "check")
+	if took := time.Since(start); took > 3*dnsTimeout {
+		t.Errorf("check took %s", took)
+	}
+	if strings.Count(out, "no name resolves") != 1 || !strings.HasPrefix(out, "no name resolves (tried ") {
+		t.Errorf("want one notice at the top:\n%s", out)
+	}
+	if n := strings.Count(out, ".mcpdir-test.invalid does not resolve"); n != 4 {
+		t.Errorf("%d lines say the name does not resolve, want 4:\n%s", n, out)
+	}
+	for line := range strings.Lines(out) {
+		if len(line) > 200 {
+			t.Errorf("a long line: %q", line)
+		}
 	}
 }
