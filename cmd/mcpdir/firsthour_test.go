@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpdir/mcpdir"
 )
 
 // Every command and subcommand answers -h and --help with its usage on
@@ -155,5 +158,79 @@ func TestCheckSaysOnceWhenNoNameResolves(t *testing.T) {
 		if len(line) > 200 {
 			t.Errorf("a long line: %q", line)
 		}
+	}
+}
+
+// The web pages' rough edges: the search box takes what search takes, a
+// page past the last is empty, the icon is served, and an entry with
+// nothing to show as chips renders no empty list.
+func TestPagesFirstHour(t *testing.T) {
+	dir := t.TempDir()
+	cli(t, dir, "import", "--starter", writeLines(t, `{"name": "quokka", "brief": "A quokka server with no tags, transports or badges"}`))
+	s := startServer(t, dir)
+	page := func(path string) (*http.Response, string) {
+		resp, err := http.Get(s.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		return resp, string(b)
+	}
+	if _, body := page("/"); !strings.Contains(body, fmt.Sprintf(`maxlength="%d"`, mcpdir.MaxKeywordsBytes)) {
+		t.Errorf("the search box's maxlength is not %d", mcpdir.MaxKeywordsBytes)
+	}
+	_, first := page("/?q=postgres")
+	if !strings.Contains(first, `class="results"`) {
+		t.Fatal("no results for postgres")
+	}
+	for _, p := range []string{"/?page=50&q=postgres", "/?page=11&q=postgres", "/?page=9&q=postgres"} {
+		resp, body := page(p)
+		if resp.StatusCode != 200 || strings.Contains(body, `class="results"`) || !strings.Contains(body, "past the last one") {
+			t.Errorf("%s: %d, want an empty page that says it is past the last:\n%s", p, resp.StatusCode, body)
+		}
+	}
+	resp, icon := page("/favicon.ico")
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "image/svg+xml" || !strings.Contains(resp.Header.Get("Cache-Control"), "max-age") || !strings.HasPrefix(icon, "<svg") {
+		t.Errorf("/favicon.ico: %d %v", resp.StatusCode, resp.Header)
+	}
+	emptyList := regexp.MustCompile(`<ul[^>]*>\s*</ul>`)
+	_, body := page("/?q=quokka")
+	link := regexp.MustCompile(`href="(/servers/[0-9a-f-]{36})"`).FindStringSubmatch(body)
+	if link == nil || emptyList.MatchString(body) {
+		t.Fatalf("search page of an entry without chips: an empty list, or no link:\n%s", body)
+	}
+	if _, body := page(link[1]); emptyList.MatchString(body) {
+		t.Errorf("server page of an entry without chips has an empty list:\n%s", body)
+	}
+}
+
+// import into a store with no entries yet says serve will not add the
+// starter directory afterwards, and --starter loads it too.
+func TestImportIntoAnEmptyStoreOffersTheStarter(t *testing.T) {
+	file := writeLines(t, `{"name": "my-own-server", "brief": "Mine"}`)
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if err := run(t.Context(), []string{"mcpdir", "import", file, "--data-dir", dir}, noEnv, nil, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr.String(), "serve will not load the starter directory") || !strings.Contains(stderr.String(), "--starter") {
+		t.Errorf("no word about the starter directory:\n%s", stderr.String())
+	}
+	// A second import into the same store says nothing of it.
+	stderr.Reset()
+	if err := run(t.Context(), []string{"mcpdir", "import", file, "--data-dir", dir}, noEnv, nil, io.Discard, &stderr); err != nil || strings.Contains(stderr.String(), "starter") {
+		t.Errorf("second import: %v\n%s", err, stderr.String())
+	}
+	if out := cli(t, dir, "search", "postgres"); !strings.HasSuffix(out, "0 of 0 matches\n") {
+		t.Errorf("without --starter the starter directory is not loaded:\n%s", out)
+	}
+	withStarter := t.TempDir()
+	out := cli(t, withStarter, "import", "--starter", file)
+	if !strings.HasPrefix(out, "loaded the starter directory into the empty store: ") || !strings.Contains(out, "1 added") {
+		t.Errorf("import --starter:\n%s", out)
+	}
+	if out := cli(t, withStarter, "search", "postgres"); strings.Contains(out, "0 of 0") {
+		t.Errorf("with --starter, postgres finds nothing:\n%s", out)
 	}
 }
