@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -232,5 +235,71 @@ func TestImportIntoAnEmptyStoreOffersTheStarter(t *testing.T) {
 	}
 	if out := cli(t, withStarter, "search", "postgres"); strings.Contains(out, "0 of 0") {
 		t.Errorf("with --starter, postgres finds nothing:\n%s", out)
+	}
+}
+
+// The README's example answer is what a fresh start gives.
+func TestREADMEExampleMatchesAFreshStart(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`\{"data":\[\{"id":"…","name":"([^"]+)".*\n "count":(\d+),"total":(\d+),"keywords":"postgres","facets":\{"transports":(\{[^}]*\}),"registries":(\{[^}]*\})`).FindSubmatch(readme)
+	if m == nil {
+		t.Fatal("no example answer for postgres in README.md")
+	}
+	if mcp, err := os.ReadFile("../../docs/mcp.md"); err != nil || !bytes.Contains(mcp, []byte("The Inspector needs Node.js 22 or later")) {
+		t.Errorf("docs/mcp.md does not say which Node the Inspector needs (%v)", err)
+	}
+	s := startServer(t, "")
+	key := newKey(t, s.DataDir)
+	resp := get(t, s.URL+"/api/open/v1/search?keywords=postgres", "Bearer "+key)
+	body := decode[struct {
+		Data []struct {
+			Name string `json:"name"`
+		} `json:"data"`
+		Count  int `json:"count"`
+		Total  int `json:"total"`
+		Facets struct {
+			Transports json.RawMessage `json:"transports"`
+			Registries json.RawMessage `json:"registries"`
+		} `json:"facets"`
+	}](t, resp)
+	got := fmt.Sprintf("%s %d %d %s %s", body.Data[0].Name, body.Count, body.Total, body.Facets.Transports, body.Facets.Registries)
+	want := fmt.Sprintf("%s %s %s %s %s", m[1], m[2], m[3], m[4], m[5])
+	if got != want {
+		t.Errorf("a fresh start answers\n%s\nthe README shows\n%s", got, want)
+	}
+}
+
+// e2e/clients.sh shows the conformance suite's summary with the
+// baseline's scenarios marked "expected": a passing run prints no "✗".
+func TestConformanceSummaryMarksExpectedFailures(t *testing.T) {
+	awk, err := exec.LookPath("awk")
+	if err != nil {
+		t.Skip("no awk")
+	}
+	out := filepath.Join(t.TempDir(), "conformance.out")
+	os.WriteFile(out, []byte("=== Running scenario: ping ===\n\n=== SUMMARY ===\n✓ server-initialize: 2 passed, 0 failed\n✓ ping: 1 passed, 0 failed\n"+
+		"✗ completion-complete: 0 passed, 1 failed\n✗ tools-call-image: 1 passed, 2 failed\n\nTotal: 4 passed, 3 failed\n\nExpected failures (in baseline):\n  ~ completion-complete\n"), 0o600)
+	summary := func() string {
+		b, err := exec.Command(awk, "-f", "../../e2e/conformance-summary.awk", "../../e2e/conformance-baseline.yml", out).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v: %s", err, b)
+		}
+		return string(b)
+	}
+	got := summary()
+	want := "✓ server-initialize: 2 checks ok\n✓ ping: 1 checks ok\n" +
+		"~ completion-complete: expected (in e2e/conformance-baseline.yml): 0 checks ok, 1 fail by design\n" +
+		"~ tools-call-image: expected (in e2e/conformance-baseline.yml): 1 checks ok, 2 fail by design\n" +
+		"conformance checks in all: 4 ok, 3 expected to fail, 0 failed\n"
+	if got != want {
+		t.Errorf("summary of a passing run:\n%s\nwant\n%s", got, want)
+	}
+	// A failure outside the baseline still reads as one.
+	os.WriteFile(out, []byte("=== SUMMARY ===\n✗ ping: 0 passed, 1 failed\n\nTotal: 0 passed, 1 failed\n"), 0o600)
+	if got := summary(); !strings.Contains(got, "✗ ping: 0 checks ok, 1 failed\n") || !strings.Contains(got, "0 expected to fail, 1 failed") {
+		t.Errorf("an unexpected failure:\n%s", got)
 	}
 }
