@@ -219,14 +219,30 @@ func (s *Server) Run(ctx context.Context) {
 // sweep deletes what expired from the store and forgets revocations older
 // than any access token.
 func (s *Server) sweep(ctx context.Context) {
+	s.Sweep(ctx)
+	s.ForgetRevocations(ctx)
+}
+
+// Sweep deletes expired codes and tokens and unused registrations from the
+// store: once for the whole service (package jobs runs it on one replica).
+func (s *Server) Sweep(ctx context.Context) {
 	now := s.now()
 	if err := s.cfg.Store.SweepOAuth(ctx, now, now.Add(-UnusedClientTTL)); err != nil && ctx.Err() == nil {
 		s.cfg.Logger.WarnContext(ctx, "oauth: sweep", "err", err)
 	}
+}
+
+// ForgetRevocations drops the revocations this replica remembers that are older than
+// any access token: on every replica.
+func (s *Server) ForgetRevocations(context.Context) {
+	now := s.now()
 	s.mu.Lock()
 	maps.DeleteFunc(s.gone, func(_ string, at time.Time) bool { return now.Sub(at) > AccessLifetime })
 	s.mu.Unlock()
 }
+
+// Flush writes the grants' last-used times this replica holds.
+func (s *Server) Flush(ctx context.Context) { s.flush(ctx) }
 
 func (s *Server) flush(ctx context.Context) {
 	s.mu.Lock()

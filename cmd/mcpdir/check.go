@@ -15,6 +15,7 @@ import (
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/livecheck"
 	"github.com/mcpdir/mcpdir/netguard"
+	"github.com/mcpdir/mcpdir/service"
 )
 
 // checkCmd connects to every entry with a remote endpoint (or to the
@@ -58,7 +59,7 @@ func checkCmd(ctx context.Context, args []string, env envLookup, stdout, stderr 
 			return usageError{fmt.Sprintf("%d of the %d ids given are not entries with a remote endpoint", len(only)-len(targets), len(only))}
 		}
 	}
-	c := newChecker(*allowPrivate, time.Duration(timeout), *concurrency)
+	c := service.NewChecker(*allowPrivate, time.Duration(timeout), *concurrency, version)
 	if tried := unresolved(ctx, c.Guard, targets); len(tried) > 0 {
 		fmt.Fprintf(stdout, "no name resolves (tried %s): no network or no DNS here? The checks below will be down.\n", terminalSafe(strings.Join(tried, ", ")))
 	}
@@ -76,10 +77,6 @@ func checkCmd(ctx context.Context, args []string, env envLookup, stdout, stderr 
 	fmt.Fprintln(stdout, checkSummary(sum, done, time.Since(start)))
 	return ctx.Err()
 }
-
-// dnsTimeout bounds a live check's name lookup: without network the
-// system resolver waits 5 s a try.
-const dnsTimeout = 2 * time.Second
 
 // unresolved looks up the names of up to three targets at once and, when
 // none resolves, returns them: the machine has no network or no DNS.
@@ -110,11 +107,6 @@ func unresolved(ctx context.Context, g *netguard.Guard, targets []livecheck.Targ
 		}
 	}
 	return hosts
-}
-
-func newChecker(allowPrivate bool, timeout time.Duration, concurrency int) *livecheck.Checker {
-	return &livecheck.Checker{Guard: netguard.New(netguard.Options{AllowPrivate: allowPrivate, DialTimeout: timeout, ResolveTimeout: min(dnsTimeout, timeout)}),
-		Timeout: timeout, Concurrency: concurrency, Version: version}
 }
 
 // checkLine is one entry's result: status, latency, name, endpoint, and
@@ -151,36 +143,6 @@ func checkLine(t livecheck.Target, r livecheck.Result) string {
 func checkSummary(sum livecheck.Summary, n int, took time.Duration) string {
 	return fmt.Sprintf("checked %d servers in %s: %d up, %d auth_required, %d down",
 		n, took.Round(time.Millisecond), sum[mcpdir.LiveUp], sum[mcpdir.LiveAuthRequired], sum[mcpdir.LiveDown])
-}
-
-// checkLock is the PostgreSQL advisory lock that lets one replica at a
-// time run the background checks.
-const checkLock = 0x6d63706469720004
-
-// runChecks checks, at start and then every interval until ctx ends, the
-// entries whose latest check is older than the interval; on a shared
-// store, one replica at a time (the others find nothing due afterwards).
-func runChecks(ctx context.Context, store mcpdir.Store, c *livecheck.Checker, every time.Duration, logger *slog.Logger) {
-	onOneReplica(ctx, store, checkLock, every, logger, "live checks", func() { checkDue(ctx, store, c, every, logger) })
-}
-
-func checkDue(ctx context.Context, store mcpdir.Store, c *livecheck.Checker, every time.Duration, logger *slog.Logger) {
-	start := time.Now()
-	// A tenth of slack: replicas' clocks differ, and a round takes time.
-	targets, err := livecheck.Targets(ctx, store, every-every/10, start)
-	if err != nil {
-		logger.Warn("live checks: cannot read the entries; trying again later", "err", err)
-		return
-	}
-	if len(targets) == 0 {
-		return
-	}
-	sum := c.Run(ctx, store, targets, logger, func(t livecheck.Target, r livecheck.Result) {
-		logger.Debug("live check", "entry", t.ID, "url", t.Remote.URL, "status", r.Status, "ms", r.Latency.Milliseconds(), "reason", r.Reason)
-	})
-	logger.Info("live checks", "checked", sum[mcpdir.LiveUp]+sum[mcpdir.LiveAuthRequired]+sum[mcpdir.LiveDown],
-		"up", sum[mcpdir.LiveUp], "auth_required", sum[mcpdir.LiveAuthRequired], "down", sum[mcpdir.LiveDown],
-		"took", time.Since(start).Round(time.Millisecond))
 }
 
 // seconds is a duration flag that takes a Go duration ("10s", "1h30m") or

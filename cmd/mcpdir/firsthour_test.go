@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/service"
 )
 
 // Every command and subcommand answers -h and --help with its usage on
@@ -148,7 +149,7 @@ func TestCheckSaysOnceWhenNoNameResolves(t *testing.T) {
 	cli(t, dir, "import", writeLines(t, lines...))
 	start := time.Now()
 	out := cli(t, dir, "check")
-	if took := time.Since(start); took > 3*dnsTimeout {
+	if took := time.Since(start); took > 3*service.DNSTimeout {
 		t.Errorf("check took %s", took)
 	}
 	if strings.Count(out, "no name resolves") != 1 || !strings.HasPrefix(out, "no name resolves (tried ") {

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/accounts"
 	"github.com/mcpdir/mcpdir/auth"
+	"github.com/mcpdir/mcpdir/service"
 )
 
 func keys(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
@@ -168,10 +169,6 @@ func keysRevoke(ctx context.Context, args []string, env envLookup, stdout, stder
 	return nil
 }
 
-// publicURLKey is the state under which serve records the public URL it
-// announces, for keys create to put in client configurations.
-const publicURLKey = "serve:public_url"
-
 // configURL is the base URL for client configurations, and where it came
 // from: --url, else what the server on this store announced, else the
 // default address.
@@ -179,7 +176,7 @@ func configURL(ctx context.Context, store mcpdir.StateStore, flagURL string, env
 	if flagURL != "" {
 		return strings.TrimRight(flagURL, "/"), "from --url"
 	}
-	if u, err := store.State(ctx, publicURLKey); err == nil && u != "" {
+	if u, err := store.State(ctx, service.PublicURLKey); err == nil && u != "" {
 		return u, "the URL the server on this store announced; --url to change"
 	}
 	return "http://" + env.or("MCPDIR_ADDR", "127.0.0.1:8080"), "no server has run on this store yet: the default address; --url to change"
