@@ -2,17 +2,18 @@
 # a scenario e2e/conformance-baseline.yml expects to fail reads "expected",
 # not as an error, and only a failure outside the baseline reads "✗".
 # Usage: awk -f e2e/conformance-summary.awk e2e/conformance-baseline.yml OUTPUT
+function checks(n) { return n == 1 ? "1 check" : n " checks" }
 FNR == NR { if ($1 == "-") expected[$2] = 1; next }
 /=== SUMMARY ===/ { on = 1; next }
 on && ($1 == "✓" || $1 == "✗") && $4 == "passed," {
   name = $2; sub(/:$/, "", name)
   if ($1 == "✓") {
-    printf "✓ %s: %d checks ok\n", name, $3
+    printf "✓ %s: %s ok\n", name, checks($3)
   } else if (name in expected) {
-    printf "~ %s: expected (in e2e/conformance-baseline.yml): %d checks ok, %d fail by design\n", name, $3, $5
+    printf "~ %s: expected (in e2e/conformance-baseline.yml): %s ok, %d failing by design\n", name, checks($3), $5
     byDesign += $5
   } else {
-    printf "✗ %s: %d checks ok, %d failed\n", name, $3, $5
+    printf "✗ %s: %s ok, %d failed\n", name, checks($3), $5
   }
   next
 }

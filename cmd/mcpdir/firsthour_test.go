@@ -249,7 +249,7 @@ func TestREADMEExampleMatchesAFreshStart(t *testing.T) {
 	if m == nil {
 		t.Fatal("no example answer for postgres in README.md")
 	}
-	if mcp, err := os.ReadFile("../../docs/mcp.md"); err != nil || !bytes.Contains(mcp, []byte("The Inspector needs Node.js 22 or later")) {
+	if mcp, err := os.ReadFile("../../docs/mcp.md"); err != nil || !bytes.Contains(mcp, []byte("The Inspector needs Node.js 22.19 or later")) {
 		t.Errorf("docs/mcp.md does not say which Node the Inspector needs (%v)", err)
 	}
 	s := startServer(t, "")
@@ -291,9 +291,9 @@ func TestConformanceSummaryMarksExpectedFailures(t *testing.T) {
 		return string(b)
 	}
 	got := summary()
-	want := "✓ server-initialize: 2 checks ok\n✓ ping: 1 checks ok\n" +
-		"~ completion-complete: expected (in e2e/conformance-baseline.yml): 0 checks ok, 1 fail by design\n" +
-		"~ tools-call-image: expected (in e2e/conformance-baseline.yml): 1 checks ok, 2 fail by design\n" +
+	want := "✓ server-initialize: 2 checks ok\n✓ ping: 1 check ok\n" +
+		"~ completion-complete: expected (in e2e/conformance-baseline.yml): 0 checks ok, 1 failing by design\n" +
+		"~ tools-call-image: expected (in e2e/conformance-baseline.yml): 1 check ok, 2 failing by design\n" +
 		"conformance checks in all: 4 ok, 3 expected to fail, 0 failed\n"
 	if got != want {
 		t.Errorf("summary of a passing run:\n%s\nwant\n%s", got, want)
