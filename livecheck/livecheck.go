@@ -28,6 +28,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -409,4 +410,35 @@ feed:
 	close(work)
 	wg.Wait()
 	return sum
+}
+
+// Unresolved looks up the names of up to three targets at once and, when
+// none resolves, returns them: the machine has no network or no DNS.
+func Unresolved(ctx context.Context, g *netguard.Guard, targets []Target) []string {
+	var hosts []string
+	for _, t := range targets {
+		u, err := url.Parse(t.Remote.URL)
+		if err != nil || u.Hostname() == "" || net.ParseIP(u.Hostname()) != nil || slices.Contains(hosts, u.Hostname()) {
+			continue
+		}
+		if hosts = append(hosts, u.Hostname()); len(hosts) == 3 {
+			break
+		}
+	}
+	if len(hosts) == 0 {
+		return nil
+	}
+	resolved := make(chan bool, len(hosts))
+	for _, h := range hosts {
+		go func() {
+			_, err := g.Resolve(ctx, h)
+			resolved <- err == nil
+		}()
+	}
+	for range hosts {
+		if <-resolved {
+			return nil
+		}
+	}
+	return hosts
 }

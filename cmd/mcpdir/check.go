@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,7 +12,6 @@ import (
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/livecheck"
-	"github.com/mcpdir/mcpdir/netguard"
 	"github.com/mcpdir/mcpdir/service"
 )
 
@@ -60,7 +57,7 @@ func checkCmd(ctx context.Context, args []string, env envLookup, stdout, stderr 
 		}
 	}
 	c := service.NewChecker(*allowPrivate, time.Duration(timeout), *concurrency, version)
-	if tried := unresolved(ctx, c.Guard, targets); len(tried) > 0 {
+	if tried := livecheck.Unresolved(ctx, c.Guard, targets); len(tried) > 0 {
 		fmt.Fprintf(stdout, "no name resolves (tried %s): no network or no DNS here? The checks below will be down.\n", terminalSafe(strings.Join(tried, ", ")))
 	}
 	start := time.Now()
@@ -78,36 +75,6 @@ func checkCmd(ctx context.Context, args []string, env envLookup, stdout, stderr 
 	return ctx.Err()
 }
 
-// unresolved looks up the names of up to three targets at once and, when
-// none resolves, returns them: the machine has no network or no DNS.
-func unresolved(ctx context.Context, g *netguard.Guard, targets []livecheck.Target) []string {
-	var hosts []string
-	for _, t := range targets {
-		u, err := url.Parse(t.Remote.URL)
-		if err != nil || u.Hostname() == "" || net.ParseIP(u.Hostname()) != nil || slices.Contains(hosts, u.Hostname()) {
-			continue
-		}
-		if hosts = append(hosts, u.Hostname()); len(hosts) == 3 {
-			break
-		}
-	}
-	if len(hosts) == 0 {
-		return nil
-	}
-	resolved := make(chan bool, len(hosts))
-	for _, h := range hosts {
-		go func() {
-			_, err := g.Resolve(ctx, h)
-			resolved <- err == nil
-		}()
-	}
-	for range hosts {
-		if <-resolved {
-			return nil
-		}
-	}
-	return hosts
-}
 
 // checkLine is one entry's result: status, latency, name, endpoint, and
 // the tools or the reason. Everything from the server or the directory is
