@@ -75,7 +75,6 @@ func checkCmd(ctx context.Context, args []string, env envLookup, stdout, stderr 
 	return ctx.Err()
 }
 
-
 // checkLine is one entry's result: status, latency, name, endpoint, and
 // the tools or the reason. Everything from the server or the directory is
 // escaped for the terminal.
