@@ -82,8 +82,8 @@ func TestLogFormatFollowsTheTerminal(t *testing.T) {
 		terminal bool
 		want     string
 	}{{"", true, "text"}, {"", false, "json"}, {"json", true, "json"}, {"text", false, "text"}} {
-		if got := logFormat(c.asked, c.terminal); got != c.want {
-			t.Errorf("logFormat(%q, terminal %v) = %q, want %q", c.asked, c.terminal, got, c.want)
+		if got := logFormatFor(c.asked, c.terminal); got != c.want {
+			t.Errorf("logFormatFor(%q, terminal %v) = %q, want %q", c.asked, c.terminal, got, c.want)
 		}
 	}
 	err := run(t.Context(), []string{"mcpdir", "serve", "--log-format", "yaml", "--data-dir", t.TempDir()}, noEnv, nil, io.Discard, io.Discard)

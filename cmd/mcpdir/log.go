@@ -11,9 +11,9 @@ func slogErrorLog(l *slog.Logger) *log.Logger {
 	return slog.NewLogLogger(l.Handler(), slog.LevelWarn)
 }
 
-// logFormat is the format asked for, or by default text for a person at a
+// logFormatFor is the format asked for, or by default text for a person at a
 // terminal (durations read 1.5s) and JSON for a collector.
-func logFormat(asked string, terminal bool) string {
+func logFormatFor(asked string, terminal bool) string {
 	switch {
 	case asked != "":
 		return asked
