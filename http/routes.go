@@ -56,6 +56,7 @@ func addRoutes(mux *http.ServeMux, cfg Config) {
 		mux.Handle("GET /{$}", limit(cfg.Pages.Search()))
 		mux.Handle("GET /servers/{id}", limit(cfg.Pages.Server()))
 		mux.Handle("GET /static/", web.Static())
+		mux.Handle("GET /favicon.ico", web.Favicon())
 		cfg.Pages.Routes(mux, limit)
 		if cfg.OAuth != nil {
 			cfg.OAuth.Routes(mux, limit)

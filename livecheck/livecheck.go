@@ -26,7 +26,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -114,6 +116,8 @@ func (c *Checker) Check(ctx context.Context, r mcpdir.Remote) Result {
 		res.Status, res.Reason = mcpdir.LiveDown, fmt.Sprintf("more than %d redirects, or a redirect to another scheme", netguard.MaxRedirects)
 	case rt.tooLarge.Load():
 		res.Status, res.Reason = mcpdir.LiveDown, fmt.Sprintf("answers larger than %d bytes", rt.limit)
+	case rt.dns.Load() != nil:
+		res.Status, res.Reason = mcpdir.LiveDown, dnsReason(rt.dns.Load())
 	case ctx.Err() != nil:
 		res.Status, res.Reason = mcpdir.LiveDown, fmt.Sprintf("no answer within %s", timeout)
 	case rt.serverError.Load() != 0:
@@ -185,6 +189,17 @@ func toolOf(t *sdk.Tool) mcpdir.Tool {
 	return out
 }
 
+// dnsReason says, short, that a name did not resolve and how.
+func dnsReason(e *net.DNSError) string {
+	switch {
+	case e.IsTimeout:
+		return "DNS: no answer for " + e.Name + " in time"
+	case e.IsNotFound:
+		return "DNS: " + e.Name + " does not resolve"
+	}
+	return reason(fmt.Errorf("DNS: %s: %s", e.Name, e.Err))
+}
+
 // reason is an error's message, short and on one line.
 func reason(err error) string {
 	s := strings.Join(strings.Fields(err.Error()), " ")
@@ -210,6 +225,7 @@ type bounded struct {
 	challenge   atomic.Pointer[challenge]
 	// What the SDK may report in words of its own.
 	refused, redirects, tooLarge atomic.Bool
+	dns                          atomic.Pointer[net.DNSError] // a name that did not resolve
 
 	mu        sync.Mutex
 	discovers []*bytes.Buffer // the start of each server/discover answer, as read
@@ -237,6 +253,9 @@ func (b *bounded) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		if errors.Is(err, netguard.ErrRefused) {
 			b.refused.Store(true)
+		}
+		if dnsErr := (*net.DNSError)(nil); errors.As(err, &dnsErr) {
+			b.dns.CompareAndSwap(nil, dnsErr)
 		}
 		return nil, err
 	}
@@ -393,4 +412,35 @@ feed:
 	close(work)
 	wg.Wait()
 	return sum
+}
+
+// Unresolved looks up the names of up to three targets at once and, when
+// none resolves, returns them: the machine has no network or no DNS.
+func Unresolved(ctx context.Context, g *netguard.Guard, targets []Target) []string {
+	var hosts []string
+	for _, t := range targets {
+		u, err := url.Parse(t.Remote.URL)
+		if err != nil || u.Hostname() == "" || net.ParseIP(u.Hostname()) != nil || slices.Contains(hosts, u.Hostname()) {
+			continue
+		}
+		if hosts = append(hosts, u.Hostname()); len(hosts) == 3 {
+			break
+		}
+	}
+	if len(hosts) == 0 {
+		return nil
+	}
+	resolved := make(chan bool, len(hosts))
+	for _, h := range hosts {
+		go func() {
+			_, err := g.Resolve(ctx, h)
+			resolved <- err == nil
+		}()
+	}
+	for range hosts {
+		if <-resolved {
+			return nil
+		}
+	}
+	return hosts
 }

@@ -16,8 +16,9 @@ import (
 type Limiter struct {
 	now func() time.Time
 
-	mu   sync.Mutex
-	logs map[string][]time.Time // per key, oldest first
+	mu    sync.Mutex
+	logs  map[string][]time.Time // per key, oldest first
+	dirty map[string]bool        // keys counted since the last TakeChanged
 }
 
 // NewLimiter returns an empty limiter reading the time from now (nil:
@@ -26,7 +27,7 @@ func NewLimiter(now func() time.Time) *Limiter {
 	if now == nil {
 		now = time.Now
 	}
-	return &Limiter{now: now, logs: map[string][]time.Time{}}
+	return &Limiter{now: now, logs: map[string][]time.Time{}, dirty: map[string]bool{}}
 }
 
 // Allow implements mcpdir.RateLimiter.
@@ -43,6 +44,7 @@ func (l *Limiter) Allow(_ context.Context, key string, limit int, window time.Du
 	d := mcpdir.RateDecision{Limit: limit}
 	if len(log) < limit {
 		log = append(log, now)
+		l.dirty[key] = true
 		d.Allowed = true
 		d.Remaining = limit - len(log)
 	} else if len(log) > 0 {
@@ -86,4 +88,27 @@ func (l *Limiter) Peek(_ context.Context, key string, limit int, window time.Dur
 		d.RetryAfter = oldest.Add(window).Sub(now)
 	}
 	return d
+}
+
+// TakeChanged returns the windows of the keys that counted a request since
+// the last call (a copy), for a store to keep them across restarts.
+func (l *Limiter) TakeChanged() map[string][]time.Time {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make(map[string][]time.Time, len(l.dirty))
+	for k := range l.dirty {
+		out[k] = append([]time.Time(nil), l.logs[k]...)
+	}
+	clear(l.dirty)
+	return out
+}
+
+// Restore puts back windows kept before a restart (times oldest first);
+// requests older than a window leave it at the next count as usual.
+func (l *Limiter) Restore(logs map[string][]time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for k, log := range logs {
+		l.logs[k] = append([]time.Time(nil), log...)
+	}
 }

@@ -108,6 +108,9 @@ type Options struct {
 	Dial func(ctx context.Context, network string, addr netip.AddrPort) (net.Conn, error)
 	// DialTimeout bounds a connection attempt; default 10 s.
 	DialTimeout time.Duration
+	// ResolveTimeout bounds a name's lookup (the system resolver may wait
+	// 5 s a try without network); zero: only the caller's context does.
+	ResolveTimeout time.Duration
 }
 
 // Guard makes outgoing connections that reach only allowed addresses.
@@ -186,18 +189,34 @@ func (g *Guard) DialContext(ctx context.Context, network, address string) (net.C
 	return nil, errors.Join(errs...)
 }
 
+// Resolve looks a host up as connections do (an address is itself), within
+// ResolveTimeout; its error is a *net.DNSError.
+func (g *Guard) Resolve(ctx context.Context, host string) ([]netip.Addr, error) {
+	return g.resolve(ctx, host)
+}
+
 func (g *Guard) resolve(ctx context.Context, host string) ([]netip.Addr, error) {
 	if a, err := netip.ParseAddr(host); err == nil {
 		return []netip.Addr{a}, nil
 	}
 	var addrs []netip.Addr
 	var err error
+	if g.o.ResolveTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, g.o.ResolveTimeout)
+		defer cancel()
+	}
 	if g.o.Resolve != nil {
 		addrs, err = g.o.Resolve(ctx, host)
 	} else {
 		addrs, err = net.DefaultResolver.LookupNetIP(ctx, "ip", host)
 	}
 	if err != nil {
+		var dnsErr *net.DNSError
+		if !errors.As(err, &dnsErr) && ctx.Err() != nil {
+			// A lookup cut by the timeout says so as a DNS error too.
+			err = &net.DNSError{Err: err.Error(), Name: host, IsTimeout: ctx.Err() != nil}
+		}
 		return nil, err
 	}
 	if len(addrs) == 0 {

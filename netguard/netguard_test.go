@@ -275,3 +275,18 @@ func parseAll(ss []string) []netip.Addr {
 	}
 	return out
 }
+
+// A lookup that hangs (no network, a resolver that waits 5 s a try) ends
+// at ResolveTimeout with a DNS timeout.
+func TestResolveTimeout(t *testing.T) {
+	g := netguard.New(netguard.Options{ResolveTimeout: 100 * time.Millisecond, Resolve: func(ctx context.Context, host string) ([]netip.Addr, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}})
+	start := time.Now()
+	_, err := g.Resolve(context.Background(), "slow.example")
+	var dnsErr *net.DNSError
+	if !errors.As(err, &dnsErr) || !dnsErr.IsTimeout || time.Since(start) > time.Second {
+		t.Fatalf("after %s: %v, want a DNS timeout after 100ms", time.Since(start), err)
+	}
+}

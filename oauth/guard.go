@@ -247,41 +247,28 @@ func (s *Server) RevokeApp(ctx context.Context, accountID, id string) error {
 	return s.revokeGrant(ctx, id)
 }
 
-// Run writes grants' last-used times every 5 seconds and sweeps expired
-// tokens, codes and unused registrations at start and every 10 minutes,
-// until ctx ends.
-func (s *Server) Run(ctx context.Context) {
-	flush := time.NewTicker(5 * time.Second)
-	defer flush.Stop()
-	sweep := time.NewTicker(sweepEvery)
-	defer sweep.Stop()
-	s.sweep(ctx)
-	for {
-		select {
-		case <-ctx.Done():
-			s.flush(context.WithoutCancel(ctx))
-			return
-		case <-flush.C:
-			s.flush(ctx)
-		case <-sweep.C:
-			s.sweep(ctx)
-		}
-	}
-}
-
-// sweep deletes what expired from the store and forgets revocations older
-// than any access token.
-func (s *Server) sweep(ctx context.Context) {
+// Sweep deletes expired codes and tokens and unused registrations from the
+// store: once for the whole service (package jobs runs it on one replica,
+// every SweepEvery).
+func (s *Server) Sweep(ctx context.Context) {
 	now := s.now()
 	if err := s.cfg.Store.SweepOAuth(ctx, now, now.Add(-UnusedClientTTL)); err != nil && ctx.Err() == nil {
 		s.cfg.Logger.WarnContext(ctx, "oauth: sweep", "err", err)
 	}
+}
+
+// ForgetRevocations drops the revocations this replica remembers that are
+// older than any access token: on every replica.
+func (s *Server) ForgetRevocations(context.Context) {
+	now := s.now()
 	s.mu.Lock()
 	maps.DeleteFunc(s.gone, func(_ string, at time.Time) bool { return now.Sub(at) > AccessLifetime })
 	s.mu.Unlock()
 }
 
-func (s *Server) flush(ctx context.Context) {
+// Flush writes the grants' last-used times this replica holds (package
+// jobs runs it every few seconds and when the service stops).
+func (s *Server) Flush(ctx context.Context) {
 	s.mu.Lock()
 	batch := s.used
 	s.used = map[string]time.Time{}

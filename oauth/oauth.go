@@ -39,7 +39,7 @@ const (
 	AccessLifetime  = time.Hour
 	RefreshIdle     = 30 * 24 * time.Hour // a refresh token unused this long expires
 	UnusedClientTTL = time.Hour           // a registration no grant or code uses is deleted after this
-	sweepEvery      = 10 * time.Minute
+	SweepEvery      = 10 * time.Minute    // how often Sweep should run: unused registrations go fast
 )
 
 // Bounds.

@@ -188,6 +188,14 @@ var migrations = []string{
 	// Refresh tokens that a refresh replaced stay, marked, so that a
 	// replay is recognised (and revokes the grant) until they expire.
 	`ALTER TABLE oauth_tokens ADD COLUMN rotated_at INTEGER NOT NULL DEFAULT 0;`,
+	// The embedded server's rate windows, kept across restarts (ratewindows.go).
+	`CREATE TABLE rate_windows (
+		limiter TEXT NOT NULL,
+		key     TEXT NOT NULL,
+		times   BLOB NOT NULL,
+		last_at INTEGER NOT NULL,
+		PRIMARY KEY (limiter, key)
+	);`,
 }
 
 func (s *DB) migrate(ctx context.Context) error {

@@ -93,6 +93,18 @@ func Static() http.Handler {
 	})
 }
 
+// Favicon is the site's icon, at /favicon.ico where browsers look for it
+// (an SVG, which they take there too).
+func Favicon() http.Handler {
+	icon, _ := staticFiles.ReadFile("static/favicon.svg")
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/svg+xml")
+		w.Header().Set("Cache-Control", "public, max-age=86400")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Write(icon)
+	})
+}
+
 // SecurityHeaders are every page's: no inline script or style, no framing,
 // no sniffing, no referrer beyond the origin.
 func SecurityHeaders(h http.Header) { securityHeaders(h, "") }
@@ -116,13 +128,17 @@ type searchPage struct {
 	Hits           []mcpdir.SearchItem
 	Total, Entries int
 	More           string
+	// PastEnd is a page beyond the last one: no hits, and no "no match".
+	PastEnd bool
+	// MaxKeywords is the search box's maxlength: what search takes.
+	MaxKeywords int
 }
 
 // Search is the directory's front page: a search box and, for a query, a
 // page of results.
 func (p *Pages) Search() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		data := &searchPage{Base: Base{Title: "Search MCP servers"}, Entries: p.index.Len()}
+		data := &searchPage{Base: Base{Title: "Search MCP servers"}, Entries: p.index.Len(), MaxKeywords: mcpdir.MaxKeywordsBytes}
 		q := r.URL.Query()
 		if raw := q.Get("q"); raw != "" {
 			keywords, err := mcpdir.ValidateKeywords(raw)
@@ -132,9 +148,15 @@ func (p *Pages) Search() http.Handler {
 				return
 			}
 			page, _ := strconv.Atoi(q.Get("page"))
-			page = min(max(page, 1), maxPages)
-			res := p.index.Find(mcpdir.Query{Text: keywords, Limit: page * PageSize})
+			page = max(page, 1)
+			// A page past the ones "More results" leads to is empty, not
+			// the last one again.
+			res := p.index.Find(mcpdir.Query{Text: keywords, Limit: min(page, maxPages) * PageSize})
 			data.Query, data.Total, data.Base.Title = keywords, res.Total, keywords+" · search"
+			data.PastEnd = page > 1 && res.Total > 0 && (page > maxPages || len(res.Hits) <= (page-1)*PageSize)
+			if page > maxPages {
+				res.Hits = nil
+			}
 			for _, h := range res.Hits[min(len(res.Hits), (page-1)*PageSize):] {
 				data.Hits = append(data.Hits, mcpdir.NewSearchItem(h))
 			}

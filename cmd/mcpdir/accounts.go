@@ -17,6 +17,12 @@ func accountsCmd(ctx context.Context, args []string, env envLookup, stdout, stde
 	if len(args) == 0 {
 		return usageError{"accounts needs a subcommand: list or disable EMAIL"}
 	}
+	if isHelp(args[0]) {
+		return helpRequested{synopsis: groupSynopsis("accounts")}
+	}
+	if args[0] != "list" && args[0] != "disable" {
+		return usageError{fmt.Sprintf("unknown accounts subcommand %q: use list or disable EMAIL", args[0])}
+	}
 	fs, storeAt := newFlags("accounts "+args[0], env, stderr)
 	rest, err := parseFlags(fs, args[1:])
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/livecheck"
-	"github.com/mcpdir/mcpdir/netguard"
+	"github.com/mcpdir/mcpdir/service"
 	"github.com/mcpdir/mcpdir/toolscan"
 )
 
@@ -57,7 +57,10 @@ func checkCmd(ctx context.Context, args []string, env envLookup, stdout, stderr 
 			return usageError{fmt.Sprintf("%d of the %d ids given are not entries with a remote endpoint", len(only)-len(targets), len(only))}
 		}
 	}
-	c := newChecker(*allowPrivate, time.Duration(timeout), *concurrency)
+	c := service.NewChecker(*allowPrivate, time.Duration(timeout), *concurrency, version)
+	if tried := livecheck.Unresolved(ctx, c.Guard, targets); len(tried) > 0 {
+		fmt.Fprintf(stdout, "no name resolves (tried %s): no network or no DNS here? The checks below will be down.\n", terminalSafe(strings.Join(tried, ", ")))
+	}
 	start := time.Now()
 	terminal := isTerminal(stdout)
 	done := 0
@@ -71,11 +74,6 @@ func checkCmd(ctx context.Context, args []string, env envLookup, stdout, stderr 
 	})
 	fmt.Fprintln(stdout, checkSummary(sum, done, time.Since(start)))
 	return ctx.Err()
-}
-
-func newChecker(allowPrivate bool, timeout time.Duration, concurrency int) *livecheck.Checker {
-	return &livecheck.Checker{Guard: netguard.New(netguard.Options{AllowPrivate: allowPrivate, DialTimeout: timeout}),
-		Timeout: timeout, Concurrency: concurrency, Version: version}
 }
 
 // checkLine is one entry's result: status, latency, name, endpoint, and
@@ -115,36 +113,6 @@ func checkLine(t livecheck.Target, r livecheck.Result) string {
 func checkSummary(sum livecheck.Summary, n int, took time.Duration) string {
 	return fmt.Sprintf("checked %d servers in %s: %d up, %d auth_required, %d down",
 		n, took.Round(time.Millisecond), sum[mcpdir.LiveUp], sum[mcpdir.LiveAuthRequired], sum[mcpdir.LiveDown])
-}
-
-// checkLock is the PostgreSQL advisory lock that lets one replica at a
-// time run the background checks.
-const checkLock = 0x6d63706469720004
-
-// runChecks checks, at start and then every interval until ctx ends, the
-// entries whose latest check is older than the interval; on a shared
-// store, one replica at a time (the others find nothing due afterwards).
-func runChecks(ctx context.Context, store mcpdir.Store, c *livecheck.Checker, every time.Duration, logger *slog.Logger) {
-	onOneReplica(ctx, store, checkLock, every, logger, "live checks", func() { checkDue(ctx, store, c, every, logger) })
-}
-
-func checkDue(ctx context.Context, store mcpdir.Store, c *livecheck.Checker, every time.Duration, logger *slog.Logger) {
-	start := time.Now()
-	// A tenth of slack: replicas' clocks differ, and a round takes time.
-	targets, err := livecheck.Targets(ctx, store, every-every/10, start)
-	if err != nil {
-		logger.Warn("live checks: cannot read the entries; trying again later", "err", err)
-		return
-	}
-	if len(targets) == 0 {
-		return
-	}
-	sum := c.Run(ctx, store, targets, logger, func(t livecheck.Target, r livecheck.Result) {
-		logger.Debug("live check", "entry", t.ID, "url", t.Remote.URL, "status", r.Status, "ms", r.Latency.Milliseconds(), "reason", r.Reason)
-	})
-	logger.Info("live checks", "checked", sum[mcpdir.LiveUp]+sum[mcpdir.LiveAuthRequired]+sum[mcpdir.LiveDown],
-		"up", sum[mcpdir.LiveUp], "auth_required", sum[mcpdir.LiveAuthRequired], "down", sum[mcpdir.LiveDown],
-		"took", time.Since(start).Round(time.Millisecond))
 }
 
 // seconds is a duration flag that takes a Go duration ("10s", "1h30m") or

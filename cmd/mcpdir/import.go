@@ -12,10 +12,12 @@ import (
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/importer"
+	"github.com/mcpdir/mcpdir/starter"
 )
 
 func importFiles(ctx context.Context, args []string, env envLookup, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs, storeAt := newFlags("import", env, stderr)
+	withStarter := fs.Bool("starter", false, "when the store has no entries yet, load the starter directory too (serve loads it only into an empty store)")
 	args, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -28,11 +30,34 @@ func importFiles(ctx context.Context, args []string, env envLookup, stdin io.Rea
 		return err
 	}
 	defer store.Close()
+	if err := offerStarter(ctx, store, *withStarter, stdout, stderr); err != nil {
+		return err
+	}
 	for _, name := range args {
 		if err := importFile(ctx, store, name, stdin, stdout, stderr); err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// offerStarter loads the starter directory into a store with no entries
+// yet when asked to, and otherwise says that importing first means going
+// without it: serve loads it only into an empty store.
+func offerStarter(ctx context.Context, store mcpdir.EntryStore, load bool, stdout, stderr io.Writer) error {
+	n, err := store.CountEntries(ctx)
+	if err != nil || n > 0 {
+		return err
+	}
+	if !load {
+		fmt.Fprintln(stderr, "import: the store has no entries yet, so serve will not load the starter directory after this import (it loads it only into an empty store); add --starter to load it too")
+		return nil
+	}
+	added, err := starter.Seed(ctx, store)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "loaded the starter directory into the empty store: %d entries\n", added)
 	return nil
 }
 

@@ -14,11 +14,15 @@ import (
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/accounts"
 	"github.com/mcpdir/mcpdir/auth"
+	"github.com/mcpdir/mcpdir/service"
 )
 
 func keys(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return usageError{"keys needs a subcommand: create, list or revoke"}
+	}
+	if isHelp(args[0]) {
+		return helpRequested{synopsis: groupSynopsis("keys")}
 	}
 	switch args[0] {
 	case "create":
@@ -38,7 +42,7 @@ func keysCreate(ctx context.Context, args []string, env envLookup, stdout, stder
 	rate := fs.String("rate-limit", fmt.Sprintf("%d/h", mcpdir.DefaultRateLimit), "requests per rolling hour: 20/h, 20 or unlimited")
 	scope := fs.String("scope", string(mcpdir.ScopeSearch), "search or admin")
 	owner := fs.String("owner", "", "the email of the account the key belongs to (it shows on their API Keys page); none: the operator's")
-	publicURL := fs.String("url", env.or("MCPDIR_PUBLIC_URL", "http://"+env.or("MCPDIR_ADDR", "127.0.0.1:8080")), "the server's public base URL, for the client configuration (env MCPDIR_PUBLIC_URL)")
+	publicURL := fs.String("url", env("MCPDIR_PUBLIC_URL"), "the server's public base URL, for the client configuration (env MCPDIR_PUBLIC_URL; default: the URL the last server on this store announced)")
 	args, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -82,11 +86,12 @@ func keysCreate(ctx context.Context, args []string, env envLookup, stdout, stder
 	if err != nil {
 		return err
 	}
+	base, from := configURL(ctx, store, *publicURL, env)
 	// The key alone on the first line, so that scripts can take it with head -1.
 	fmt.Fprintln(stdout, secret)
 	fmt.Fprintf(stdout, "\nThis key is shown once: store it now. id %s, scope %s, %s, expires %s.\n\n",
 		k.Prefix, k.Scope, describeLimit(limit), describeTime(k.ExpiresAt, "never"))
-	fmt.Fprintln(stdout, "MCP client configuration (add it to your client's MCP servers):")
+	fmt.Fprintf(stdout, "MCP client configuration for %s (%s); add it to your client's MCP servers:\n", terminalSafe(base), from)
 	// The spec's configuration shape (section 1), fields in its order.
 	type headers struct {
 		Authorization string `json:"Authorization"`
@@ -99,7 +104,7 @@ func keysCreate(ctx context.Context, args []string, env envLookup, stdout, stder
 		Capabilities map[string]bool `json:"capabilities"`
 	}
 	cfg := map[string]map[string]server{"mcpServers": {"mcpdir": {
-		URL:          strings.TrimRight(*publicURL, "/") + "/api/open/mcp",
+		URL:          base + "/api/open/mcp",
 		Transport:    "http",
 		Headers:      headers{Authorization: "Bearer " + secret, ContentType: "application/json"},
 		Capabilities: map[string]bool{"tools": true},
@@ -162,6 +167,19 @@ func keysRevoke(ctx context.Context, args []string, env envLookup, stdout, stder
 	}
 	fmt.Fprintf(stdout, "revoked %s\n", prefix)
 	return nil
+}
+
+// configURL is the base URL for client configurations, and where it came
+// from: --url, else what the server on this store announced, else the
+// default address.
+func configURL(ctx context.Context, store mcpdir.StateStore, flagURL string, env envLookup) (base, from string) {
+	if flagURL != "" {
+		return strings.TrimRight(flagURL, "/"), "from --url"
+	}
+	if u, err := store.State(ctx, service.PublicURLKey); err == nil && u != "" {
+		return u, "the URL the server on this store announced; --url to change"
+	}
+	return "http://" + env.or("MCPDIR_ADDR", "127.0.0.1:8080"), "no server has run on this store yet: the default address; --url to change"
 }
 
 // parseLifetime reads "never", a number of days ("90d") or a Go duration.

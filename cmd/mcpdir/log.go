@@ -10,3 +10,15 @@ import (
 func slogErrorLog(l *slog.Logger) *log.Logger {
 	return slog.NewLogLogger(l.Handler(), slog.LevelWarn)
 }
+
+// logFormatFor is the format asked for, or by default text for a person at a
+// terminal (durations read 1.5s) and JSON for a collector.
+func logFormatFor(asked string, terminal bool) string {
+	switch {
+	case asked != "":
+		return asked
+	case terminal:
+		return "text"
+	}
+	return "json"
+}

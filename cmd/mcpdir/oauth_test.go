@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpdir/mcpdir/service"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -423,7 +424,7 @@ func TestDefaultPublicURL(t *testing.T) {
 	for addr, want := range map[string]string{"127.0.0.1:8080": "http://127.0.0.1:8080", "[::]:8080": "http://localhost:8080",
 		"0.0.0.0:9": "http://localhost:9", "[::1]:80": "http://[::1]:80"} {
 		a, _ := net.ResolveTCPAddr("tcp", addr)
-		if got := defaultPublicURL(a); got != want {
+		if got := service.DefaultPublicURL(a); got != want {
 			t.Errorf("%s: %s, want %s", addr, got, want)
 		}
 	}

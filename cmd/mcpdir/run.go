@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/mcpdir/mcpdir"
@@ -58,7 +59,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		fmt.Fprint(stderr, usage)
 		return usageError{"no command given"}
 	}
-	env := envLookup(getenv)
+	err := dispatch(ctx, args, envLookup(getenv), stdin, stdout, stderr)
+	var help helpRequested
+	if errors.As(err, &help) {
+		// Asked for help: the usage on standard output, and success.
+		help.print(stdout)
+		return nil
+	}
+	return err
+}
+
+func dispatch(ctx context.Context, args []string, env envLookup, stdin io.Reader, stdout, stderr io.Writer) error {
 	cmd, rest := args[1], args[2:]
 	switch cmd {
 	case "serve":
@@ -80,6 +91,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	case "backup":
 		return backupCmd(ctx, rest, env, stdout, stderr)
 	case "version", "--version":
+		if len(rest) > 0 && isHelp(rest[0]) {
+			return helpRequested{synopsis: "mcpdir version\n\nPrints the version the binary was built as."}
+		}
 		fmt.Fprintln(stdout, "mcpdir", version)
 		return nil
 	case "help", "-h", "--help":
@@ -144,10 +158,12 @@ func (f *storeFlags) where() string {
 // positional arguments; "--" ends the flags.
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	var positional []string
+	// run prints the usage, on standard output, when -h is given.
+	fs.Usage = func() {}
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				return nil, usageError{"help requested"}
+				return nil, helpRequested{fs: fs}
 			}
 			return nil, usageError{err.Error()}
 		}
@@ -162,6 +178,41 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// helpRequested is -h, --help or help given to a command: run prints
+// the command's usage on standard output and exits 0.
+type helpRequested struct {
+	fs       *flag.FlagSet // the command's flags, if it has any
+	synopsis string        // for a command without flags of its own
+}
+
+func (h helpRequested) Error() string { return "help requested" }
+
+func (h helpRequested) print(w io.Writer) {
+	if h.fs == nil {
+		fmt.Fprintf(w, "Usage:\n  %s\n", h.synopsis)
+		return
+	}
+	fmt.Fprintf(w, "Usage:\n  %s\n\nFlags:\n", synopsis(h.fs.Name()))
+	h.fs.SetOutput(w)
+	h.fs.PrintDefaults()
+}
+
+// synopsis is the command's line of the usage text, or NAME [flags].
+func synopsis(name string) string {
+	want := strings.Fields(name)
+	for line := range strings.Lines(usage) {
+		f := strings.Fields(line)
+		if len(f) >= len(want) && slices.Equal(f[:len(want)], want) {
+			return strings.Join(strings.Fields(strings.TrimSpace(line)), " ")
+		}
+	}
+	return name + " [flags]"
+}
+
+func isHelp(arg string) bool {
+	return arg == "-h" || arg == "--help" || arg == "-help" || arg == "help"
+}
+
 func newLogger(w io.Writer, level, format string) *slog.Logger {
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(level)); err != nil {
@@ -172,4 +223,16 @@ func newLogger(w io.Writer, level, format string) *slog.Logger {
 		return slog.New(slog.NewTextHandler(w, opts))
 	}
 	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+// groupSynopsis is the usage lines of a command with subcommands (keys,
+// accounts), and how to see each one's flags.
+func groupSynopsis(cmd string) string {
+	var lines []string
+	for line := range strings.Lines(usage) {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "mcpdir" && f[1] == cmd {
+			lines = append(lines, strings.Join(f, " "))
+		}
+	}
+	return strings.Join(lines, "\n  ") + fmt.Sprintf("\n\nRun \"mcpdir %s SUBCOMMAND -h\" for a subcommand's flags.", cmd)
 }

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/service"
 )
 
 // searchCmd runs the server's ranked search from the command line.
@@ -30,7 +31,7 @@ func searchCmd(ctx context.Context, args []string, env envLookup, stdout, stderr
 		return err
 	}
 	defer store.Close()
-	index, _, _, err := buildDirectory(ctx, store, 0)
+	index, _, _, err := service.BuildDirectory(ctx, store, 0)
 	if err != nil {
 		return err
 	}

@@ -6,12 +6,10 @@ import (
 	"io"
 	"log/slog"
 	"maps"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/registry"
 )
 
@@ -57,56 +55,6 @@ func printSync(w io.Writer, from string, sum registry.Summary, took time.Duratio
 		terminalSafe(from), took.Round(time.Millisecond), sum.Versions, sum.Added, sum.Updated, sum.Unchanged, sum.Hidden, sum.Kept)
 	for _, r := range slices.Sorted(maps.Keys(sum.Skipped)) {
 		fmt.Fprintf(w, "  skipped %d: %s\n", sum.Skipped[r], r)
-	}
-}
-
-// syncLocker is a store that can make sure one replica syncs at a time
-// (PostgreSQL's advisory lock).
-type syncLocker interface {
-	TryLock(ctx context.Context, key int64) (unlock func(), ok bool, err error)
-}
-
-const syncLock = 0x6d63706469720003
-
-// runSync syncs at start and then every interval until ctx ends; on a
-// shared store, one replica at a time.
-func runSync(ctx context.Context, store mcpdir.Store, from string, client *http.Client, every time.Duration, logger *slog.Logger, ran func(ok bool)) {
-	s := &registry.Syncer{Base: from, Client: client, Store: store, Log: logger}
-	onOneReplica(ctx, store, syncLock, every, logger, "registry sync", func() {
-		start := time.Now()
-		sum, err := s.Sync(ctx)
-		ran(err == nil)
-		if err != nil {
-			logger.Warn("registry sync failed; what was committed stays", "from", from, "err", err)
-		} else {
-			logger.Info("registry sync", "from", from, "added", sum.Added, "updated", sum.Updated, "hidden", sum.Hidden,
-				"kept", sum.Kept, "took", time.Since(start).Round(time.Millisecond))
-		}
-	})
-}
-
-// onOneReplica runs job at start and then every interval until ctx ends;
-// on a shared store, under the lock key, so that one replica at a time
-// runs it (a replica that finds the lock taken skips its turn).
-func onOneReplica(ctx context.Context, store mcpdir.Store, key int64, every time.Duration, logger *slog.Logger, what string, job func()) {
-	for {
-		unlock, ok := func() {}, true
-		if l, shared := store.(syncLocker); shared {
-			var err error
-			if unlock, ok, err = l.TryLock(ctx, key); err != nil {
-				logger.Warn(what+": cannot take the lock", "err", err)
-				ok = false
-			}
-		}
-		if ok {
-			job()
-			unlock()
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(every):
-		}
 	}
 }
 

@@ -1,0 +1,162 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpdir/mcpdir"
+	mcpdirhttp "github.com/mcpdir/mcpdir/http"
+	"github.com/mcpdir/mcpdir/memory"
+	"github.com/mcpdir/mcpdir/merge"
+	"github.com/mcpdir/mcpdir/metrics"
+	"github.com/mcpdir/mcpdir/redis"
+	"github.com/mcpdir/mcpdir/registry"
+	"github.com/mcpdir/mcpdir/registryapi"
+	"github.com/mcpdir/mcpdir/search"
+	"github.com/mcpdir/mcpdir/toolscan"
+	"github.com/mcpdir/mcpdir/toolsearch"
+)
+
+// BuildDirectory is the directory's search index over the store: one
+// entry per server, the records of one server (a registry's, its npm
+// package's, …) merged (package merge), with results kept for
+// searchCache searches; and the index of their tools (package
+// toolsearch), every entry's tools scanned for poisoning on the way in
+// (package toolscan).
+func BuildDirectory(ctx context.Context, store mcpdir.Store, searchCache int) (*merge.Index, *search.Index, *toolsearch.Index, error) {
+	splits, err := loadSplits(ctx, store)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	inner := search.New()
+	inner.SetResultCache(searchCache)
+	tools := toolsearch.New(inner)
+	index := merge.NewIndex(toolscan.NewIndex(tools), splits)
+	var all []*mcpdir.Entry
+	if err := store.AllEntries(ctx, func(e *mcpdir.Entry) error { all = append(all, e); return nil }); err != nil {
+		return nil, nil, nil, fmt.Errorf("build index: %w", err)
+	}
+	index.Upsert(all...)
+	return index, inner, tools, nil
+}
+
+// loadSplits reads the pairs of records an admin declared distinct.
+func loadSplits(ctx context.Context, store mcpdir.StateStore) (merge.Splits, error) {
+	s := merge.Splits{}
+	raw, err := store.State(ctx, merge.SplitsKey)
+	if err != nil || raw == "" {
+		return s, err
+	}
+	if err := json.Unmarshal([]byte(raw), &s); err != nil {
+		return nil, fmt.Errorf("read the merge's splits: %w", err)
+	}
+	return s, nil
+}
+
+// answerCacheBytes bounds the encoded answers each interface keeps beside
+// the index's results (about 1,300 search_mcp answers of 50 hits), or none
+// when no results are kept.
+func answerCacheBytes(searchCache int) int {
+	if searchCache == 0 {
+		return 0
+	}
+	return 32 << 20
+}
+
+// registryOf is the registry API over the index and the versions history
+// (its write side keeps versions in the store), or none when it is off.
+func registryOf(access string, index registryapi.Directory, store mcpdir.Store, logger *slog.Logger) *registryapi.API {
+	if access == "off" {
+		return nil
+	}
+	return &registryapi.API{
+		Dir: index, History: store, MaxAge: time.Minute, Log: logger,
+		Keep: func(ctx context.Context, vs []*mcpdir.ServerVersion) error {
+			_, err := registry.Keep(ctx, store, vs)
+			return err
+		},
+	}
+}
+
+// metricsOnMain is what the main listener serves at /metrics: nothing when
+// they have a listener of their own.
+func metricsOnMain(metricsAddr string, m *metrics.Metrics) http.Handler {
+	if metricsAddr != "" {
+		return nil
+	}
+	return m.Handler()
+}
+
+// readiness is what /readyz reports: not ready while stopping, and each
+// dependency's state (while starting, http.Starting answers).
+func readiness(ready *atomic.Bool, storeUp *atomic.Bool, redisLimits *redis.Limiter) func(context.Context) mcpdirhttp.Readiness {
+	return func(context.Context) mcpdirhttp.Readiness {
+		r := mcpdirhttp.Readiness{Ready: ready.Load(), Checks: map[string]string{"index": "ok", "database": "ok"}}
+		if !storeUp.Load() {
+			r.Checks["database"] = "down: searches are served from memory, keys already known work, writes fail"
+		}
+		if redisLimits != nil {
+			r.Checks["redis"] = "ok"
+			if redisLimits.Status() != nil {
+				r.Checks["redis"] = "down: rate limits are counted per replica"
+			}
+		}
+		return r
+	}
+}
+
+// watchStore is a round of the database watch: it pings the store and
+// notes whether it answers, logging when it stops and when it is back
+// (the pool reconnects by itself).
+func watchStore(store interface{ Ping(context.Context) error }, up *atomic.Bool, logger *slog.Logger) func(context.Context) {
+	return func(ctx context.Context) {
+		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		err := store.Ping(pctx)
+		cancel()
+		switch {
+		case err != nil && up.Load() && ctx.Err() == nil:
+			logger.Warn("database unreachable: serving searches from memory; writes fail until it is back", "err", err)
+			up.Store(false)
+		case err == nil && !up.Load():
+			logger.Info("database is back")
+			up.Store(true)
+		}
+	}
+}
+
+// windowStore keeps rate windows across restarts (the embedded store).
+type windowStore interface {
+	SaveRateWindows(ctx context.Context, limiter string, logs map[string][]time.Time) error
+	RateWindows(ctx context.Context, limiter string) (map[string][]time.Time, error)
+}
+
+func restoreWindows(ctx context.Context, store windowStore, limiters map[string]*memory.Limiter) error {
+	for name, l := range limiters {
+		logs, err := store.RateWindows(ctx, name)
+		if err != nil {
+			return err
+		}
+		l.Restore(logs)
+	}
+	return nil
+}
+
+// saveWindows is a round of the rate windows job: it writes the windows
+// that changed since the last round (and, as the job's Stop, once more
+// after the last request was answered).
+func saveWindows(store windowStore, limiters map[string]*memory.Limiter, logger *slog.Logger) func(context.Context) {
+	return func(ctx context.Context) {
+		for name, l := range limiters {
+			if changed := l.TakeChanged(); len(changed) > 0 {
+				if err := store.SaveRateWindows(ctx, name, changed); err != nil {
+					logger.Warn("cannot keep the rate windows; a restart would forget them", "err", err)
+				}
+			}
+		}
+	}
+}
