@@ -62,6 +62,19 @@ try {
   const when = await page.locator("p.live time").getAttribute("datetime");
   check("a checked server's page says Down, with a <time>", (await page.locator("p.live").textContent()).includes("Down") && !isNaN(Date.parse(when)), when);
   await axe("a checked server's page");
+  // Tool poisoning: a flagged server says so in results and on its page,
+  // and shows its invisible characters as escapes.
+  await page.goto(base + "/?q=tide+notes");
+  check("results count a server's tool warnings", (await page.locator("ol.results").textContent()).includes("tool warnings"));
+  await page.locator("ol.results a.name", { hasText: "tide-notes" }).click();
+  await page.waitForURL(/\/servers\//);
+  const warnings = await page.locator("ul.tool-warnings").textContent();
+  check("a poisoned server's page lists its warnings with the spans", await page.getByRole("heading", { name: "Warnings about its tools" }).count() === 1 &&
+    warnings.includes("Hidden instruction") && warnings.includes("<IMPORTANT>") && warnings.includes("~/.ssh"), warnings);
+  const text = await page.locator("main").textContent();
+  check("the page shows invisible characters as escapes", text.includes("\\u{200B}") && !text.includes("\u200b"));
+  await axe("a poisoned server's page");
+  await shot("server-warnings");
   const resp = await page.goto(base + "/servers/00000000-0000-0000-0000-000000000000");
   check("an unknown server is a 404 page", resp.status() === 404 && await page.getByRole("heading", { name: "Not found" }).count() === 1);
 

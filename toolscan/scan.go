@@ -30,8 +30,9 @@ const (
 	sentenceContext = 300 // bytes either side of a match read as its sentence
 )
 
-// Scan returns the warnings of a server's tools and instructions, in the
-// order of the tools, at most one per rule and field.
+// Scan returns the warnings of a server's tools and instructions, the most
+// severe first (then in the order of the tools), at most one per rule and
+// field.
 func Scan(tools []mcpdir.Tool, instructions string) []mcpdir.ToolWarning {
 	s := scanner{own: map[string]bool{}}
 	for _, t := range tools {
@@ -47,6 +48,8 @@ func Scan(tools []mcpdir.Tool, instructions string) []mcpdir.ToolWarning {
 		}
 	}
 	s.text("", "instructions", instructions)
+	rank := map[string]int{mcpdir.SeverityHigh: 0, mcpdir.SeverityMedium: 1, mcpdir.SeverityLow: 2}
+	slices.SortStableFunc(s.out, func(a, b mcpdir.ToolWarning) int { return rank[a.Severity] - rank[b.Severity] })
 	return s.out
 }
 
@@ -157,18 +160,21 @@ func wordEnd(s string, i int) int {
 func (s *scanner) invisible(tool, field, text string) {
 	for _, sp := range mcpdir.HiddenSpans(text) {
 		run := text[sp[0]:sp[1]]
-		n := utf8.RuneCountInString(run)
 		w := mcpdir.ToolWarning{Kind: mcpdir.WarnInvisibleCharacters, Severity: mcpdir.SeverityMedium, Tool: tool,
 			Field: field, Start: sp[0], End: sp[1], Match: quote(run),
-			Note: fmt.Sprintf("%d invisible character(s): a model reads them, a person does not see them", n)}
+			Note: "an invisible character: a model reads it, a person does not see it"}
+		if n := utf8.RuneCountInString(run); n > 1 {
+			w.Note = fmt.Sprintf("%d invisible characters: a model reads them, a person does not see them", n)
+			if n >= 3 {
+				w.Severity = mcpdir.SeverityHigh
+			}
+		}
 		if spelt := tagText(run); spelt != "" {
 			w.Severity = mcpdir.SeverityHigh
 			w.Note = fmt.Sprintf("invisible Unicode tag characters spelling %q: text a model reads and a person cannot see", spelt)
 		} else if strings.ContainsFunc(run, isBidi) {
 			w.Severity = mcpdir.SeverityHigh
 			w.Note = "direction-changing characters: the text shown is not in the order a model reads it"
-		} else if n >= 3 {
-			w.Severity = mcpdir.SeverityHigh
 		}
 		s.add(w)
 	}
