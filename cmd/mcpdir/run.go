@@ -27,6 +27,7 @@ Usage:
   mcpdir search  KEYWORDS...
   mcpdir sync    --from URL       (the official MCP Registry's list API, or one like it)
   mcpdir check   [ID...] [--concurrency 8] [--timeout 10s] [--allow-private]   (live checks of remote endpoints)
+  mcpdir health  URL             (exits 0 when a server's /readyz answers 200: container health checks)
   mcpdir version
 
 Every command takes --data-dir (env MCPDIR_DATA_DIR, default ./mcpdir-data) for
@@ -73,6 +74,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return checkCmd(ctx, rest, env, stdout, stderr)
 	case "accounts":
 		return accountsCmd(ctx, rest, env, stdout, stderr)
+	case "health":
+		return healthCmd(ctx, rest, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "mcpdir", version)
 		return nil
