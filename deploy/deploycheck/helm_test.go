@@ -179,3 +179,14 @@ func TestValidatorCatchesMistakes(t *testing.T) {
 		}
 	}
 }
+
+// values.schema.json: a misspelt value fails instead of being ignored.
+func TestChartRefusesMisspeltValues(t *testing.T) {
+	helm := tool(t, "helm", "HELM")
+	for _, set := range []string{"replicaCont=3", "ingress.enabld=true", "database.ur=postgres://x@y/z", "signup=opne"} {
+		_, stderr, err := command(t, helm, "template", "mcpdir", chart, "--set", set)
+		if err == nil || !strings.Contains(stderr, "schema") {
+			t.Errorf("--set %s: %v\n%s", set, err, stderr)
+		}
+	}
+}
