@@ -92,7 +92,13 @@ grep -q '"result"' "$WORK/call" && ! grep -q '"isError":true' "$WORK/call" ||
   fail "MCP tools/call answered $(head -c 300 "$WORK/call")"
 podman rm -f -v -t 10 "$NAME" >/dev/null 2>>"$PLOG"
 
-# Two replicas on PostgreSQL and Redis, host network: one budget.
+# Two replicas on PostgreSQL and Redis, host network: one budget. Without
+# them the replicas are skipped, as the Go integration tests are (not in CI).
+if ! psql -q "$PG_ADMIN" -c "SELECT 1" >/dev/null 2>&1 || ! redis-cli -u "redis://$REDIS_ADDR" ping >/dev/null 2>&1; then
+  [ "${CI:-}" = true ] && fail "PostgreSQL ($PG_ADMIN) or Redis ($REDIS_ADDR) is not reachable in CI"
+  log "ok: image $(awk -v s="$size" 'BEGIN{printf "%.1f MB", s/1e6}'), REST and MCP, health check; replicas SKIPPED: PostgreSQL or Redis not reachable"
+  exit 0
+fi
 psql -q "$PG_ADMIN" -c "CREATE DATABASE $DB" >/dev/null || fail "cannot create a database on $PG_ADMIN"
 DB_URL=$(python3 -c 'import sys,urllib.parse as u; p=u.urlsplit(sys.argv[1]); print(u.urlunsplit(p._replace(path="/"+sys.argv[2])))' "$PG_ADMIN" "$DB")
 redis-cli -u "redis://$REDIS_ADDR/$REDIS_DB" flushdb >/dev/null
