@@ -15,7 +15,7 @@ build:
 
 ## image-context: the static binary (version stamped) and the CA bundle, staged in bin/image for the Containerfile
 image-context:
-	rm -rf bin/image && mkdir -p bin/image/data bin/image/tmp && chmod 1777 bin/image/tmp
+	rm -rf bin/image && mkdir -p bin/image/data bin/image/root/tmp && chmod 1777 bin/image/root/tmp
 	CGO_ENABLED=0 GOOS=linux GOARCH=$(GOARCH) $(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o bin/image/mcpdir ./cmd/mcpdir
 	cp /etc/ssl/certs/ca-certificates.crt bin/image/ca-certificates.crt
 

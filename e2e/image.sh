@@ -60,6 +60,12 @@ inspect '{{json .Config.Healthcheck}}' | grep -q 'health' || fail "no health che
 for label in source version licenses revision; do
   [ -n "$(inspect "{{index .Config.Labels \"org.opencontainers.image.$label\"}}")" ] || fail "label $label missing"
 done
+# The files: /tmp writable by anyone (sticky), /data the user's.
+ctr=$(podman create "$TAG" 2>>"$PLOG")
+podman export "$ctr" | tar tvf - >"$WORK/files"
+podman rm -v "$ctr" >/dev/null 2>>"$PLOG"
+grep -Eq '^drwxrwxrwt .* tmp/$' "$WORK/files" || fail "/tmp: $(grep ' tmp/$' "$WORK/files")"
+grep -Eq '^d[rwx-]+ (mcpdir/mcpdir|65532/65532) .* data/$' "$WORK/files" || fail "/data: $(grep ' data/$' "$WORK/files")"
 version=$("${RUN[@]}" --rm "$TAG" version 2>>"$PLOG")
 [ "$version" = "mcpdir $(inspect '{{index .Config.Labels "org.opencontainers.image.version"}}')" ] ||
   fail "mcpdir version says $version, the label $(inspect '{{index .Config.Labels "org.opencontainers.image.version"}}')"
