@@ -25,7 +25,7 @@ func TestHelpOnEveryCommand(t *testing.T) {
 	commands := [][]string{
 		{"serve"}, {"keys"}, {"keys", "create"}, {"keys", "list"}, {"keys", "revoke"},
 		{"accounts"}, {"accounts", "list"}, {"accounts", "disable"},
-		{"import"}, {"search"}, {"sync"}, {"check"}, {"version"}, {"migrate"}, {"backup"},
+		{"import"}, {"search"}, {"sync"}, {"check"}, {"version"}, {"migrate"}, {"backup"}, {"health"},
 	}
 	for _, c := range commands {
 		for _, h := range []string{"-h", "--help"} {

@@ -30,6 +30,7 @@ Usage:
   mcpdir check   [ID...] [--concurrency 8] [--timeout 10s] [--allow-private]   (live checks of remote endpoints)
   mcpdir migrate --from-data-dir DIR --to postgres://… [--merge]   (the embedded store into PostgreSQL)
   mcpdir backup  FILE             (a consistent copy of the embedded store, while it serves)
+  mcpdir health  URL             (exits 0 when a server's /readyz answers 200: container health checks)
   mcpdir version
 
 Every command takes --data-dir (env MCPDIR_DATA_DIR, default ./mcpdir-data) for
@@ -90,6 +91,8 @@ func dispatch(ctx context.Context, args []string, env envLookup, stdin io.Reader
 		return migrateCmd(ctx, rest, env, stdout, stderr)
 	case "backup":
 		return backupCmd(ctx, rest, env, stdout, stderr)
+	case "health":
+		return healthCmd(ctx, rest, stdout, stderr)
 	case "version", "--version":
 		if len(rest) > 0 && isHelp(rest[0]) {
 			return helpRequested{synopsis: "mcpdir version\n\nPrints the version the binary was built as."}
