@@ -28,7 +28,7 @@ type toolsResponse struct {
 	Keywords string            `json:"keywords"`
 }
 
-// handleToolSearch serves GET /api/open/v1/tools/search?keywords=…&limit=…:
+// handleToolSearch serves GET /api/open/v1/tools/search?keywords=…&limit=…&warnings=none:
 // the same key, budget, bounds and errors as a server search.
 func handleToolSearch(tools ToolSearcher, guard mcpdir.Guard, logger *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -50,6 +50,13 @@ func handleToolSearch(tools ToolSearcher, guard mcpdir.Guard, logger *slog.Logge
 				return
 			}
 		}
+		// Of the server filters, only warnings=none: tools of servers whose
+		// tools raised no warning.
+		filter, err := mcpdir.ParseFilter(map[string][]string{"warnings": query["warnings"]})
+		if err != nil {
+			writeError(w, r, logger, err)
+			return
+		}
 		decision, err := guard.Spend(r.Context(), key)
 		if err != nil {
 			writeError(w, r, logger, err)
@@ -60,7 +67,7 @@ func handleToolSearch(tools ToolSearcher, guard mcpdir.Guard, logger *slog.Logge
 			writeError(w, r, logger, mcpdir.RateLimitedError(decision))
 			return
 		}
-		res := tools.FindTools(mcpdir.Query{Text: keywords, Limit: limit})
+		res := tools.FindTools(mcpdir.Query{Text: keywords, Limit: limit, Filter: filter})
 		out := toolsResponse{Data: make([]mcpdir.ToolItem, 0, len(res.Hits)), Total: max(res.Total, len(res.Hits)), Keywords: keywords}
 		for _, h := range res.Hits {
 			out.Data = append(out.Data, mcpdir.NewToolItem(h))

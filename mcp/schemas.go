@@ -320,7 +320,8 @@ const toolsInputSchema = `{
       "minLength": 1,
       "description": "What the tool should do, in keywords or a sentence, in English or another language, e.g. \"geocode an address\" or \"create a GitHub issue\". At most 1024 bytes."
     },
-    "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "How many tools to return."}
+    "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "How many tools to return."},
+    "warnings": {"type": "string", "enum": ["none"], "description": "none: only tools of servers whose tools raised no warning (possible tool poisoning). Nothing is hidden by default."}
   },
   "required": ["keywords"]
 }`

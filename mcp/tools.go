@@ -131,8 +131,14 @@ func (t *tools) searchTools(raw json.RawMessage) (func() any, *failure) {
 			return nil, f
 		}
 	}
+	var filter mcpdir.Filter // of the server filters, only warnings=none
+	if w, ok := args["warnings"]; ok {
+		if filter, f = parseFilter(map[string]json.RawMessage{"warnings": w}); f != nil {
+			return nil, f
+		}
+	}
 	return func() any {
-		res := t.toolIndex.FindTools(mcpdir.Query{Text: keywords, Limit: limit})
+		res := t.toolIndex.FindTools(mcpdir.Query{Text: keywords, Limit: limit, Filter: filter})
 		out := &toolsOutput{Success: true, Data: make([]mcpdir.ToolItem, 0, len(res.Hits)), Total: max(res.Total, len(res.Hits)),
 			Keywords: keywords, Limit: limit, Notice: notice}
 		for _, h := range res.Hits {

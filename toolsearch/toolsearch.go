@@ -114,6 +114,8 @@ func document(server *mcpdir.Entry, t mcpdir.Tool) *mcpdir.Entry {
 		Popularity:  server.Popularity,
 		IsOfficial:  server.IsOfficial,
 		IsVerified:  server.IsVerified,
+		// A flagged server's tools are all left out by warnings=none.
+		ToolWarnings: server.ToolWarnings,
 	}
 }
 
@@ -139,7 +141,7 @@ func (x *Index) Generation() uint64 { return x.Servers.Generation() + x.tools.Ge
 // FindTools returns the best q.Limit tools for q.Text, at most PerServer
 // of one server in each ten unless the query names the server.
 func (x *Index) FindTools(q mcpdir.Query) mcpdir.ToolResult {
-	res := x.tools.Find(mcpdir.Query{Text: q.Text, Limit: maxCandidates})
+	res := x.tools.Find(mcpdir.Query{Text: q.Text, Limit: maxCandidates, Filter: mcpdir.Filter{Warnings: q.Filter.Warnings}})
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	words := queryWords(q.Text)

@@ -151,6 +151,30 @@ func TestPoisonedToolsAreFlagged(t *testing.T) {
 		t.Errorf("search_mcp warnings=none: %s", text)
 	}
 
+	// Tool search: the hostile server's tools carry their counts, and
+	// warnings=none leaves them out.
+	type toolHit struct {
+		ServerName string `json:"server_name"`
+		Name       string
+		Warnings   int
+	}
+	tools := func(filter string) []toolHit {
+		return decode[struct{ Data []toolHit }](t, get(t, s.URL+"/api/open/v1/tools/search?keywords="+urlQueryEscape("weather forecast notes add numbers")+"&limit=100"+filter, "Bearer "+key)).Data
+	}
+	if all := tools(""); !slices.ContainsFunc(all, func(h toolHit) bool { return h.ServerName == "weather-hostile" && h.Warnings > 0 }) {
+		t.Errorf("tool search: no hostile tool with its warnings: %+v", all)
+	}
+	for _, h := range tools("&warnings=none") {
+		if h.ServerName != "weather-clean" {
+			t.Errorf("tool search warnings=none found %s's %s", h.ServerName, h.Name)
+		}
+	}
+	res, err = cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "search_tools", Arguments: map[string]any{"keywords": "weather forecast", "warnings": "none"}})
+	if err != nil || res.IsError || strings.Contains(res.Content[0].(*sdk.TextContent).Text, "weather-hostile") ||
+		!strings.Contains(res.Content[0].(*sdk.TextContent).Text, "forecast") {
+		t.Errorf("search_tools warnings=none: %v %+v", err, res)
+	}
+
 	// Registry clients see the count in the directory's _meta.
 	resp = get(t, s.URL+"/v0.1/servers?search=weather-hostile", "")
 	if body, _ := io.ReadAll(resp.Body); !strings.Contains(string(body), `"toolWarnings":`) || !strings.Contains(string(body), `"toolsFingerprint":`) {
