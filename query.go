@@ -81,7 +81,7 @@ var Transports = []string{TransportStdio, "streamable-http", "sse"}
 
 // ParseFilter reads a search filter from request parameters (REST's query,
 // or the MCP tool's arguments made into the same shape): transport,
-// registry, official, live and warnings at most once each, tag up to MaxFilterTags
+// registry, official, live, warnings and safe at most once each, tag up to MaxFilterTags
 // times.
 func ParseFilter(params map[string][]string) (Filter, error) {
 	var f Filter
@@ -131,6 +131,15 @@ func ParseFilter(params map[string][]string) (Filter, error) {
 	}
 	if f.Warnings != "" && f.Warnings != WarningsFilterNone {
 		return f, Errorf(ECodeInvalidRequest, "warnings must be none (only servers whose tools raised no warning)")
+	}
+	// safe=true is the same filter by the name people give it.
+	switch safe, err := one("safe"); {
+	case err != nil:
+		return f, err
+	case safe == "true":
+		f.Warnings = WarningsFilterNone
+	case safe != "" && safe != "false":
+		return f, Errorf(ECodeInvalidRequest, "safe must be true or false (true: only servers whose tools raised no warning)")
 	}
 	tags := params["tag"]
 	if len(tags) > MaxFilterTags {

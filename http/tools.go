@@ -50,9 +50,9 @@ func handleToolSearch(tools ToolSearcher, guard mcpdir.Guard, logger *slog.Logge
 				return
 			}
 		}
-		// Of the server filters, only warnings=none: tools of servers whose
-		// tools raised no warning.
-		filter, err := mcpdir.ParseFilter(map[string][]string{"warnings": query["warnings"]})
+		// Of the server filters, only warnings=none (or safe=true): tools
+		// of servers whose tools raised no warning.
+		filter, err := mcpdir.ParseFilter(map[string][]string{"warnings": query["warnings"], "safe": query["safe"]})
 		if err != nil {
 			writeError(w, r, logger, err)
 			return

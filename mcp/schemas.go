@@ -48,7 +48,8 @@ const searchInputSchema = `{
       "type": "string",
       "enum": ["none"],
       "description": "none: only servers whose tools raised no warning (possible tool poisoning: hidden instructions, requests for credentials, instructions about other servers' tools, invisible characters, overlong descriptions). Nothing is hidden by default."
-    }
+    },
+    "safe": {"type": "boolean", "description": "true: the same as warnings none."}
   },
   "required": ["keywords"]
 }`
@@ -321,7 +322,8 @@ const toolsInputSchema = `{
       "description": "What the tool should do, in keywords or a sentence, in English or another language, e.g. \"geocode an address\" or \"create a GitHub issue\". At most 1024 bytes."
     },
     "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "How many tools to return."},
-    "warnings": {"type": "string", "enum": ["none"], "description": "none: only tools of servers whose tools raised no warning (possible tool poisoning). Nothing is hidden by default."}
+    "warnings": {"type": "string", "enum": ["none"], "description": "none: only tools of servers whose tools raised no warning (possible tool poisoning). Nothing is hidden by default."},
+    "safe": {"type": "boolean", "description": "true: the same as warnings none."}
   },
   "required": ["keywords"]
 }`

@@ -131,11 +131,16 @@ func (t *tools) searchTools(raw json.RawMessage) (func() any, *failure) {
 			return nil, f
 		}
 	}
-	var filter mcpdir.Filter // of the server filters, only warnings=none
-	if w, ok := args["warnings"]; ok {
-		if filter, f = parseFilter(map[string]json.RawMessage{"warnings": w}); f != nil {
-			return nil, f
+	// Of the server filters, only warnings=none (or safe=true).
+	only := map[string]json.RawMessage{}
+	for _, name := range []string{"warnings", "safe"} {
+		if v, ok := args[name]; ok {
+			only[name] = v
 		}
+	}
+	filter, f := parseFilter(only)
+	if f != nil {
+		return nil, f
 	}
 	return func() any {
 		res := t.toolIndex.FindTools(mcpdir.Query{Text: keywords, Limit: limit, Filter: filter})
@@ -357,7 +362,7 @@ func parseKeywords(raw json.RawMessage) (string, *failure) {
 }
 
 // parseFilter reads the optional filters (transport, registry, official,
-// tags, live, warnings) under the rule REST applies to its query parameters.
+// tags, live, warnings, safe) under the rule REST applies to its query parameters.
 func parseFilter(args map[string]json.RawMessage) (mcpdir.Filter, *failure) {
 	params := map[string][]string{}
 	for _, name := range []string{"transport", "registry", "live", "warnings"} {
@@ -369,12 +374,14 @@ func parseFilter(args map[string]json.RawMessage) (mcpdir.Filter, *failure) {
 			params[name] = []string{v}
 		}
 	}
-	if raw, ok := args["official"]; ok && !isNull(raw) {
-		var b bool
-		if json.Unmarshal(raw, &b) != nil {
-			return mcpdir.Filter{}, fail(mcpdir.ECodeInvalidRequest, "official must be true or false")
+	for _, name := range []string{"official", "safe"} {
+		if raw, ok := args[name]; ok && !isNull(raw) {
+			var b bool
+			if json.Unmarshal(raw, &b) != nil {
+				return mcpdir.Filter{}, fail(mcpdir.ECodeInvalidRequest, "%s must be true or false", name)
+			}
+			params[name] = []string{strconv.FormatBool(b)}
 		}
-		params["official"] = []string{strconv.FormatBool(b)}
 	}
 	if raw, ok := args["tags"]; ok && !isNull(raw) {
 		var tags []string

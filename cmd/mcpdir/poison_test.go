@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -96,8 +97,13 @@ func TestPoisonedToolsAreFlagged(t *testing.T) {
 	if all["weather-imported"].ToolWarnings == 0 || all["weather-clean"].ToolWarnings != 0 || len(all) != 3 {
 		t.Errorf("search items: %+v", all)
 	}
-	if clean := search("&warnings=none"); len(clean) != 1 || clean["weather-clean"].Name == "" {
-		t.Errorf("warnings=none: %+v, want only the clean server", clean)
+	for _, filter := range []string{"&warnings=none", "&safe=true"} {
+		if clean := search(filter); len(clean) != 1 || clean["weather-clean"].Name == "" {
+			t.Errorf("%s: %+v, want only the clean server", filter, clean)
+		}
+	}
+	if all := search("&safe=false"); len(all) != 3 {
+		t.Errorf("safe=false hides servers: %+v", all)
 	}
 	resp := get(t, s.URL+"/api/open/v1/search?keywords=weather&warnings=some", "Bearer "+key)
 	if body, _ := io.ReadAll(resp.Body); resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), `"invalid_request"`) {
@@ -143,12 +149,16 @@ func TestPoisonedToolsAreFlagged(t *testing.T) {
 	if len(detail.Data.ToolWarnings) != len(rest.Data.ToolWarnings) {
 		t.Errorf("get_mcp_detail has %d warnings, REST %d", len(detail.Data.ToolWarnings), len(rest.Data.ToolWarnings))
 	}
-	res, err = cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "search_mcp", Arguments: map[string]any{"keywords": "weather", "warnings": "none"}})
-	if err != nil || res.IsError {
-		t.Fatalf("search_mcp warnings=none: %v %+v", err, res)
-	}
-	if text := res.Content[0].(*sdk.TextContent).Text; strings.Contains(text, "weather-hostile") || !strings.Contains(text, "weather-clean") {
-		t.Errorf("search_mcp warnings=none: %s", text)
+	for _, filter := range []map[string]any{{"warnings": "none"}, {"safe": true}} {
+		args := map[string]any{"keywords": "weather"}
+		maps.Copy(args, filter)
+		res, err = cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "search_mcp", Arguments: args})
+		if err != nil || res.IsError {
+			t.Fatalf("search_mcp %v: %v %+v", filter, err, res)
+		}
+		if text := res.Content[0].(*sdk.TextContent).Text; strings.Contains(text, "weather-hostile") || !strings.Contains(text, "weather-clean") {
+			t.Errorf("search_mcp %v: %s", filter, text)
+		}
 	}
 
 	// Tool search: the hostile server's tools carry their counts, and
