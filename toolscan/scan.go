@@ -44,7 +44,17 @@ func Scan(tools []mcpdir.Tool, instructions string) []mcpdir.ToolWarning {
 		s.text(t.Name, "description", t.Description)
 		s.overlong(t)
 		for _, p := range schemaTexts(t.InputSchema) {
+			from := len(s.out)
 			s.text(t.Name, p.field, p.text)
+			if p.name {
+				s.paramName(t.Name, p.field, p.text)
+				// Read as words, shown as written: "_" and "-" became spaces
+				// in place, so the offsets hold.
+				raw := p.field[strings.LastIndex(p.field, ".properties.")+len(".properties."):]
+				for i := from; i < len(s.out); i++ {
+					s.out[i].Match = quote(raw[s.out[i].Start:s.out[i].End])
+				}
+			}
 		}
 	}
 	s.text("", "instructions", instructions)
@@ -180,6 +190,25 @@ func (s *scanner) invisible(tool, field, text string) {
 	}
 }
 
+// paramName flags a parameter whose name asks for a secret's content
+// ("content_from_reading_ssh_id_rsa"): a model fills in what a name asks.
+func (s *scanner) paramName(tool, field, words string) {
+	var secret, content bool
+	for _, w := range strings.Fields(strings.ToLower(words)) {
+		secret = secret || secretNameWords[w]
+		content = content || contentNameWords[w]
+	}
+	if secret && content {
+		s.add(mcpdir.ToolWarning{Kind: mcpdir.WarnCredentialAccess, Severity: mcpdir.SeverityHigh, Tool: tool, Field: field,
+			Start: 0, End: len(words), Match: quote(words), Note: "a parameter whose name asks the model for a secret file's content"})
+	}
+}
+
+var (
+	secretNameWords  = map[string]bool{"ssh": true, "rsa": true, "ed25519": true, "aws": true, "credentials": true, "passwd": true, "shadow": true, "netrc": true, "dotenv": true, "env": true, "mcp": true, "cursor": true, "wallet": true, "keychain": true, "history": true, "secrets": true, "private": true}
+	contentNameWords = map[string]bool{"content": true, "contents": true, "reading": true, "read": true, "dump": true, "copy": true, "exfil": true}
+)
+
 func isBidi(r rune) bool {
 	return r >= '\u202A' && r <= '\u202E' || r >= '\u2066' && r <= '\u2069'
 }
@@ -267,11 +296,16 @@ func asciiLower(s string) string {
 	return string(b)
 }
 
-// schemaText is a parameter's description, and where it is.
-type schemaText struct{ field, text string }
+// schemaText is what a schema says of a parameter, and where; name marks
+// a parameter's name (in words).
+type schemaText struct {
+	field, text string
+	name        bool
+}
 
-// schemaTexts are the descriptions of a tool's parameters (nested ones
-// too), at most maxSchemaTexts.
+// schemaTexts are what a tool's schema says of its parameters (nested
+// ones too): names, descriptions, titles, string defaults, examples and
+// enumerated values, at most maxSchemaTexts.
 func schemaTexts(schema json.RawMessage) []schemaText {
 	if len(schema) == 0 {
 		return nil
@@ -295,8 +329,21 @@ func schemaTexts(schema json.RawMessage) []schemaText {
 				continue
 			}
 			field := path + ".properties." + name
-			if d, ok := p["description"].(string); ok && d != "" {
-				out = append(out, schemaText{field + ".description", d})
+			// A parameter's name is read by the model too ("full-schema
+			// poisoning"): its words, as a phrase.
+			out = append(out, schemaText{field, strings.NewReplacer("_", " ", "-", " ", ".", " ").Replace(name), true})
+			for _, k := range []string{"description", "title", "default"} {
+				if d, ok := p[k].(string); ok && d != "" {
+					out = append(out, schemaText{field: field + "." + k, text: d})
+				}
+			}
+			for _, k := range []string{"examples", "enum"} {
+				vs, _ := p[k].([]any)
+				for i, v := range vs[:min(len(vs), 8)] {
+					if d, ok := v.(string); ok && d != "" {
+						out = append(out, schemaText{field: fmt.Sprintf("%s.%s.%d", field, k, i), text: d})
+					}
+				}
 			}
 			walk(field, p)
 			if items, ok := p["items"].(map[string]any); ok {
@@ -376,7 +423,7 @@ var rules = []rule{
 		regexp.MustCompile(`<\s*/?\s*(important|system|instructions?|secret|hidden|critical|sys|note[_ -]?to[_ -]?(ai|assistant|model|llm)|ai[_ -]?instructions?|assistant[_ -]?(note|instructions?))\s*>|<\|im_start\|>|\[/?inst\]|<<\s*sys\s*>>`),
 		nil, "a tag that addresses the model, as hidden instructions are wrapped"},
 	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh, []string{"ignore", "disregard", "forget", "override", "bypass"}, nil,
-		regexp.MustCompile(`\b(ignore|disregard|forget|override|bypass)\s+(all\s+|any\s+)?(of\s+)?(the\s+|your\s+)?(previous|prior|above|earlier|preceding|other|original|system|safety)\s+(instructions|prompts?|rules|directions|guidelines|messages)`),
+		regexp.MustCompile(`\b(ignores?|disregards?|forgets?|overrides?|bypass(es)?)\s+(all\s+|any\s+)?(of\s+)?(the\s+|your\s+)?(previous|prior|above|earlier|preceding|other|original|system|safety)\s+(instructions|prompts?|rules|directions|guidelines|messages)`),
 		nil, "tells the model to set aside its instructions"},
 	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh, []string{"not", "n't", "never"}, []string{"user", "human"},
 		regexp.MustCompile(`\b(do\s+not|don't|never|must\s+not)\s+(tell|inform|mention|reveal|notify|alert|show|disclose|let)\b[^.\n]{0,60}?\b(the\s+)?(user|human)s?\b`),
@@ -387,6 +434,15 @@ var rules = []rule{
 	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh, []string{"you are now", "instructions", "system prompt", "from now on"}, nil,
 		regexp.MustCompile(`\byou\s+are\s+now\s+(a|an|in)\b|\bnew\s+(system\s+)?instructions\s*:|\bsystem\s+prompt\s*:|\bfrom\s+now\s+on,?\s+you\b`),
 		nil, "gives the model new instructions of its own"},
+	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh, []string{"note to", "dear", "hey", "system:", "assistant:"}, nil,
+		regexp.MustCompile(`\bnote\s+(to|for)\s+(the\s+)?(ai|assistant|model|llm|agent)\b|\b(dear|hey)\s+(ai|assistant|model|llm|agent|claude|chatgpt|gpt|gemini|copilot)\b|(^|[.!?>]\s*)(system|assistant)\s*:\s`),
+		func(_ *scanner, text, _ string, m []int) bool {
+			// "SYSTEM:" or "ASSISTANT:" as a chat role is written in capitals;
+			// "Operating system: linux" is not one.
+			span := strings.TrimSpace(strings.TrimLeft(text[m[0]:m[1]], ".!?> "))
+			return !strings.HasPrefix(strings.ToLower(span), "system") && !strings.HasPrefix(strings.ToLower(span), "assistant") ||
+				strings.HasPrefix(span, "SYSTEM") || strings.HasPrefix(span, "ASSISTANT")
+		}, "addresses the model over the user's head"},
 	{mcpdir.WarnCredentialAccess, mcpdir.SeverityHigh, []string{"ssh", "id_", "credentials", ".netrc", ".npmrc", ".pypirc", ".pgpass", "config", "passwd", "shadow", "mcp.json", "cursor/", "wallet", "_history", "gnupg", ".env"}, nil,
 		regexp.MustCompile(`(~|\$home|%userprofile%)?/?\.ssh\b/?|\bid_(rsa|dsa|ecdsa|ed25519)\b|\.aws/credentials|\.git-credentials|(^|[\s"'\x60(/~])\.(netrc|npmrc|pypirc|pgpass)\b|\.kube/config|\.docker/config\.json|/etc/(passwd|shadow)\b|\bmcp\.json\b|claude_desktop_config\.json|\.cursor/|\bwallet\.dat\b|\.(bash|zsh)_history|\.gnupg\b|(^|[\s"'\x60(/~])\.env\b`),
 		sentenceHas(readOrSend), "asks the model to read or hand on a secret or a local file"},
@@ -410,6 +466,15 @@ var rules = []rule{
 	{mcpdir.WarnToolShadowing, mcpdir.SeverityHigh, []string{"call", "invok", "use", "using", "run"}, []string{"when", "if", "before", "after"},
 		regexp.MustCompile("\\b(?:when|whenever|if|before|after)\\s+(?:you\\s+)?(?:use|call|invoke|using|calling|invoking|run|running)\\s+(?:the\\s+|any\\s+)?(`?[A-Za-z][\\w.-]*`?)"),
 		foreignTool, "tells the model how to use a tool this server does not offer"},
+	{mcpdir.WarnToolShadowing, mcpdir.SeverityHigh, []string{"invoked", "called", "used", "executed", "run"}, []string{"when", "if", "before", "after", "each time", "every time"},
+		regexp.MustCompile("\\b(?:when|whenever|if|before|after|each\\s+time|every\\s+time)\\s+(?:the\\s+)?(?:\\([\\w.-]+\\)\\s*)?(`?[A-Za-z][\\w.-]*`?)\\s+(?:tool\\s+)?(?:is|gets|has\\s+been)\\s+(?:invoked|called|used|executed|run)\\b"),
+		foreignTool, "tells the model how to use a tool this server does not offer"},
+	{mcpdir.WarnToolShadowing, mcpdir.SeverityHigh, []string{"call", "invoke", "use "}, []string{"also", "first", "then", "must", "always", "make sure"},
+		regexp.MustCompile("\\b(?:also|first|then|always|must)\\s+(?:call|invoke|use)\\s+(?:the\\s+)?(`?[A-Za-z][\\w.-]*`?)"),
+		func(s *scanner, text, lower string, m []int) bool {
+			name := strings.Trim(text[m[2]:m[3]], "`'\"")
+			return toolLike.MatchString(name) && !s.own[strings.ToLower(name)]
+		}, "tells the model to call a tool this server does not offer"},
 	{mcpdir.WarnToolShadowing, mcpdir.SeverityHigh, []string{"other"}, nil,
 		regexp.MustCompile(`\b(all|any|every)\s+other\s+(tools?|servers?|mcp\s+servers?)\b`),
 		sentenceHas(directive), "gives instructions for other servers' tools"},

@@ -18,14 +18,18 @@ import (
 type hostileTool struct {
 	mcpdir.Tool
 	Expect, Field, Pattern string
+	// Set is "before" for the patterns the rules were written from, "after"
+	// for attacks gathered once they were (of those 7, the rules as first
+	// written flagged 3, 2 of them with the expected kind).
+	Set string
 }
 
 func (h *hostileTool) UnmarshalJSON(b []byte) error {
-	var v struct{ Expect, Field, Pattern string }
+	var v struct{ Expect, Field, Pattern, Set string }
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	h.Expect, h.Field, h.Pattern = v.Expect, v.Field, v.Pattern
+	h.Expect, h.Field, h.Pattern, h.Set = v.Expect, v.Field, v.Pattern, v.Set
 	return json.Unmarshal(b, &h.Tool)
 }
 
@@ -59,7 +63,7 @@ func TestHostileToolsAreFlagged(t *testing.T) {
 		tools[i] = mcpdir.CleanTool(ht.Tool)
 	}
 	ws := Scan(tools, mcpdir.CleanInstructions(h.Server.Instructions))
-	found := 0
+	found := map[string]int{}
 	for i, ht := range h.Tools {
 		text := fieldText(tools[i], ht.Field)
 		var hit *mcpdir.ToolWarning
@@ -73,7 +77,7 @@ func TestHostileToolsAreFlagged(t *testing.T) {
 			t.Errorf("%s (%s): no %s warning in %s; got %+v", ht.Name, ht.Pattern, ht.Expect, ht.Field, warningsOf(ws, ht.Name))
 			continue
 		}
-		found++
+		found[ht.Set]++
 		if hit.Start < 0 || hit.End > len(text) || hit.Start >= hit.End {
 			t.Errorf("%s: span [%d,%d) outside its %d-byte text", ht.Name, hit.Start, hit.End, len(text))
 			continue
@@ -92,7 +96,8 @@ func TestHostileToolsAreFlagged(t *testing.T) {
 	if !instr {
 		t.Errorf("the server's instructions raised no %s warning", h.Server.Expect)
 	}
-	t.Logf("hostile server: %d of %d tools flagged with the expected kind; instructions flagged: %v", found, len(h.Tools), instr)
+	t.Logf("hostile server: %d of %d tools flagged with the expected kind (%d of the patterns the rules were written from, %d of the attacks gathered after); instructions flagged: %v",
+		found["before"]+found["after"], len(h.Tools), found["before"], found["after"], instr)
 }
 
 func fieldText(t mcpdir.Tool, field string) string {
@@ -105,6 +110,9 @@ func fieldText(t mcpdir.Tool, field string) string {
 		return t.Title
 	}
 	for _, st := range schemaTexts(t.InputSchema) {
+		if st.field == field && st.name {
+			return field[strings.LastIndex(field, ".properties.")+len(".properties."):] // the name as written
+		}
 		if st.field == field {
 			return st.text
 		}
