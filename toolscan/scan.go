@@ -1,6 +1,7 @@
 // Package toolscan reads what servers tell models about their tools — each
-// tool's name, title, description and parameter descriptions, and the
-// server's instructions — and flags what looks like tool poisoning: hidden
+// tool's name, title and description, what its schema says of its
+// parameters (names, descriptions, defaults, examples), and the server's
+// instructions — and flags what looks like tool poisoning: hidden
 // instructions, requests for credentials and local files, instructions
 // about other servers' tools, invisible characters and descriptions far
 // longer than their tools need. A model reads all of that text as
@@ -25,7 +26,7 @@ import (
 // Bounds on one scan: what a server may make the directory read.
 const (
 	maxWarnings     = 100 // per server
-	maxSchemaTexts  = 200 // parameter descriptions read per tool
+	maxSchemaTexts  = 200 // texts of parameters read per tool
 	maxMatch        = 120 // bytes of a span quoted in a warning
 	sentenceContext = 300 // bytes either side of a match read as its sentence
 )
