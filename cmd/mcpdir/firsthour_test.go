@@ -86,6 +86,13 @@ func TestLogFormatFollowsTheTerminal(t *testing.T) {
 			t.Errorf("logFormatFor(%q, terminal %v) = %q, want %q", c.asked, c.terminal, got, c.want)
 		}
 	}
+	// A character device that is no terminal (2>/dev/null) gets JSON.
+	if null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0); err == nil {
+		if isTerminal(null) {
+			t.Errorf("%s taken for a terminal", os.DevNull)
+		}
+		null.Close()
+	}
 	err := run(t.Context(), []string{"mcpdir", "serve", "--log-format", "yaml", "--data-dir", t.TempDir()}, noEnv, nil, io.Discard, io.Discard)
 	if exitCode(err) != 2 {
 		t.Errorf("--log-format yaml: %v, want a usage error", err)

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/importer"
 	"github.com/mcpdir/mcpdir/starter"
+	"golang.org/x/term"
 )
 
 func importFiles(ctx context.Context, args []string, env envLookup, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -130,11 +131,7 @@ func newProgress(name string, size int64, read *countingReader, w io.Writer) *pr
 // place rather than logged line by line.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd())) // a terminal, not any character device (/dev/null is one)
 }
 
 func (p *progress) committed(records int) {
