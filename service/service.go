@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -151,7 +152,7 @@ func Open(ctx context.Context, cfg Config) (*Service, error) {
 		metricsFront.Set(m.Handler())
 	}
 	s.ready.Store(true)
-	s.log.Info("ready", "addr", ln.Addr().String(), "url", "http://"+ln.Addr().String(), "store", cfg.StoreName,
+	s.log.Info("ready", "addr", ln.Addr().String(), "url", s.publicURL, "store", cfg.StoreName,
 		"took", time.Since(start).Round(time.Millisecond))
 	if keys, err := s.store.Keys(ctx); err == nil && len(keys) == 0 {
 		s.log.Info("no API key exists yet: make one with `mcpdir keys create --name NAME " + cfg.StoreName + "`")
@@ -305,7 +306,7 @@ func (s *Service) open(ctx context.Context) (http.Handler, *metrics.Metrics, err
 	storeUp.Store(true)
 	// The registry API, when on, also follows versions written elsewhere.
 	followers := changefeed.Followers{Keys: guard, Grants: authServer, State: func(ctx context.Context, keys []string) error {
-		if !containsString(keys, merge.SplitsKey) {
+		if !slices.Contains(keys, merge.SplitsKey) {
 			return nil
 		}
 		sp, err := loadSplits(ctx, store)
@@ -446,12 +447,3 @@ func NewChecker(allowPrivate bool, timeout time.Duration, concurrency int, versi
 
 // DNSTimeout bounds a live check's name lookup.
 const DNSTimeout = 2 * time.Second
-
-func containsString(ss []string, s string) bool {
-	for _, v := range ss {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
