@@ -161,11 +161,17 @@ func (l *Limiter) Status() error {
 var peekScript = goredis.NewScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-return redis.call('ZCOUNT', KEYS[1], '(' .. (now - tonumber(ARGV[1])), '+inf')
+local from = '(' .. (now - tonumber(ARGV[1]))
+local n = redis.call('ZCOUNT', KEYS[1], from, '+inf')
+local oldest = now
+local first = redis.call('ZRANGEBYSCORE', KEYS[1], from, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+if first[2] then oldest = tonumber(first[2]) end
+return {n, now, oldest}
 `)
 
 // Peek says how much of a key's budget is left, without counting a
-// request (the API Keys page shows it).
+// request (the API Keys page shows it, and logins check it), and when a
+// spent budget frees a request.
 func (l *Limiter) Peek(ctx context.Context, key string, limit int, window time.Duration) mcpdir.RateDecision {
 	if l.degraded.Load() {
 		if p, ok := l.fallback.(interface {
@@ -177,11 +183,16 @@ func (l *Limiter) Peek(ctx context.Context, key string, limit int, window time.D
 	}
 	ctx, cancel := context.WithTimeout(ctx, l.timeout)
 	defer cancel()
-	n, err := peekScript.Run(ctx, l.client, []string{l.prefix + key}, window.Microseconds()).Int()
-	if err != nil {
+	res, err := peekScript.Run(ctx, l.client, []string{l.prefix + key}, window.Microseconds()).Int64Slice()
+	if err != nil || len(res) != 3 {
 		return mcpdir.RateDecision{Allowed: true, Limit: limit, Remaining: limit}
 	}
-	return mcpdir.RateDecision{Allowed: n < limit, Limit: limit, Remaining: max(0, limit-n)}
+	n, now, oldest := int(res[0]), res[1], res[2]
+	d := mcpdir.RateDecision{Allowed: n < limit, Limit: limit, Remaining: max(0, limit-n)}
+	if !d.Allowed {
+		d.RetryAfter = time.Duration(oldest+window.Microseconds()-now) * time.Microsecond
+	}
+	return d
 }
 
 // newClient connects to the Redis at url with the bounds every caller

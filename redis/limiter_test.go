@@ -191,3 +191,23 @@ func BenchmarkAllow(b *testing.B) {
 		})
 	}
 }
+
+// Peek counts without spending and, once a budget is spent, says when it
+// frees a request (a throttled login says "try again in …" with it).
+func TestPeekSaysWhenABudgetFrees(t *testing.T) {
+	l := newLimiter(t, storetest.RedisURL(t), testPrefix(), io.Discard)
+	ctx := context.Background()
+	const window = time.Minute
+	if d := l.Peek(ctx, "k", 2, window); !d.Allowed || d.Remaining != 2 || d.RetryAfter != 0 {
+		t.Fatalf("an unused key: %+v", d)
+	}
+	l.Allow(ctx, "k", 2, window)
+	l.Allow(ctx, "k", 2, window)
+	d := l.Peek(ctx, "k", 2, window)
+	if d.Allowed || d.Remaining != 0 || d.RetryAfter <= window-5*time.Second || d.RetryAfter > window {
+		t.Fatalf("a spent key: %+v, want a retry within the minute", d)
+	}
+	if again := l.Peek(ctx, "k", 2, window); again.Remaining != 0 {
+		t.Fatalf("peeking spent the budget: %+v", again)
+	}
+}
