@@ -301,11 +301,15 @@ func (s *Server) refresh(ctx context.Context, req *tokenRequest) (*tokenResponse
 		s.cfg.Logger.ErrorContext(ctx, "oauth: read refresh token", "err", err)
 		return nil, errServer
 	}
-	if !tok.Refresh || !s.now().Before(tok.ExpiresAt) || g.Revoked() || g.ClientID != req.ClientID {
+	if !tok.Refresh || !s.now().Before(tok.ExpiresAt) || g.Revoked() {
 		return nil, errBadGrant
 	}
 	if !tok.RotatedAt.IsZero() {
+		// Whoever presents it, with whichever client_id: it was stolen.
 		return nil, s.replayed(ctx, g)
+	}
+	if g.ClientID != req.ClientID {
+		return nil, errBadGrant
 	}
 	if oerr := s.activeAccount(ctx, g.AccountID); oerr != nil {
 		if err := s.revokeGrant(ctx, g.ID); err != nil {

@@ -93,6 +93,20 @@ func TestRefreshTokenReplayRevokesTheGrant(t *testing.T) {
 	if status, _ := f.refresh(tok["refresh_token"].(string)); status != 400 {
 		t.Fatalf("the thief's refresh token after the replay: %d", status)
 	}
+
+	// A rotated refresh token replayed under another client_id is a replay
+	// all the same.
+	_, rt1 = f.tokens()
+	status, tok = f.refresh(rt1)
+	if status != 200 {
+		t.Fatalf("refresh: %d", status)
+	}
+	if status, _ := site.form("/oauth/token", url.Values{"grant_type": {"refresh_token"}, "refresh_token": {rt1}, "client_id": {"mcpdc_someone-else"}}); status != 400 {
+		t.Fatalf("the rotated token under another client_id: %d", status)
+	}
+	if status, _ := f.refresh(tok["refresh_token"].(string)); status != 400 {
+		t.Fatalf("the grant outlived a replay under another client_id: %d", status)
+	}
 }
 
 // 20 refreshes at once with one refresh token: one succeeds, and since the
