@@ -78,6 +78,9 @@ type ChangeFeed interface {
 	LatestChange(ctx context.Context) (int64, error)
 	// ChangesSince returns changes with Seq > after, oldest first, at most limit.
 	ChangesSince(ctx context.Context, after int64, limit int) ([]Change, error)
+	// PruneChanges deletes the changes recorded before a time, never the
+	// newest (LatestChange stays), and says how many went.
+	PruneChanges(ctx context.Context, before time.Time) (int64, error)
 }
 
 // RateLimiter counts requests per key over a rolling window.

@@ -37,9 +37,10 @@ type Locker interface {
 
 // The locks of the jobs that run on one replica.
 const (
-	SyncLock       = 0x6d63706469720003
-	CheckLock      = 0x6d63706469720004
-	OAuthSweepLock = 0x6d63706469720005
+	SyncLock        = 0x6d63706469720003
+	CheckLock       = 0x6d63706469720004
+	OAuthSweepLock  = 0x6d63706469720005
+	ChangePruneLock = 0x6d63706469720006
 )
 
 // Start runs every job in a goroutine of its own until ctx ends; the

@@ -90,3 +90,23 @@ func Loop(name string, run func(ctx context.Context)) Job {
 func Every(name string, every time.Duration, run func(ctx context.Context)) Job {
 	return Job{Name: name, Every: every, Run: run}
 }
+
+// ChangesKept is how long the change feed keeps a change: far longer than
+// any running replica lags (one that starts reads the whole store).
+const ChangesKept = 7 * 24 * time.Hour
+
+// PruneChanges deletes the changes older than ChangesKept, every interval
+// on one replica, so that the feed does not grow for ever (a refresh
+// writes a change, an import one per entry).
+func PruneChanges(feed mcpdir.ChangeFeed, every time.Duration, logger *slog.Logger) Job {
+	return Job{Name: "change feed prune", Every: every, Lock: ChangePruneLock, Run: func(ctx context.Context) {
+		n, err := feed.PruneChanges(ctx, time.Now().Add(-ChangesKept))
+		if err != nil {
+			logger.Warn("change feed prune failed; trying again later", "err", err)
+			return
+		}
+		if n > 0 {
+			logger.Info("change feed pruned", "changes", n)
+		}
+	}}
+}

@@ -241,6 +241,15 @@ func (db *DB) LatestChange(ctx context.Context) (int64, error) {
 	return seq, nil
 }
 
+// PruneChanges implements mcpdir.ChangeFeed.
+func (db *DB) PruneChanges(ctx context.Context, before time.Time) (int64, error) {
+	tag, err := db.pool.Exec(ctx, `DELETE FROM changes WHERE at < $1 AND seq < (SELECT MAX(seq) FROM changes)`, before.UnixNano())
+	if err != nil {
+		return 0, fmt.Errorf("prune changes: %w", err)
+	}
+	return tag.RowsAffected(), nil
+}
+
 // ChangesSince implements mcpdir.ChangeFeed.
 func (db *DB) ChangesSince(ctx context.Context, after int64, limit int) ([]mcpdir.Change, error) {
 	rows, err := db.pool.Query(ctx, `SELECT seq, kind, ref FROM changes WHERE seq > $1 ORDER BY seq LIMIT $2`, after, limit)

@@ -361,6 +361,7 @@ func (s *Service) open(ctx context.Context) (http.Handler, *metrics.Metrics, err
 		jobs.OAuthFlush(authServer, 5*time.Second),
 		jobs.OAuthForget(authServer, time.Hour),
 		jobs.OAuthSweep(authServer, oauth.SweepEvery),
+		jobs.PruneChanges(store, time.Hour, logger),
 	}
 	if windows != nil {
 		save := saveWindows(windows, kept, logger)

@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/mcpdir/mcpdir"
 )
@@ -161,6 +162,15 @@ func (s *DB) LatestChange(ctx context.Context) (int64, error) {
 		return 0, fmt.Errorf("latest change: %w", err)
 	}
 	return seq, nil
+}
+
+// PruneChanges implements mcpdir.ChangeFeed.
+func (s *DB) PruneChanges(ctx context.Context, before time.Time) (int64, error) {
+	res, err := s.db.ExecContext(ctx, `DELETE FROM changes WHERE at < ? AND seq < (SELECT MAX(seq) FROM changes)`, before.UnixNano())
+	if err != nil {
+		return 0, fmt.Errorf("prune changes: %w", err)
+	}
+	return res.RowsAffected()
 }
 
 // ChangesSince implements mcpdir.ChangeFeed.

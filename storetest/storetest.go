@@ -31,6 +31,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("a batch with one entry twice", func(t *testing.T) { duplicateInBatch(t, open) })
 	t.Run("import", func(t *testing.T) { importFile(t, open) })
 	t.Run("delete", func(t *testing.T) { deleteEntries(t, open) })
+	t.Run("change feed prune", func(t *testing.T) { pruneChanges(t, open) })
 	t.Run("accounts and sessions", func(t *testing.T) { accounts(t, open) })
 	t.Run("live checks", func(t *testing.T) { liveChecks(t, open) })
 	t.Run("oauth", func(t *testing.T) { oauth(t, open) })
@@ -364,5 +365,35 @@ func accounts(t *testing.T, open Opener) {
 	}
 	if err := db.DeleteSession(ctx, []byte("none")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Pruning deletes what is older than asked and never the newest change,
+// so that a replica starting after it still finds where the feed is.
+func pruneChanges(t *testing.T, open Opener) {
+	ctx := context.Background()
+	db, _ := open(t)
+	if _, err := db.UpsertEntries(ctx, []*mcpdir.Entry{entry("a", "https://example.com/a", "A"), entry("b", "https://example.com/b", "B")}); err != nil {
+		t.Fatal(err)
+	}
+	latest, _ := db.LatestChange(ctx)
+	if n, err := db.PruneChanges(ctx, time.Now().Add(-time.Hour)); err != nil || n != 0 {
+		t.Fatalf("pruning what is older than an hour: %d %v", n, err)
+	}
+	n, err := db.PruneChanges(ctx, time.Now().Add(time.Hour))
+	if err != nil || n < 1 {
+		t.Fatalf("pruning everything: %d %v", n, err)
+	}
+	if got, _ := db.LatestChange(ctx); got != latest {
+		t.Fatalf("the newest change went: %d, was %d", got, latest)
+	}
+	if changes, _ := db.ChangesSince(ctx, 0, 10); len(changes) != 1 || changes[0].Seq != latest {
+		t.Fatalf("after pruning: %+v, want only the newest", changes)
+	}
+	if _, err := db.UpsertEntries(ctx, []*mcpdir.Entry{entry("c", "https://example.com/c", "C")}); err != nil {
+		t.Fatal(err)
+	}
+	if changes, _ := db.ChangesSince(ctx, latest, 10); len(changes) != 1 || changes[0].Seq <= latest {
+		t.Fatalf("a write after pruning: %+v", changes)
 	}
 }
