@@ -77,8 +77,6 @@ func Hidden(r rune) bool {
 		return true
 	case r >= '\u200B' && r <= '\u200F', r >= '\u202A' && r <= '\u202E', r >= '\u2060' && r <= '\u206F':
 		return true
-	case r >= '\uFE00' && r <= '\uFE0F': // variation selectors: legitimate after an emoji only (see Visible)
-		return false
 	case r >= 0xE0000 && r <= 0xE007F, r >= 0xE0100 && r <= 0xE01EF: // tags; supplementary variation selectors
 		return true
 	}
@@ -113,14 +111,21 @@ func HiddenSpans(s string) [][2]int {
 	var spans [][2]int
 	var prev rune
 	for i, r := range s {
-		size := utf8.RuneLen(r)
-		next, _ := utf8.DecodeRuneInString(s[i+size:])
-		if Hidden(r) && !(r == '\u200D' && isPictograph(prev) && isPictograph(next)) {
-			if n := len(spans); n > 0 && spans[n-1][1] == i {
-				spans[n-1][1] = i + size
-			} else {
-				spans = append(spans, [2]int{i, i + size})
+		if !Hidden(r) {
+			prev = r
+			continue
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		if r == '\u200D' && isPictograph(prev) {
+			if next, _ := utf8.DecodeRuneInString(s[i+size:]); isPictograph(next) {
+				prev = r
+				continue
 			}
+		}
+		if n := len(spans); n > 0 && spans[n-1][1] == i {
+			spans[n-1][1] = i + size
+		} else {
+			spans = append(spans, [2]int{i, i + size})
 		}
 		prev = r
 	}

@@ -196,6 +196,7 @@ func TestVisibleAndSpans(t *testing.T) {
 		{"tag\U000E0041", `tag\u{E0041}`},
 		{"family 👨\u200d👩\u200d👧", "family 👨\u200d👩\u200d👧"}, // joiners between emoji stay
 		{"\u200dalone", `\u{200D}alone`},
+		{"bad\xff\u200bbyte", "bad\xff" + `\u{200B}` + "byte"}, // an invalid byte is one byte, not three
 	} {
 		if got := mcpdir.Visible(c.in); got != c.want {
 			t.Errorf("Visible(%q) = %q, want %q", c.in, got, c.want)
