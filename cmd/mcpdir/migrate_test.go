@@ -3,11 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -81,8 +79,7 @@ func TestMigrateToPostgresThenServeReplicas(t *testing.T) {
 		t.Fatalf("a second migration: %v", err)
 	}
 
-	rdb := strings.TrimSuffix(storetest.RedisURL(t), "/0") + "/" + strconv.Itoa(3+rand.IntN(12))
-	flushRedis(t, rdb)
+	rdb := ownRedisDB(t)
 	a := startServer(t, "", "--database-url", db, "--redis-url", rdb)
 	b := startServer(t, "", "--database-url", db, "--redis-url", rdb)
 	replicas := []*testServer{a, b}

@@ -78,9 +78,7 @@ func hostOf(t *testing.T, rawURL string) string {
 // once spread over 3 replicas, exactly 20 pass; a replica killed and
 // started again keeps the key spent.
 func TestBudgetAcrossReplicas(t *testing.T) {
-	db, rdb := storetest.PostgresURL(t), storetest.RedisURL(t)
-	rdb = strings.TrimSuffix(rdb, "/0") + "/" + strconv.Itoa(3+rand.IntN(12)) // a db of its own
-	flushRedis(t, rdb)
+	db, rdb := storetest.PostgresURL(t), ownRedisDB(t)
 	var replicas []*testServer
 	for range 3 {
 		replicas = append(replicas, startServer(t, "", "--database-url", db, "--redis-url", rdb, "--no-starter"))
@@ -129,6 +127,16 @@ func TestBudgetAcrossReplicas(t *testing.T) {
 	if resp.StatusCode != 401 || resp.Header.Get("RateLimit-Remaining") != "0" {
 		t.Fatalf("after a restart: %d %v", resp.StatusCode, resp.Header)
 	}
+}
+
+// ownRedisDB is the URL of an emptied Redis database (3 to 14) for a test
+// that must start from nothing: database 0 is shared with other packages'
+// tests, which run at the same time.
+func ownRedisDB(t *testing.T) string {
+	t.Helper()
+	rdb := strings.TrimSuffix(storetest.RedisURL(t), "/0") + "/" + strconv.Itoa(3+rand.IntN(12))
+	flushRedis(t, rdb)
+	return rdb
 }
 
 func flushRedis(t *testing.T, rawURL string) {
@@ -390,8 +398,7 @@ func TestRevocationAndDeleteAcrossReplicas(t *testing.T) {
 // on one is refused by the other within 2 s; failed logins and page loads
 // are counted across replicas too.
 func TestOAuthAcrossReplicas(t *testing.T) {
-	db, rdb := storetest.PostgresURL(t), storetest.RedisURL(t)
-	flushRedis(t, rdb)
+	db, rdb := storetest.PostgresURL(t), ownRedisDB(t)
 	flags := []string{"--database-url", db, "--redis-url", rdb, "--public-url", "http://mcpdir.test", "--page-rate-limit", "30"}
 	a := startServer(t, "", flags...)
 	b := startServer(t, "", flags...)
@@ -459,8 +466,7 @@ func TestOAuthAcrossReplicas(t *testing.T) {
 // replica revokes the grant, and the access token the rotation gave stops
 // working on both within 2 s.
 func TestOAuthRefreshReplayAcrossReplicas(t *testing.T) {
-	db, rdb := storetest.PostgresURL(t), storetest.RedisURL(t)
-	flushRedis(t, rdb)
+	db, rdb := storetest.PostgresURL(t), ownRedisDB(t)
 	flags := []string{"--database-url", db, "--redis-url", rdb, "--public-url", "http://mcpdir.test"}
 	a := startServer(t, "", flags...)
 	b := startServer(t, "", flags...)
