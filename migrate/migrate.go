@@ -64,7 +64,7 @@ var plans = []plan{
 	{table: "state"},
 	{table: "changes", renumber: "seq"},
 	{table: "schema_migrations", skip: "each store keeps its own schema version"},
-	{table: "rate_windows", skip: "the embedded server's rate windows: on PostgreSQL, budgets are counted in Redis (--redis-url) or by each process, and start afresh"},
+	{table: "rate_windows", skip: "the embedded server's budgets: replicas count them in Redis, where --redis-url copies them (without it they start afresh)"},
 }
 
 // Options change how Run copies.

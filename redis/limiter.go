@@ -57,7 +57,7 @@ type Limiter struct {
 
 // Options configure a Limiter.
 type Options struct {
-	// Prefix starts every key the limiter writes (default "mcpdir:rate:").
+	// Prefix starts every key the limiter writes (default DefaultPrefix).
 	Prefix string
 	// Timeout bounds one call to Redis (default 2 s): past it the limiter
 	// counts in process until Redis answers a probe. It is generous so
@@ -79,7 +79,7 @@ func NewLimiter(ctx context.Context, url string, fallback mcpdir.RateLimiter, lo
 		return nil, err
 	}
 	l := &Limiter{
-		client: client, prefix: cmp.Or(opts.Prefix, "mcpdir:rate:"),
+		client: client, prefix: cmp.Or(opts.Prefix, DefaultPrefix),
 		fallback: fallback, log: log, timeout: cmp.Or(opts.Timeout, 2*time.Second),
 	}
 	l.lastErr.Store("")

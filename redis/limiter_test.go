@@ -211,3 +211,26 @@ func TestPeekSaysWhenABudgetFrees(t *testing.T) {
 		t.Fatalf("peeking spent the budget: %+v", again)
 	}
 }
+
+// Windows copied in (from the embedded server, by mcpdir migrate) are
+// counted by the Limiter as its own; copied twice, once; older than the
+// window, not at all.
+func TestCopyWindows(t *testing.T) {
+	url := storetest.RedisURL(t)
+	ctx := context.Background()
+	key := "copied-" + rand.Text()[:10]
+	now := time.Now()
+	windows := map[string][]time.Time{key: {now.Add(-2 * time.Hour), now.Add(-30 * time.Minute), now.Add(-time.Minute)}}
+	for range 2 {
+		if n, err := redis.CopyWindows(ctx, url, windows, time.Hour); err != nil || n != 1 {
+			t.Fatalf("copy: %d %v", n, err)
+		}
+	}
+	l := newLimiter(t, url, redis.DefaultPrefix, io.Discard)
+	if d := l.Peek(ctx, key, 5, time.Hour); d.Remaining != 3 {
+		t.Fatalf("after the copy: %+v, want 2 of 5 spent", d)
+	}
+	if _, err := redis.CopyWindows(ctx, "redis://127.0.0.1:1/0", nil, time.Hour); err == nil {
+		t.Fatal("no Redis there, and no error")
+	}
+}

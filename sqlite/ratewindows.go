@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"encoding/binary"
 	"fmt"
 	"time"
@@ -49,6 +50,12 @@ func (s *DB) RateWindows(ctx context.Context, limiter string) (map[string][]time
 	if err != nil {
 		return nil, fmt.Errorf("read rate windows: %w", err)
 	}
+	return readWindows(rows)
+}
+
+// readWindows reads rows of (key, times), a key's times added up when
+// several limiters keep one.
+func readWindows(rows *sql.Rows) (map[string][]time.Time, error) {
 	defer rows.Close()
 	out := map[string][]time.Time{}
 	for rows.Next() {
@@ -57,11 +64,21 @@ func (s *DB) RateWindows(ctx context.Context, limiter string) (map[string][]time
 		if err := rows.Scan(&key, &b); err != nil {
 			return nil, fmt.Errorf("read rate windows: %w", err)
 		}
-		log := make([]time.Time, 0, len(b)/8)
+		log := out[key]
 		for ; len(b) >= 8; b = b[8:] {
 			log = append(log, time.Unix(0, int64(binary.BigEndian.Uint64(b))))
 		}
 		out[key] = log
 	}
 	return out, rows.Err()
+}
+
+// AllRateWindows reads every limiter's windows as one map (what a limiter
+// shared by every use, as Redis is, would hold): for a move to Redis.
+func (s *DB) AllRateWindows(ctx context.Context) (map[string][]time.Time, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT key, times FROM rate_windows`)
+	if err != nil {
+		return nil, fmt.Errorf("read rate windows: %w", err)
+	}
+	return readWindows(rows)
 }

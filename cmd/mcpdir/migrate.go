@@ -12,12 +12,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/migrate"
 	"github.com/mcpdir/mcpdir/postgres"
+	"github.com/mcpdir/mcpdir/redis"
 	"github.com/mcpdir/mcpdir/sqlite"
 )
 
-const migrateUsage = "usage: mcpdir migrate --from-data-dir DIR --to postgres://… [--merge]"
+const migrateUsage = "usage: mcpdir migrate --from-data-dir DIR --to postgres://… [--redis-url redis://…] [--merge]"
 
 // migrateCmd copies the embedded SQLite store into PostgreSQL.
 func migrateCmd(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
@@ -26,6 +28,7 @@ func migrateCmd(ctx context.Context, args []string, env envLookup, stdout, stder
 	from := fs.String("from-data-dir", env("MCPDIR_DATA_DIR"), "the data directory of the embedded SQLite store to copy (env MCPDIR_DATA_DIR)")
 	to := fs.String("to", env("MCPDIR_DATABASE_URL"), "the PostgreSQL database to copy into, postgres://… (env MCPDIR_DATABASE_URL)")
 	merge := fs.Bool("merge", false, "add to a database that holds rows already, keeping its rows where both have one")
+	redisURL := fs.String("redis-url", env("MCPDIR_REDIS_URL"), "the Redis the replicas will count budgets in: the rate windows are copied there, so that keys' and logins' budgets carry on (env MCPDIR_REDIS_URL; unset: they start afresh)")
 	args, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -38,6 +41,11 @@ func migrateCmd(ctx context.Context, args []string, env envLookup, stdout, stder
 	}
 	if err := storeExists(*from); err != nil {
 		return err
+	}
+	if *redisURL != "" {
+		if _, err := redis.CopyWindows(ctx, *redisURL, nil, mcpdir.RateWindow); err != nil {
+			return fmt.Errorf("--redis-url: %w", err) // before anything is written
+		}
 	}
 	src, err := sqlite.Open(ctx, *from)
 	if err != nil {
@@ -71,7 +79,20 @@ func migrateCmd(ctx context.Context, args []string, env envLookup, stdout, stder
 		return fmt.Errorf("migrate: %w", err)
 	}
 	fmt.Fprintf(stdout, "migrated in %s; verified: each table's count read back from PostgreSQL after the commit is what it held plus what was copied\n", time.Since(start).Round(time.Millisecond))
-	fmt.Fprintln(stdout, "next: serve with --database-url (MCPDIR_DATABASE_URL) and, for rate budgets shared by replicas, --redis-url; budgets start afresh")
+	if *redisURL == "" {
+		fmt.Fprintln(stdout, "next: serve with --database-url (MCPDIR_DATABASE_URL) and, for rate budgets shared by replicas, --redis-url; budgets start afresh (give migrate --redis-url to carry them on)")
+		return nil
+	}
+	windows, err := src.AllRateWindows(ctx)
+	if err != nil {
+		return err
+	}
+	n, err := redis.CopyWindows(ctx, *redisURL, windows, mcpdir.RateWindow)
+	if err != nil {
+		return fmt.Errorf("the database is migrated, the rate windows are not (run again with --merge to copy them): %w", err)
+	}
+	fmt.Fprintf(stdout, "rate windows: %d keys' budgets of the last %s copied to Redis: they carry on\n", n, mcpdir.RateWindow)
+	fmt.Fprintln(stdout, "next: serve with --database-url (MCPDIR_DATABASE_URL) and --redis-url (MCPDIR_REDIS_URL)")
 	return nil
 }
 

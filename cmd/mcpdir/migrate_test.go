@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -57,9 +58,9 @@ func TestMigrateToPostgresThenServeReplicas(t *testing.T) {
 		entries = s.search(t, cliKey, "github").Total
 	})
 
-	db := storetest.PostgresURL(t)
+	db, rdb := storetest.PostgresURL(t), ownRedisDB(t)
 	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), []string{"mcpdir", "migrate", "--from-data-dir", dir, "--to", db}, noEnv, nil, &stdout, &stderr); err != nil {
+	if err := run(context.Background(), []string{"mcpdir", "migrate", "--from-data-dir", dir, "--to", db, "--redis-url", rdb}, noEnv, nil, &stdout, &stderr); err != nil {
 		t.Fatalf("mcpdir migrate: %v\n%s%s", err, stdout.String(), stderr.String())
 	}
 	out := stdout.String()
@@ -70,8 +71,8 @@ func TestMigrateToPostgresThenServeReplicas(t *testing.T) {
 			t.Errorf("the counts of %s: %v", table, m)
 		}
 	}
-	if !strings.Contains(out, "verified") {
-		t.Errorf("no verification said:\n%s", out)
+	if !strings.Contains(out, "verified") || !strings.Contains(out, "budgets of the last 1h0m0s copied to Redis") {
+		t.Errorf("no verification or rate windows said:\n%s", out)
 	}
 	// Again: the target is not empty now.
 	err := run(context.Background(), []string{"mcpdir", "migrate", "--from-data-dir", dir, "--to", db}, noEnv, nil, &stdout, &stderr)
@@ -79,7 +80,6 @@ func TestMigrateToPostgresThenServeReplicas(t *testing.T) {
 		t.Fatalf("a second migration: %v", err)
 	}
 
-	rdb := ownRedisDB(t)
 	a := startServer(t, "", "--database-url", db, "--redis-url", rdb)
 	b := startServer(t, "", "--database-url", db, "--redis-url", rdb)
 	replicas := []*testServer{a, b}
@@ -88,23 +88,24 @@ func TestMigrateToPostgresThenServeReplicas(t *testing.T) {
 	if got := a.search(t, cliKey, "github").Total; got != entries {
 		t.Fatalf("%d entries match on PostgreSQL, %d did on SQLite", got, entries)
 	}
-	// The web key's budget (20 an hour) holds across both replicas; Redis
-	// counts it from the move on.
-	for i := range 20 {
+	// The web key's budget (20 an hour, 3 spent on SQLite) carries on in
+	// Redis and holds across both replicas.
+	for i := range 17 {
 		resp := get(t, replicas[i%2].URL+"/api/open/v1/search?keywords=github", "Bearer "+webKey)
 		resp.Body.Close()
-		if i > 0 && (resp.StatusCode != 200 || resp.Header.Get("RateLimit-Limit") != "20") {
+		if resp.StatusCode != 200 || resp.Header.Get("RateLimit-Limit") != "20" || resp.Header.Get("RateLimit-Remaining") != strconv.Itoa(16-i) {
 			t.Fatalf("search %d with the migrated key: %d %v", i, resp.StatusCode, resp.Header)
 		}
 	}
 	resp := get(t, b.URL+"/api/open/v1/search?keywords=github", "Bearer "+webKey)
 	if e := decode[errorBody](t, resp); resp.StatusCode != 401 || e.Error.Code != "rate_limited" {
-		t.Fatalf("the 21st search across replicas: %d %v", resp.StatusCode, e)
+		t.Fatalf("the 21st search of the hour, across stores and replicas: %d %v", resp.StatusCode, e)
 	}
-	// The CLI key keeps its own limit (5 an hour; one spent above).
+	// The CLI key keeps its own limit (5 an hour; one spent on SQLite, one
+	// on PostgreSQL above).
 	resp = get(t, b.URL+"/api/open/v1/search?keywords=github", "Bearer "+cliKey)
 	resp.Body.Close()
-	if resp.StatusCode != 200 || resp.Header.Get("RateLimit-Limit") != "5" || resp.Header.Get("RateLimit-Remaining") != "3" {
+	if resp.StatusCode != 200 || resp.Header.Get("RateLimit-Limit") != "5" || resp.Header.Get("RateLimit-Remaining") != "2" {
 		t.Fatalf("the CLI key: %d %v", resp.StatusCode, resp.Header)
 	}
 
