@@ -81,8 +81,8 @@ var Transports = []string{TransportStdio, "streamable-http", "sse"}
 
 // ParseFilter reads a search filter from request parameters (REST's query,
 // or the MCP tool's arguments made into the same shape): transport,
-// registry, official, live, warnings and safe at most once each, tag up to MaxFilterTags
-// times.
+// registry, official, live, warnings and safe at most once each, tag up to
+// MaxFilterTags times.
 func ParseFilter(params map[string][]string) (Filter, error) {
 	var f Filter
 	one := func(name string) (string, error) {

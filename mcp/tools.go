@@ -362,7 +362,8 @@ func parseKeywords(raw json.RawMessage) (string, *failure) {
 }
 
 // parseFilter reads the optional filters (transport, registry, official,
-// tags, live, warnings, safe) under the rule REST applies to its query parameters.
+// tags, live, warnings, safe) under the rule REST applies to its query
+// parameters.
 func parseFilter(args map[string]json.RawMessage) (mcpdir.Filter, *failure) {
 	params := map[string][]string{}
 	for _, name := range []string{"transport", "registry", "live", "warnings"} {
