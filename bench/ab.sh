@@ -24,8 +24,12 @@ for rev in "$1" "$2"; do
   (cd "$work/src" && go build -o "$work/mcpdir-$rev" ./cmd/mcpdir)
   git worktree remove --force "$work/src"
 done
-"$work/mcpdir-$2" import --data-dir "$work/data" "$data/packages-corpus.jsonl" >/dev/null 2>&1
-key=$("$work/mcpdir-$2" keys create --data-dir "$work/data" --name ab --rate-limit unlimited | sed -n 1p)
+# Each revision gets a store of its own, made by itself: an older one may not
+# open a store whose schema a newer one moved on.
+for rev in "$1" "$2"; do
+  "$work/mcpdir-$rev" import --data-dir "$work/data-$rev" "$data/packages-corpus.jsonl" >/dev/null 2>&1
+  "$work/mcpdir-$rev" keys create --data-dir "$work/data-$rev" --name ab --rate-limit unlimited | sed -n 1p >"$work/key-$rev"
+done
 python3 - "$data" "$work/q.txt" "${AB_NEW:-}" search/testdata <<'PY'
 import json, random, re, sys, urllib.parse
 data, out, new, testdata = sys.argv[1:5]
@@ -46,39 +50,41 @@ open(out, "w").write("".join(urllib.parse.quote_plus(q) + "\n" for q in qs))
 PY
 cache=()
 [ "${AB_NEW:-}" = 1 ] && cache=(--search-cache 0)
-cat > "$work/rest.lua" <<LUA
+for rev in "$1" "$2"; do
+  cat > "$work/rest-$rev.lua" <<LUA
 local qs = {}
 for line in io.lines("$work/q.txt") do qs[#qs + 1] = line end
 local i = 0
-wrk.headers["Authorization"] = "Bearer $key"
+wrk.headers["Authorization"] = "Bearer $(cat "$work/key-$rev")"
 request = function() i = i + 1; return wrk.format("GET", "/api/open/v1/search?keywords=" .. qs[(i % #qs) + 1]) end
 LUA
+done
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 ports=()
 for rev in "$1" "$2"; do
   port=$(free_port)
-  "$work/mcpdir-$rev" serve --data-dir "$work/data" --addr "127.0.0.1:$port" --no-starter "${cache[@]}" 2>"$work/$rev.log" &
+  "$work/mcpdir-$rev" serve --data-dir "$work/data-$rev" --addr "127.0.0.1:$port" --no-starter "${cache[@]}" 2>"$work/$rev.log" &
   pids+=($!); ports+=("$port")
   for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.2; done
-  wrk -t2 -c64 -d2s -s "$work/rest.lua" "http://127.0.0.1:$port/" >/dev/null # warm up
+  wrk -t2 -c64 -d2s -s "$work/rest-$rev.lua" "http://127.0.0.1:$port/" >/dev/null # warm up
 done
 ticks=$(getconf CLK_TCK)
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-round() { # pid port: "req/s µs-of-CPU-per-request"
+round() { # pid port rev: "req/s µs-of-CPU-per-request"
   local c0 out c1
-  c0=$(cpu "$1"); out=$(wrk -t2 -c64 -d5s -s "$work/rest.lua" "http://127.0.0.1:$2/"); c1=$(cpu "$1")
+  c0=$(cpu "$1"); out=$(wrk -t2 -c64 -d5s -s "$work/rest-$3.lua" "http://127.0.0.1:$2/"); c1=$(cpu "$1")
   echo "$out" | awk -v c="$((c1 - c0))" -v t="$ticks" '/requests in/ {n = $1} /Requests\/sec/ {r = $2} END {printf "%s %.1f\n", r, c * 1e6 / t / n}'
 }
 echo "REST search, $1 (A) beside $2 (B), wrk -t2 -c64 -d5s a round, the first to go alternating${AB_NEW:+, queries never asked before}"
-round "${pids[0]}" "${ports[0]}" >/dev/null # a round unmeasured: the first server to go was read slow
-round "${pids[1]}" "${ports[1]}" >/dev/null
+round "${pids[0]}" "${ports[0]}" "$1" >/dev/null # a round unmeasured: the first server to go was read slow
+round "${pids[1]}" "${ports[1]}" "$2" >/dev/null
 for r in $(seq "${AB_ROUNDS:-6}"); do
   if [ $((r % 2)) = 1 ]; then
-    read -r ra ca <<<"$(round "${pids[0]}" "${ports[0]}")"
-    read -r rb cb <<<"$(round "${pids[1]}" "${ports[1]}")"
+    read -r ra ca <<<"$(round "${pids[0]}" "${ports[0]}" "$1")"
+    read -r rb cb <<<"$(round "${pids[1]}" "${ports[1]}" "$2")"
   else
-    read -r rb cb <<<"$(round "${pids[1]}" "${ports[1]}")"
-    read -r ra ca <<<"$(round "${pids[0]}" "${ports[0]}")"
+    read -r rb cb <<<"$(round "${pids[1]}" "${ports[1]}" "$2")"
+    read -r ra ca <<<"$(round "${pids[0]}" "${ports[0]}" "$1")"
   fi
   python3 -c "print(f'round $r: A $ra req/s, $ca µs CPU a request; B $rb req/s, $cb µs; B/A throughput {$rb/$ra:.3f}, CPU a request {$cb/$ca:.3f}')"
 done
