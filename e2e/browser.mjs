@@ -66,6 +66,12 @@ try {
   // and shows its invisible characters as escapes.
   await page.goto(base + "/?q=tide+notes");
   check("results count a server's tool warnings", (await page.locator("ol.results").textContent()).includes("tool warnings"));
+  await page.getByRole("checkbox", { name: /Hide servers whose tools raised warnings/ }).check();
+  await page.getByRole("button", { name: "Apply" }).click();
+  await page.waitForURL(/warnings=none/);
+  check("the box hides the flagged server", !(await page.locator("main").textContent()).includes("tide-notes"));
+  await axe("results without flagged servers");
+  await page.goto(base + "/?q=tide+notes");
   await page.locator("ol.results a.name", { hasText: "tide-notes" }).click();
   await page.waitForURL(/\/servers\//);
   const warnings = await page.locator("ul.tool-warnings").textContent();

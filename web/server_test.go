@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"html"
 	"log/slog"
 	"net/http"
@@ -140,5 +141,45 @@ func TestServerPageToolChanges(t *testing.T) {
 		if !strings.Contains(body, html.EscapeString(want)) && !strings.Contains(body, want) {
 			t.Errorf("the page lacks %q", want)
 		}
+	}
+}
+
+// The results page can hide servers whose tools raised warnings: a box to
+// tick, kept in "More results", and the flagged server's chip otherwise.
+func TestSearchPageHidesFlaggedServers(t *testing.T) {
+	idx := search.New()
+	var entries []*mcpdir.Entry
+	names := []string{"weather-clean", "weather-flagged"}
+	for i := range PageSize {
+		names = append(names, fmt.Sprintf("weather-more-%d", i))
+	}
+	for i, name := range names {
+		e := &mcpdir.Entry{Name: name, Brief: "Weather forecasts", WebsiteURL: "https://example.com/" + name}
+		e.ID = mcpdir.EntryID(e.NaturalKey())
+		if i == 1 {
+			e.ToolWarnings = []mcpdir.ToolWarning{{Kind: mcpdir.WarnHiddenInstruction, Severity: mcpdir.SeverityHigh, Tool: "forecast", Field: "description", Match: "<IMPORTANT>"}}
+		}
+		entries = append(entries, e)
+	}
+	idx.Upsert(entries...)
+	p, err := New(idx, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := func(query string) string {
+		w := httptest.NewRecorder()
+		p.Search().ServeHTTP(w, httptest.NewRequest("GET", "/?"+query, nil))
+		return w.Body.String()
+	}
+	all := page("q=weather")
+	if !strings.Contains(all, "weather-flagged") || !strings.Contains(all, "1 tool warning") || strings.Contains(all, `value="none" checked`) {
+		t.Errorf("without the filter: the flagged server and its chip, the box unticked")
+	}
+	safe := page("q=weather&warnings=none")
+	if strings.Contains(safe, "weather-flagged") || !strings.Contains(safe, "weather-clean") || !strings.Contains(safe, `value="none" checked`) {
+		t.Errorf("warnings=none: the flagged server is shown, or the box is not ticked")
+	}
+	if !strings.Contains(safe, "page=2&amp;q=weather&amp;warnings=none") {
+		t.Errorf("More results forgets the filter")
 	}
 }

@@ -132,6 +132,8 @@ type searchPage struct {
 	PastEnd bool
 	// MaxKeywords is the search box's maxlength: what search takes.
 	MaxKeywords int
+	// Safe hides servers whose tools raised warnings (warnings=none).
+	Safe bool
 }
 
 // Search is the directory's front page: a search box and, for a query, a
@@ -151,7 +153,11 @@ func (p *Pages) Search() http.Handler {
 			page = max(page, 1)
 			// A page past the ones "More results" leads to is empty, not
 			// the last one again.
-			res := p.index.Find(mcpdir.Query{Text: keywords, Limit: min(page, maxPages) * PageSize})
+			var filter mcpdir.Filter
+			if data.Safe = q.Get("warnings") == mcpdir.WarningsFilterNone; data.Safe {
+				filter.Warnings = mcpdir.WarningsFilterNone
+			}
+			res := p.index.Find(mcpdir.Query{Text: keywords, Limit: min(page, maxPages) * PageSize, Filter: filter})
 			data.Query, data.Total, data.Base.Title = keywords, res.Total, keywords+" · search"
 			data.PastEnd = page > 1 && res.Total > 0 && (page > maxPages || len(res.Hits) <= (page-1)*PageSize)
 			if page > maxPages {
@@ -161,7 +167,11 @@ func (p *Pages) Search() http.Handler {
 				data.Hits = append(data.Hits, mcpdir.NewSearchItem(h))
 			}
 			if len(res.Hits) == page*PageSize && res.Total > len(res.Hits) && page < maxPages {
-				data.More = "/?" + url.Values{"q": {keywords}, "page": {strconv.Itoa(page + 1)}}.Encode()
+				more := url.Values{"q": {keywords}, "page": {strconv.Itoa(page + 1)}}
+				if data.Safe {
+					more.Set("warnings", mcpdir.WarningsFilterNone)
+				}
+				data.More = "/?" + more.Encode()
 			}
 		}
 		p.render(w, r, http.StatusOK, "search", data)
