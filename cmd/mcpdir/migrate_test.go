@@ -43,13 +43,7 @@ func TestMigrateToPostgresThenServeReplicas(t *testing.T) {
 		}
 		var redirect string
 		clientID, redirect = register(t, s.URL, "Migrating Agent")
-		verifier, challenge := pkce()
-		got := ada.authorize(s.URL, clientID, redirect, challenge, "st", "allow")
-		code, tok := postForm(t, s.URL+"/oauth/token", url.Values{"grant_type": {"authorization_code"}, "code": {got.Get("code")}, "redirect_uri": {redirect},
-			"client_id": {clientID}, "code_verifier": {verifier}})
-		if code != 200 {
-			t.Fatalf("token: %d %v", code, tok)
-		}
+		tok := allowAndExchange(t, ada, s.URL, s.URL, clientID, redirect)
 		access, refresh = tok["access_token"].(string), tok["refresh_token"].(string)
 		if resp := get(t, s.URL+"/api/open/v1/search?keywords=postgres", "Bearer "+access); resp.StatusCode != 200 {
 			t.Fatalf("the access token: %d", resp.StatusCode)

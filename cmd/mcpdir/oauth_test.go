@@ -435,14 +435,23 @@ func TestDefaultPublicURL(t *testing.T) {
 func grantToken(t *testing.T, s *testServer, email string) string {
 	t.Helper()
 	clientID, redirect := register(t, s.URL, "Era Agent")
+	return allowAndExchange(t, signUp(t, s, email), s.URL, s.URL, clientID, redirect)["access_token"].(string)
+}
+
+// allowAndExchange has the person signed in on b allow the client (issuer
+// is the base URL the server announces), then exchanges the code at the
+// token endpoint of tokenBase (another replica, maybe) and returns the
+// tokens.
+func allowAndExchange(t *testing.T, b *browser, issuer, tokenBase, clientID, redirect string) map[string]any {
+	t.Helper()
 	verifier, challenge := pkce()
-	got := signUp(t, s, email).authorize(s.URL, clientID, redirect, challenge, "s", "allow")
-	code, tok := postForm(t, s.URL+"/oauth/token", url.Values{"grant_type": {"authorization_code"}, "code": {got.Get("code")}, "redirect_uri": {redirect},
+	got := b.authorize(issuer, clientID, redirect, challenge, "s", "allow")
+	code, tok := postForm(t, tokenBase+"/oauth/token", url.Values{"grant_type": {"authorization_code"}, "code": {got.Get("code")}, "redirect_uri": {redirect},
 		"client_id": {clientID}, "code_verifier": {verifier}})
 	if code != 200 {
-		t.Fatalf("token: %d %v", code, tok)
+		t.Fatalf("exchange: %d %v", code, tok)
 	}
-	return tok["access_token"].(string)
+	return tok
 }
 
 // An access token works as a Bearer in every protocol era the endpoint
@@ -490,15 +499,9 @@ func TestOAuthTokenAfterAccountsDisable(t *testing.T) {
 	s := startServer(t, "")
 	clientID, redirect := register(t, s.URL, "Kept Code")
 	ada := signUp(t, s, "ada@example.com")
-	verifier, challenge := pkce()
-	got := ada.authorize(s.URL, clientID, redirect, challenge, "s", "allow")
-	code, tok := postForm(t, s.URL+"/oauth/token", url.Values{"grant_type": {"authorization_code"}, "code": {got.Get("code")}, "redirect_uri": {redirect},
-		"client_id": {clientID}, "code_verifier": {verifier}})
-	if code != 200 {
-		t.Fatalf("exchange: %d %v", code, tok)
-	}
+	tok := allowAndExchange(t, ada, s.URL, s.URL, clientID, redirect)
 	access, refresh := tok["access_token"].(string), tok["refresh_token"].(string)
-	verifier, challenge = pkce()
+	verifier, challenge := pkce()
 	kept := ada.authorize(s.URL, clientID, redirect, challenge, "s", "allow").Get("code")
 
 	if out := cli(t, s.DataDir, "accounts", "disable", "ada@example.com"); !strings.Contains(out, "connected apps") {

@@ -471,14 +471,7 @@ func TestOAuthRefreshReplayAcrossReplicas(t *testing.T) {
 	a := startServer(t, "", flags...)
 	b := startServer(t, "", flags...)
 	clientID, redirect := register(t, a.URL, "Replay Agent")
-	ada := signUp(t, a, "ada@example.com")
-	verifier, challenge := pkce()
-	got := ada.authorize("http://mcpdir.test", clientID, redirect, challenge, "s", "allow")
-	code, tok := postForm(t, a.URL+"/oauth/token", url.Values{"grant_type": {"authorization_code"}, "code": {got.Get("code")}, "redirect_uri": {redirect},
-		"client_id": {clientID}, "code_verifier": {verifier}})
-	if code != 200 {
-		t.Fatalf("exchange: %d %v", code, tok)
-	}
+	tok := allowAndExchange(t, signUp(t, a, "ada@example.com"), "http://mcpdir.test", a.URL, clientID, redirect)
 	at1, rt1 := tok["access_token"].(string), tok["refresh_token"].(string)
 	// Polled through the MCP endpoint's GET, which checks the token
 	// without spending the grant's budget (searches would reach its 20
@@ -497,7 +490,7 @@ func TestOAuthRefreshReplayAcrossReplicas(t *testing.T) {
 	refresh := func(s *testServer, token string) (int, map[string]any) {
 		return postForm(t, s.URL+"/oauth/token", url.Values{"grant_type": {"refresh_token"}, "refresh_token": {token}, "client_id": {clientID}})
 	}
-	code, tok = refresh(a, rt1)
+	code, tok := refresh(a, rt1)
 	if code != 200 {
 		t.Fatalf("refresh on a: %d %v", code, tok)
 	}
