@@ -40,25 +40,18 @@ func Scan(tools []mcpdir.Tool, instructions string) []mcpdir.ToolWarning {
 		s.own[strings.ToLower(t.Name)] = true
 	}
 	for _, t := range tools {
-		s.text(t.Name, "name", t.Name)
-		s.text(t.Name, "title", t.Title)
-		s.text(t.Name, "description", t.Description)
+		s.text(t.Name, "name", t.Name, t.Name)
+		s.text(t.Name, "title", t.Title, t.Title)
+		s.text(t.Name, "description", t.Description, t.Description)
 		s.overlong(t)
 		for _, p := range schemaTexts(t.InputSchema) {
-			from := len(s.out)
-			s.text(t.Name, p.field, p.text)
+			s.text(t.Name, p.field, p.text, p.shown)
 			if p.name {
-				s.paramName(t.Name, p.field, p.text)
-				// Read as words, shown as written: "_" and "-" became spaces
-				// in place, so the offsets hold.
-				raw := p.field[strings.LastIndex(p.field, ".properties.")+len(".properties."):]
-				for i := from; i < len(s.out); i++ {
-					s.out[i].Match = quote(raw[s.out[i].Start:s.out[i].End])
-				}
+				s.paramName(t.Name, p.field, p.text, p.shown)
 			}
 		}
 	}
-	s.text("", "instructions", instructions)
+	s.text("", "instructions", instructions, instructions)
 	rank := map[string]int{mcpdir.SeverityHigh: 0, mcpdir.SeverityMedium: 1, mcpdir.SeverityLow: 2}
 	slices.SortStableFunc(s.out, func(a, b mcpdir.ToolWarning) int { return rank[a.Severity] - rank[b.Severity] })
 	return s.out
@@ -75,13 +68,16 @@ func (s *scanner) add(w mcpdir.ToolWarning) {
 	}
 }
 
-// text scans one field's text with every rule.
-func (s *scanner) text(tool, field, text string) {
+// text scans one field's text with every rule; shown is the same text as
+// written, byte for byte in place (a parameter's name is read with its "_"
+// as spaces), what the warnings quote.
+func (s *scanner) text(tool, field, text, shown string) {
 	if text == "" {
 		return
 	}
-	s.invisible(tool, field, text)
-	plain, at := stripHidden(text)
+	hidden := mcpdir.HiddenSpans(text)
+	s.invisible(tool, field, shown, hidden)
+	plain, at := stripHidden(text, hidden)
 	lower := asciiLower(plain)
 	for _, r := range rules {
 		for _, m := range r.find(lower) {
@@ -93,7 +89,7 @@ func (s *scanner) text(tool, field, text string) {
 				start++ // what a pattern needs before a word is not part of it
 			}
 			s.add(mcpdir.ToolWarning{Kind: r.kind, Severity: r.severity, Tool: tool, Field: field,
-				Start: start, End: end, Match: quote(text[start:end]), Note: r.note})
+				Start: start, End: end, Match: quote(shown[start:end]), Note: r.note})
 			break // one warning per rule and field: the first span tells
 		}
 	}
@@ -168,8 +164,8 @@ func wordEnd(s string, i int) int {
 
 // invisible flags each run of hidden characters; a run of Unicode tag
 // characters is ASCII spelt invisibly, and the warning says what it spells.
-func (s *scanner) invisible(tool, field, text string) {
-	for _, sp := range mcpdir.HiddenSpans(text) {
+func (s *scanner) invisible(tool, field, text string, hidden [][2]int) {
+	for _, sp := range hidden {
 		run := text[sp[0]:sp[1]]
 		w := mcpdir.ToolWarning{Kind: mcpdir.WarnInvisibleCharacters, Severity: mcpdir.SeverityMedium, Tool: tool,
 			Field: field, Start: sp[0], End: sp[1], Match: quote(run),
@@ -193,7 +189,7 @@ func (s *scanner) invisible(tool, field, text string) {
 
 // paramName flags a parameter whose name asks for a secret's content
 // ("content_from_reading_ssh_id_rsa"): a model fills in what a name asks.
-func (s *scanner) paramName(tool, field, words string) {
+func (s *scanner) paramName(tool, field, words, name string) {
 	var secret, content bool
 	for _, w := range strings.Fields(strings.ToLower(words)) {
 		secret = secret || secretNameWords[w]
@@ -201,7 +197,7 @@ func (s *scanner) paramName(tool, field, words string) {
 	}
 	if secret && content {
 		s.add(mcpdir.ToolWarning{Kind: mcpdir.WarnCredentialAccess, Severity: mcpdir.SeverityHigh, Tool: tool, Field: field,
-			Start: 0, End: len(words), Match: quote(words), Note: "a parameter whose name asks the model for a secret file's content"})
+			Start: 0, End: len(name), Match: quote(name), Note: "a parameter whose name asks the model for a secret file's content"})
 	}
 }
 
@@ -259,11 +255,11 @@ func cutAt(s string, n int) int {
 	return n
 }
 
-// stripHidden is text without its hidden characters (so that a phrase
-// split by zero-width spaces still reads as the phrase), and a map from an
-// offset in it back to the same place in text.
-func stripHidden(text string) (string, func(int) int) {
-	spans := mcpdir.HiddenSpans(text)
+// stripHidden is text without its hidden characters (at spans, as
+// mcpdir.HiddenSpans finds them), so that a phrase split by zero-width
+// spaces still reads as the phrase, and a map from an offset in it back to
+// the same place in text.
+func stripHidden(text string, spans [][2]int) (string, func(int) int) {
 	if spans == nil {
 		return text, func(i int) int { return i }
 	}
@@ -297,11 +293,12 @@ func asciiLower(s string) string {
 	return string(b)
 }
 
-// schemaText is what a schema says of a parameter, and where; name marks
-// a parameter's name (in words).
+// schemaText is what a schema says of a parameter, and where: text as the
+// rules read it, shown as written; name marks a parameter's name (read in
+// words: its "_", "-" and "." as spaces, in place).
 type schemaText struct {
-	field, text string
-	name        bool
+	field, text, shown string
+	name               bool
 }
 
 // schemaTexts are what a tool's schema says of its parameters (nested
@@ -332,17 +329,17 @@ func schemaTexts(schema json.RawMessage) []schemaText {
 			field := path + ".properties." + name
 			// A parameter's name is read by the model too ("full-schema
 			// poisoning"): its words, as a phrase.
-			out = append(out, schemaText{field, strings.NewReplacer("_", " ", "-", " ", ".", " ").Replace(name), true})
+			out = append(out, schemaText{field, strings.NewReplacer("_", " ", "-", " ", ".", " ").Replace(name), name, true})
 			for _, k := range []string{"description", "title", "default"} {
 				if d, ok := p[k].(string); ok && d != "" {
-					out = append(out, schemaText{field: field + "." + k, text: d})
+					out = append(out, schemaText{field: field + "." + k, text: d, shown: d})
 				}
 			}
 			for _, k := range []string{"examples", "enum"} {
 				vs, _ := p[k].([]any)
 				for i, v := range vs[:min(len(vs), 8)] {
 					if d, ok := v.(string); ok && d != "" {
-						out = append(out, schemaText{field: fmt.Sprintf("%s.%s.%d", field, k, i), text: d})
+						out = append(out, schemaText{field: fmt.Sprintf("%s.%s.%d", field, k, i), text: d, shown: d})
 					}
 				}
 			}

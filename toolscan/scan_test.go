@@ -202,7 +202,7 @@ func TestVisibleAndSpans(t *testing.T) {
 			t.Errorf("Visible(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
-	plain, at := stripHidden("ig\u200b\u200bnore me")
+	plain, at := stripHidden("ig\u200b\u200bnore me", mcpdir.HiddenSpans("ig\u200b\u200bnore me"))
 	if plain != "ignore me" {
 		t.Fatalf("stripped %q", plain)
 	}
