@@ -31,5 +31,5 @@ func terminalSafe(s string) string {
 }
 
 func unsafeRune(r rune) bool {
-	return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || mcpdir.Hidden(r) || r == unicode.ReplacementChar
+	return unicode.IsControl(r) || mcpdir.Hidden(r) || r == unicode.ReplacementChar // Hidden holds the bidi controls
 }
