@@ -32,12 +32,20 @@ type Package struct {
 	Version      string `json:"version,omitempty"`
 	Transport    string `json:"transport,omitempty"`
 	RuntimeHint  string `json:"runtime_hint,omitempty"`
+	// EnvironmentVariables, PackageArguments (after the package) and
+	// RuntimeArguments (to npx, uvx or docker, before it) are what the
+	// server needs to run, as server.json gives them (installinput.go).
+	EnvironmentVariables []KeyValueInput `json:"environment_variables,omitempty"`
+	PackageArguments     []Argument      `json:"package_arguments,omitempty"`
+	RuntimeArguments     []Argument      `json:"runtime_arguments,omitempty"`
 }
 
 // Remote is a hosted endpoint of a server.
 type Remote struct {
 	URL       string `json:"url"`
 	Transport string `json:"transport"`
+	// Headers are the HTTP headers a client sends it (an API key).
+	Headers []KeyValueInput `json:"headers,omitempty"`
 }
 
 // Alias is a record merged into another entry: its own id, and what linked

@@ -24,9 +24,9 @@ func TestInstallLinks(t *testing.T) {
 			what:       "npm, pinned",
 			entry:      Entry{Name: "io.github.example/Postgres MCP", Packages: []Package{{RegistryType: "npm", Identifier: "@example/postgres-mcp", Version: "1.2.3"}}},
 			name:       "postgres-mcp",
-			server:     `{"command":"npx","args":["-y","@example/postgres-mcp@1.2.3"]}`,
-			code:       `{"name":"postgres-mcp","type":"stdio","command":"npx","args":["-y","@example/postgres-mcp@1.2.3"]}`,
-			claudeCode: "claude mcp add postgres-mcp -- npx -y @example/postgres-mcp@1.2.3",
+			server:     `{"command":"npx","args":["-y","--","@example/postgres-mcp@1.2.3"]}`,
+			code:       `{"name":"postgres-mcp","type":"stdio","command":"npx","args":["-y","--","@example/postgres-mcp@1.2.3"]}`,
+			claudeCode: "claude mcp add postgres-mcp -- npx -y -- @example/postgres-mcp@1.2.3",
 		},
 		{
 			what: "pypi, after a package no client runs",
@@ -53,7 +53,7 @@ func TestInstallLinks(t *testing.T) {
 			name:       "tides",
 			server:     `{"type":"http","url":"https://tides.example.com/mcp?region=north&units=m"}`,
 			code:       `{"name":"tides","type":"http","url":"https://tides.example.com/mcp?region=north&units=m"}`,
-			claudeCode: "claude mcp add --transport http tides https://tides.example.com/mcp?region=north&units=m",
+			claudeCode: "claude mcp add --transport http tides 'https://tides.example.com/mcp?region=north&units=m'",
 		},
 		{
 			what:       "sse",

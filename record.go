@@ -98,6 +98,10 @@ func ParseRecord(line []byte) (*Entry, error) {
 	default:
 		p.fail("source", "import, admin or registry")
 	}
+	// An export's registry records keep which registry they came from.
+	if origin := p.str("origin", maxURLLen); e.Source == SourceRegistry && (origin == OriginPublish || RegistryOrigin(origin) == origin) {
+		e.Origin = origin
+	}
 	var extra map[string]json.RawMessage
 	p.decode("extra", &extra)
 	if p.err != nil {
@@ -348,10 +352,18 @@ func (p *recordParser) packages() []Package {
 		RuntimeHint    string          `json:"runtime_hint"`
 		RuntimeHintJS  string          `json:"runtimeHint"`
 		Transport      json.RawMessage `json:"transport"`
+		// What the server needs to run: server.json's names, the legacy
+		// seed's and the directory's own.
+		Env       json.RawMessage `json:"environment_variables"`
+		EnvJS     json.RawMessage `json:"environmentVariables"`
+		PkgArgs   json.RawMessage `json:"package_arguments"`
+		PkgArgsJS json.RawMessage `json:"packageArguments"`
+		RunArgs   json.RawMessage `json:"runtime_arguments"`
+		RunArgsJS json.RawMessage `json:"runtimeArguments"`
 	}
 	p.decode("packages", &in)
 	var out []Package
-	for _, i := range in {
+	for n, i := range in {
 		pkg := Package{
 			RegistryType: firstNonEmpty(i.RegistryType, i.RegistryTypeJS, i.RegistryName),
 			Identifier:   firstNonEmpty(i.Identifier, i.Name),
@@ -359,11 +371,41 @@ func (p *recordParser) packages() []Package {
 			RuntimeHint:  firstNonEmpty(i.RuntimeHint, i.RuntimeHintJS),
 			Transport:    transportName(i.Transport),
 		}
-		if pkg.Identifier != "" {
-			out = append(out, pkg)
+		if pkg.Identifier == "" {
+			continue
 		}
+		at := fmt.Sprintf("packages[%d].", n)
+		env, err := parseInputs(at+"environment_variables", i.Env, i.EnvJS)
+		if err == nil {
+			pkg.EnvironmentVariables, err = keyValues(at+"environment_variables", env)
+		}
+		var args []rawInput
+		if err == nil {
+			args, err = parseInputs(at+"package_arguments", i.PkgArgs, i.PkgArgsJS)
+		}
+		if err == nil {
+			pkg.PackageArguments, err = arguments(at+"package_arguments", args)
+		}
+		if err == nil {
+			args, err = parseInputs(at+"runtime_arguments", i.RunArgs, i.RunArgsJS)
+		}
+		if err == nil {
+			pkg.RuntimeArguments, err = arguments(at+"runtime_arguments", args)
+		}
+		if err != nil {
+			p.failWith(err)
+			return nil
+		}
+		out = append(out, pkg)
 	}
 	return out
+}
+
+// failWith keeps the first error, as fail does.
+func (p *recordParser) failWith(err *inputError) {
+	if p.err == nil {
+		p.err = &RecordError{Reason: err.reason, Detail: err.detail}
+	}
 }
 
 // remotes reads remotes as {url, transport}, server.json's {type, url} or
@@ -374,14 +416,25 @@ func (p *recordParser) remotes() []Remote {
 		Transport     json.RawMessage `json:"transport"`
 		Type          string          `json:"type"`
 		TransportType string          `json:"transport_type"`
+		Headers       json.RawMessage `json:"headers"`
 	}
 	p.decode("remotes", &in)
 	var out []Remote
-	for _, i := range in {
+	for n, i := range in {
 		if i.URL == "" {
 			continue
 		}
-		out = append(out, Remote{URL: i.URL, Transport: firstNonEmpty(transportName(i.Transport), i.Type, i.TransportType)})
+		r := Remote{URL: i.URL, Transport: firstNonEmpty(transportName(i.Transport), i.Type, i.TransportType)}
+		field := fmt.Sprintf("remotes[%d].headers", n)
+		headers, err := parseInputs(field, i.Headers)
+		if err == nil {
+			r.Headers, err = keyValues(field, headers)
+		}
+		if err != nil {
+			p.failWith(err)
+			return nil
+		}
+		out = append(out, r)
 	}
 	return out
 }

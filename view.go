@@ -91,6 +91,10 @@ type Detail struct {
 	// the configuration the server page shows; absent when the entry has
 	// neither a hosted endpoint nor a package a client can run.
 	Install *InstallLinks `json:"install,omitempty"`
+	// InstallUnavailable is why there are no install links although the
+	// entry has a remote or a package a client could run: the first
+	// problem of them (CheckInstall), as "packages[0].identifier: …".
+	InstallUnavailable string `json:"install_unavailable,omitempty"`
 	// Aliases are the records of the same server from other sources,
 	// merged into this entry (a registry's record and its npm package's):
 	// their ids find this entry too.
@@ -124,6 +128,8 @@ func NewDetail(e *Entry) Detail {
 	}
 	if in, ok := InstallFor(e); ok {
 		d.Install = in.Links()
+	} else {
+		d.InstallUnavailable = InstallUnavailable(e)
 	}
 	if e.RepositoryURL != "" {
 		d.Repository = &DetailRepository{URL: e.RepositoryURL, Source: repositorySource(e.RepositoryURL)}
