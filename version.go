@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // A server version's lifecycle status in a registry.
@@ -164,4 +166,100 @@ func (a semver) compare(b semver) int {
 		}
 	}
 	return cmp.Compare(len(a.pre), len(b.pre))
+}
+
+// maxVersionLen is server.json's bound on a version.
+const maxVersionLen = 255
+
+// versionRefused are the characters a version may not hold besides
+// whitespace and controls: a shell's, a glob's and a range's.
+const versionRefused = "$`;|&<>()'\"\\*?{}[]!#~^/%"
+
+// ValidVersion checks a server version as a registry takes it: one
+// release, not a range ("^1.2.3", "~1", ">=1", "1.x", "1.2.*", "1 - 2",
+// "a || b", "=1.0"), without whitespace, controls or a shell's special
+// characters, and not "latest" (any case), which names the latest
+// version. The error is a *RecordError (reason "invalid version").
+func ValidVersion(s string) error {
+	if s == "" {
+		return &RecordError{Reason: "missing version"}
+	}
+	bad := func(why string) error {
+		d := s
+		if len(d) > 80 {
+			d = d[:80] + "…"
+		}
+		return &RecordError{Reason: "invalid version", Detail: strconv.Quote(d) + ": " + why}
+	}
+	if len(s) > maxVersionLen {
+		return bad("a version is at most " + strconv.Itoa(maxVersionLen) + " bytes")
+	}
+	if !utf8.ValidString(s) {
+		return bad("not UTF-8")
+	}
+	for _, r := range s {
+		switch {
+		case unicode.IsSpace(r) || !unicode.IsPrint(r):
+			return bad("no whitespace or control characters")
+		case strings.ContainsRune(versionRefused, r):
+			return bad("no " + strconv.QuoteRune(r) + ": a version is one release, not a range or a pattern")
+		}
+	}
+	if strings.EqualFold(s, "latest") {
+		return bad(`"latest" names the latest version: it cannot be one`)
+	}
+	if strings.Trim(s, ".") == "" {
+		return bad("not a version")
+	}
+	if s[0] == '=' {
+		return bad("a version is one release, not a range")
+	}
+	core, _, _ := strings.Cut(s, "+")
+	core, _, _ = strings.Cut(core, "-")
+	for _, p := range strings.Split(trimV(core), ".") {
+		if p == "x" || p == "X" {
+			return bad("a version is one release, not a range")
+		}
+	}
+	return nil
+}
+
+// CanonicalVersion is the one form of a version that tells releases apart:
+// two versions with the same canonical form are one release written two
+// ways. Build metadata ("+…") is dropped (semver: it does not make another
+// release), a "v" before a digit is dropped, and every numeric part (the
+// parts between '.' and '-') loses its leading zeros: "v01.2.3+build" and
+// "1.2.3" are "1.2.3"; "1.0.0-rc.01" is "1.0.0-rc.1". Letters keep their
+// case (semver orders them so).
+func CanonicalVersion(s string) string {
+	s, _, _ = strings.Cut(s, "+")
+	s = trimV(s)
+	var b strings.Builder
+	start := 0
+	flush := func(end int) {
+		p := s[start:end]
+		if p != "" && strings.Trim(p, "0123456789") == "" {
+			if p = strings.TrimLeft(p, "0"); p == "" {
+				p = "0"
+			}
+		}
+		b.WriteString(p)
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] == '.' || s[i] == '-' {
+			flush(i)
+			b.WriteByte(s[i])
+			start = i + 1
+		}
+	}
+	flush(len(s))
+	return b.String()
+}
+
+// trimV drops a "v" or "V" before a digit.
+func trimV(s string) string {
+	if len(s) > 1 && (s[0] == 'v' || s[0] == 'V') && s[1] >= '0' && s[1] <= '9' {
+		return s[1:]
+	}
+	return s
 }

@@ -22,13 +22,29 @@ type Kept struct {
 	// Edited counts servers whose entry an admin edited: it stays as the
 	// admin left it.
 	Edited int
+	// Skipped counts versions not kept, by reason: a version whose
+	// canonical form (mcpdir.CanonicalVersion) is another version's of
+	// the same server ("1.0.0" kept, "v1.0.0" skipped) is one release
+	// under a second name.
+	Skipped map[string]int
 }
 
-// Entry is the directory entry of a server version: its record parsed as
-// an import parses one, marked the registry's, with the record kept whole
-// and the registry's metadata of the version.
+// ReasonVersionTaken is why Keep skips a version that is, canonically, one
+// its server has under another string.
+const ReasonVersionTaken = "version taken under another string"
+
+// Entry is the directory entry of a server version: its record read as
+// server.json (ServerRecord: server.json's fields alone; a directory's own
+// fields in it, is_official, popularity, edited, source, tags…, are not
+// the record's to say) and parsed as an import parses one, marked the
+// registry's, with the record kept whole and the registry's metadata of
+// the version.
 func Entry(v *mcpdir.ServerVersion) (*mcpdir.Entry, error) {
-	e, err := mcpdir.ParseRecord(v.Server)
+	server, err := ServerRecord(v.Server)
+	if err != nil {
+		return nil, err
+	}
+	e, err := mcpdir.ParseRecord(server)
 	if err != nil {
 		return nil, err
 	}
@@ -106,8 +122,25 @@ func Keep(ctx context.Context, store Store, versions []*mcpdir.ServerVersion) (K
 	// registry following this one with updated_since misses nothing this
 	// one learnt late; a version given again unchanged is left alone.
 	now := time.Now().UTC()
+	// One string per release: the first a server has keeps it (versions
+	// stored before the rule, under two strings, stay and may change).
+	canonical := map[key]string{}
+	for _, v := range stored {
+		if _, ok := canonical[key{v.Name, mcpdir.CanonicalVersion(v.Version)}]; !ok {
+			canonical[key{v.Name, mcpdir.CanonicalVersion(v.Version)}] = v.Version
+		}
+	}
 	var changed []*mcpdir.ServerVersion
 	for _, v := range versions {
+		ck := key{v.Name, mcpdir.CanonicalVersion(v.Version)}
+		if s, ok := canonical[ck]; ok && s != v.Version && have[key{v.Name, v.Version}] == nil {
+			if k.Skipped == nil {
+				k.Skipped = map[string]int{}
+			}
+			k.Skipped[ReasonVersionTaken]++
+			continue
+		}
+		canonical[ck] = v.Version
 		old, ok := have[key{v.Name, v.Version}]
 		if ok && old.Status == v.Status && old.StatusMessage == v.StatusMessage && bytes.Equal(old.Server, v.Server) {
 			continue
@@ -193,17 +226,34 @@ func Keep(ctx context.Context, store Store, versions []*mcpdir.ServerVersion) (K
 }
 
 // NewVersion is a server version from a record, checked as an entry
-// would be: the record's name and version, the entry it is served as.
+// would be: the record's name (ValidName) and version
+// (mcpdir.ValidVersion), the entry it is served as. A record's fault is a
+// *mcpdir.RecordError.
 func NewVersion(server json.RawMessage, status string, published, updated time.Time) (*mcpdir.ServerVersion, error) {
 	v := &mcpdir.ServerVersion{Server: server, Status: status, PublishedAt: published, UpdatedAt: updated}
 	e, err := Entry(v)
 	if err != nil {
 		return nil, err
 	}
-	if e.Version == "" {
+	var head struct {
+		Name    json.RawMessage `json:"name"`
+		Version json.RawMessage `json:"version"`
+	}
+	_ = json.Unmarshal(server, &head)
+	var name, version string
+	if json.Unmarshal(head.Name, &name) != nil || name == "" {
+		return nil, &mcpdir.RecordError{Reason: "missing name"}
+	}
+	if json.Unmarshal(head.Version, &version) != nil || version == "" {
 		return nil, &mcpdir.RecordError{Reason: "missing version"}
 	}
-	v.Name, v.Version, v.EntryKey = e.Name, e.Version, e.NaturalKey()
+	if err := ValidName(name); err != nil {
+		return nil, err
+	}
+	if err := mcpdir.ValidVersion(version); err != nil {
+		return nil, err
+	}
+	v.Name, v.Version, v.EntryKey = name, version, e.NaturalKey()
 	return v, nil
 }
 

@@ -258,14 +258,19 @@ func TestSyncSharedSample(t *testing.T) {
 	f, s, db := setup(t)
 	f.servers = nil
 	latest := map[string]int{}
+	valid := 0 // the spam-looking one's name breaks server.json's pattern: skipped
 	for i, sv := range servers {
 		latest[sv["name"].(string)] = i // later versions come later in the sample
 	}
 	for i, sv := range servers {
 		f.servers = append(f.servers, item{sv, "active", time.Date(2026, 1, 1, 0, i, 0, 0, time.UTC), latest[sv["name"].(string)] == i})
+		if registry.ValidName(sv["name"].(string)) == nil {
+			valid++
+		}
 	}
+	invalid := len(servers) - valid
 	sum, err := s.Sync(context.Background())
-	if err != nil || sum.Added != len(latest) || sum.Versions != len(servers) {
+	if err != nil || sum.Added != len(latest)-invalid || sum.Versions != valid || sum.Skipped["invalid name"] != invalid {
 		t.Fatalf("%+v %v", sum, err)
 	}
 	if e := entryOf(t, db, "io.github.domdomegg/airtable-mcp-server"); e == nil || e.Version != "1.7.3" || len(e.Packages) == 0 {

@@ -2,7 +2,6 @@ package registryapi
 
 import (
 	"bytes"
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"io"
@@ -20,16 +19,12 @@ import (
 	"github.com/mcpdir/mcpdir/registry"
 )
 
-// serverSchema is the registry's server.json schema (the draft of
-// 2025-12-11's, from github.com/modelcontextprotocol/registry, MIT):
-// records published here are checked against it as they arrive.
-//
-//go:embed server.schema.json
-var serverSchema []byte
-
+// resolvedSchema is the registry's server.json schema
+// (registry.ServerSchema): records published here are checked against it
+// as they arrive.
 var resolvedSchema = sync.OnceValues(func() (*jsonschema.Resolved, error) {
 	var s jsonschema.Schema
-	if err := json.Unmarshal(serverSchema, &s); err != nil {
+	if err := json.Unmarshal(registry.ServerSchema, &s); err != nil {
 		return nil, err
 	}
 	return s.Resolve(nil)
@@ -66,6 +61,16 @@ func (a *API) publish(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, "the body is not JSON: "+err.Error())
 		return
 	}
+	if _, ok := doc.(map[string]any); !ok {
+		failAt(w, "", "the record is not a JSON object")
+		return
+	}
+	// server.json alone: what is not one of its fields (the directory's
+	// is_official, popularity, edited, source…) is refused, not ignored.
+	if k := unknownField(doc.(map[string]any)); k != "" {
+		failAt(w, "/"+pointerToken(k), "the record has "+strconv.Quote(k)+", which is not a server.json field (they are "+strings.Join(registry.ServerFields(), ", ")+")")
+		return
+	}
 	rs, err := resolvedSchema()
 	if err != nil {
 		a.internal(w, r, err)
@@ -76,22 +81,34 @@ func (a *API) publish(w http.ResponseWriter, r *http.Request) {
 		failAt(w, path, "the record breaks server.schema.json at "+path+": "+msg)
 		return
 	}
-	// The record as published, with what its publisher put in _meta; the
-	// registry's own meta is the registry's to say.
+	// The record as published, with what its publisher put in _meta under
+	// its own reverse-DNS keys; the registry's and the directory's
+	// namespaces are theirs to say (dropped).
 	m := doc.(map[string]any)
 	delete(m, "$schema")
 	if meta, ok := m["_meta"].(map[string]any); ok {
-		delete(meta, OfficialMeta)
-		delete(meta, DirectoryMeta)
+		for k := range meta {
+			switch {
+			case reservedMeta(k):
+				delete(meta, k)
+			case !publisherMeta(k):
+				failAt(w, "/_meta/"+pointerToken(k), "_meta keys are reverse-DNS namespaces (com.example, com.example/key): "+strconv.Quote(k)+" is not one")
+				return
+			}
+		}
 	}
 	server, _ := json.Marshal(m)
 	name, version := m["name"].(string), m["version"].(string)
-	if r.Method == http.MethodPut && (name != r.PathValue("serverName") || version != r.PathValue("version")) {
-		failAt(w, "/name", "the record's name and version must be the path's: "+name+" "+version)
+	if err := registry.ValidName(name); err != nil {
+		failAt(w, "/name", err.Error())
 		return
 	}
-	if version == "latest" {
-		failAt(w, "/version", `"latest" names the latest version: it cannot be one`)
+	if err := mcpdir.ValidVersion(version); err != nil {
+		failAt(w, "/version", err.Error())
+		return
+	}
+	if r.Method == http.MethodPut && (name != r.PathValue("serverName") || version != r.PathValue("version")) {
+		failAt(w, "/name", "the record's name and version must be the path's: "+name+" "+version)
 		return
 	}
 	now := time.Now().UTC()
@@ -111,6 +128,17 @@ func (a *API) publish(w http.ResponseWriter, r *http.Request) {
 	}
 	if i := slices.IndexFunc(vs, func(o *mcpdir.ServerVersion) bool { return o.Version == version }); i >= 0 {
 		v.Status, v.StatusMessage, v.StatusChangedAt, v.PublishedAt = vs[i].Status, vs[i].StatusMessage, vs[i].StatusChangedAt, vs[i].PublishedAt
+	} else if i := slices.IndexFunc(vs, func(o *mcpdir.ServerVersion) bool {
+		return mcpdir.CanonicalVersion(o.Version) == mcpdir.CanonicalVersion(version)
+	}); i >= 0 {
+		// One string per release: "v1.0.0" is "1.0.0" published again.
+		writeJSON(w, http.StatusConflict, map[string]string{
+			"error":   "version " + strconv.Quote(version) + " is the release " + strconv.Quote(vs[i].Version) + " of this server, which there is: publish it as " + strconv.Quote(vs[i].Version) + ", or another release",
+			"code":    CodeVersionTaken,
+			"path":    "/version",
+			"version": vs[i].Version,
+		})
+		return
 	}
 	a.keep(w, r, []*mcpdir.ServerVersion{v}, false)
 }
@@ -353,6 +381,65 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 		return nil, false
 	}
 	return body, true
+}
+
+// CodeVersionTaken is the code of a 409 to a publish whose version is,
+// canonically (mcpdir.CanonicalVersion), one the server has under another
+// string; the answer's "version" is that string.
+const CodeVersionTaken = "version_taken"
+
+// unknownField is the first (by name) of a record's top-level fields that
+// is not server.json's, or "".
+func unknownField(m map[string]any) string {
+	var bad []string
+	for k := range m {
+		if !registry.IsServerField(k) {
+			bad = append(bad, k)
+		}
+	}
+	if len(bad) == 0 {
+		return ""
+	}
+	return slices.Min(bad)
+}
+
+// reservedMeta reports whether a _meta key is in the registry's namespace
+// (but its publisher-provided key) or the directory's.
+func reservedMeta(k string) bool {
+	ns, _, _ := strings.Cut(k, "/")
+	switch ns {
+	case "io.modelcontextprotocol.registry":
+		return k != "io.modelcontextprotocol.registry/publisher-provided"
+	case "io.github.mcpdir":
+		return true
+	}
+	return false
+}
+
+// publisherMeta reports whether a _meta key is a reverse-DNS namespace,
+// alone or with a key after a slash: "com.example", "com.example/build".
+func publisherMeta(k string) bool {
+	ns, key, slash := strings.Cut(k, "/")
+	labels := strings.Split(ns, ".")
+	if len(labels) < 2 || (slash && key == "") || len(k) > 256 {
+		return false
+	}
+	for _, l := range labels {
+		if l == "" || strings.Trim(l, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-") != "" {
+			return false
+		}
+	}
+	for _, c := range key {
+		if c <= ' ' || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// pointerToken is a key as a JSON pointer's token (RFC 6901).
+func pointerToken(k string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
 }
 
 // failAt answers 400 naming where in the body the fault is (a JSON

@@ -207,7 +207,7 @@ func TestWritesFollowTheSpec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	embedded, err := os.ReadFile("server.schema.json")
+	embedded, err := os.ReadFile(filepath.Join("..", "registry", "server.schema.json"))
 	if err != nil || string(embedded) != string(shared) {
 		t.Fatalf("the embedded server.schema.json is not the registry's (%v)", err)
 	}
