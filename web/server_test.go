@@ -28,7 +28,7 @@ func TestServerPageInstallLinks(t *testing.T) {
 		return e
 	}
 	npm := entry("postgres", []mcpdir.Package{{RegistryType: "npm", Identifier: "@example/postgres-mcp", Version: "1.2.3"}}, nil)
-	hosted := entry("tides", nil, []mcpdir.Remote{{URL: "https://tides.example.com/mcp?a=1&b=<2>", Transport: mcpdir.TransportStreamableHTTP}})
+	hosted := entry("tides", nil, []mcpdir.Remote{{URL: "https://tides.example.com/mcp?a=1&b='2'", Transport: mcpdir.TransportStreamableHTTP}})
 	none := entry("docs-only", nil, nil)
 	idx := search.New()
 	idx.Upsert(npm, hosted, none)
@@ -181,5 +181,53 @@ func TestSearchPageHidesFlaggedServers(t *testing.T) {
 	}
 	if !strings.Contains(safe, "page=2&amp;q=weather&amp;warnings=none") {
 		t.Errorf("More results forgets the filter")
+	}
+}
+
+// Invisible and direction-changing characters of a record's packages,
+// remotes and snippets are shown as escapes on its page, and a server
+// whose every package is refused says why it has no install.
+func TestServerPageShowsHiddenCharacters(t *testing.T) {
+	e := &mcpdir.Entry{Name: "io.example/trojan", Brief: "A server",
+		Packages: []mcpdir.Package{
+			{RegistryType: "npm", Identifier: "safe\u202egnp-mcp", Version: "1.0.0\u200b"},
+			{RegistryType: "oci", Identifier: "example/ok-mcp", Version: "1.0",
+				EnvironmentVariables: []mcpdir.KeyValueInput{{Name: "TOKEN", Input: mcpdir.Input{IsRequired: true, IsSecret: true, Description: "Your token\u202e"}}}},
+		},
+		Remotes: []mcpdir.Remote{{URL: "https://evil.example/\u202emcp", Transport: mcpdir.TransportSSE}}}
+	e.ID = mcpdir.EntryID(e.NaturalKey())
+	refused := &mcpdir.Entry{Name: "io.example/refused", Brief: "A server",
+		Packages: []mcpdir.Package{{RegistryType: "npm", Identifier: "--call=touch x", Version: "1.0.0"}}}
+	refused.ID = mcpdir.EntryID(refused.NaturalKey())
+	idx := search.New()
+	idx.Upsert(e, refused)
+	p, err := New(idx, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /servers/{id}", p.Server())
+	get := func(e *mcpdir.Entry) string {
+		w := httptest.NewRecorder()
+		mux.ServeHTTP(w, httptest.NewRequest("GET", "/servers/"+e.ID, nil))
+		return w.Body.String()
+	}
+	body := get(e)
+	if strings.ContainsAny(body, "\u202e\u200b") {
+		t.Error("the page holds U+202E or U+200B as it is")
+	}
+	for _, want := range []string{`safe\u{202E}gnp-mcp`, `1.0.0\u{200B}`, `https://evil.example/\u{202E}mcp`, `Your token\u{202E}`, "<h3>VS Code</h3>"} {
+		if !strings.Contains(body, html.EscapeString(want)) && !strings.Contains(body, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	// The install is the OCI package's (the others are refused), and its
+	// VS Code snippet's input description is escaped too.
+	if !strings.Contains(body, "example/ok-mcp") || !strings.Contains(body, "Add to Cursor") {
+		t.Error("no install of the valid package")
+	}
+	body = get(refused)
+	if strings.Contains(body, "Add to Cursor") || !strings.Contains(body, "No install is offered for this server: packages[0].identifier: not an npm package name") {
+		t.Errorf("refused: %s", body[strings.Index(body, "<main"):])
 	}
 }

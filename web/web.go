@@ -187,6 +187,11 @@ type serverPage struct {
 	// built here from escaped parts: html/template would refuse their
 	// schemes in a plain string.
 	CursorLink, VSCodeLink template.URL
+	// Placeholders: the snippets hold values the user must replace.
+	Placeholders bool
+	// InstallUnavailable is why a server that has packages or remotes
+	// has no install (mcpdir.InstallUnavailable).
+	InstallUnavailable string
 }
 
 // Server is an entry's page: everything get_mcp_detail returns, and
@@ -208,6 +213,9 @@ func (p *Pages) Server() http.Handler {
 		if in, ok := mcpdir.InstallFor(e); ok {
 			data.Snippets = snippets(in)
 			data.CursorLink, data.VSCodeLink = template.URL(in.CursorLink()), template.URL(in.VSCodeLink())
+			data.Placeholders = strings.Contains(in.ClaudeCode(), "<your ")
+		} else {
+			data.InstallUnavailable = mcpdir.InstallUnavailable(e)
 		}
 		p.render(w, r, http.StatusOK, "server", data)
 	})
@@ -257,18 +265,28 @@ type snippet struct {
 }
 
 // snippets are the install configurations of an entry, for the common
-// clients, all written from the one configuration of in.
+// clients, all written from the one configuration of in. VS Code's asks
+// for what the user must give with its inputs; the others hold
+// placeholders.
 func snippets(in mcpdir.Install) []snippet {
 	pretty := func(v any) string {
-		b, _ := json.MarshalIndent(v, "", "  ")
-		return string(b)
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false) // the template escapes; a snippet reads as pasted
+		enc.SetIndent("", "  ")
+		enc.Encode(v)
+		return strings.TrimSuffix(b.String(), "\n")
 	}
 	servers := map[string]any{in.Name: in.Server}
+	vscode := map[string]any{"servers": map[string]any{in.Name: in.VSCode()}}
+	if len(in.Inputs) > 0 {
+		vscode["inputs"] = in.Inputs
+	}
 	return []snippet{
 		{"Claude Desktop", "claude_desktop_config.json", pretty(map[string]any{"mcpServers": servers})},
 		{"Claude Code", "", in.ClaudeCode()},
 		{"Cursor", "~/.cursor/mcp.json", pretty(map[string]any{"mcpServers": servers})},
-		{"VS Code", ".vscode/mcp.json", pretty(map[string]any{"servers": map[string]any{in.Name: in.VSCode()}})},
+		{"VS Code", ".vscode/mcp.json", pretty(vscode)},
 		{"Any MCP client (JSON)", "", pretty(servers)},
 	}
 }
