@@ -120,6 +120,14 @@ func (a *API) publish(w http.ResponseWriter, r *http.Request) {
 		a.internal(w, r, err)
 		return
 	}
+	// What clients would install from it must be safe to install as given
+	// (a sync keeps such a record, without install links).
+	if e, err := mcpdir.ParseRecord(server); err == nil {
+		if ie, ok := errors.AsType[*mcpdir.InstallError](mcpdir.CheckInstall(e)); ok {
+			failAt(w, ie.Pointer(), "the record cannot be installed safely at "+ie.Pointer()+": "+ie.Reason)
+			return
+		}
+	}
 	// The name and version as published: the entry's are cut to its bounds.
 	v.Name, v.Version = name, version
 	vs, ok := a.serverVersions(w, r, name)
