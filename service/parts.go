@@ -69,16 +69,20 @@ func answerCacheBytes(searchCache int) int {
 }
 
 // registryOf is the registry API over the index and the versions history
-// (its write side keeps versions in the store), or none when it is off.
-func registryOf(access string, index registryapi.Directory, store mcpdir.Store, logger *slog.Logger) *registryapi.API {
+// (its write side keeps versions in the store, and brings their entries
+// into this replica's index before it answers: a client reads its writes),
+// or none when it is off.
+func registryOf(access string, index registryapi.Directory, store mcpdir.Store, written *indexWrites, logger *slog.Logger) *registryapi.API {
 	if access == "off" {
 		return nil
 	}
 	return &registryapi.API{
 		Dir: index, History: store, MaxAge: time.Minute, Log: logger,
 		Keep: func(ctx context.Context, vs []*mcpdir.ServerVersion) error {
-			_, err := registry.Keep(ctx, store, vs)
-			return err
+			if _, err := registry.Keep(ctx, store, vs); err != nil {
+				return err
+			}
+			return written.versionsWritten(ctx, store, vs)
 		},
 	}
 }

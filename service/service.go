@@ -316,7 +316,8 @@ func (s *Service) open(ctx context.Context) (http.Handler, *metrics.Metrics, err
 		return err
 	}}
 	var registryRoutes mcpdirhttp.Routed
-	if api := registryOf(cfg.RegistryAPI, index, store, logger); api != nil {
+	written := &indexWrites{store: store, index: index}
+	if api := registryOf(cfg.RegistryAPI, index, store, written, logger); api != nil {
 		registryRoutes, followers.Versions = api, api.VersionsChanged
 	}
 	handler := mcpdirhttp.NewServer(mcpdirhttp.Config{
@@ -349,7 +350,7 @@ func (s *Service) open(ctx context.Context) (http.Handler, *metrics.Metrics, err
 	// one replica at a time.
 	s.jobs = []jobs.Job{
 		jobs.Loop("change feed", func(ctx context.Context) {
-			changefeed.Follow(ctx, store, s.seq, cfg.FeedInterval, changefeed.Applier(store, index, followers), logger, m.CaughtUp)
+			changefeed.Follow(ctx, store, s.seq, cfg.FeedInterval, written.follow(changefeed.Applier(store, index, followers)), logger, m.CaughtUp)
 		}),
 		jobs.Every("database watch", 2*time.Second, watchStore(store, storeUp, logger)),
 		jobs.Loop("key last-used flush", func(ctx context.Context) { guard.RunFlusher(ctx, 5*time.Second) }),
