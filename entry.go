@@ -55,6 +55,7 @@ type Alias struct {
 	ID            string `json:"id"`
 	Name          string `json:"name"`
 	Source        string `json:"source,omitempty"` // as Entry.Source
+	Origin        string `json:"origin,omitempty"` // as Entry.Origin
 	WebsiteURL    string `json:"website_url,omitempty"`
 	RepositoryURL string `json:"repository_url,omitempty"`
 }
@@ -85,6 +86,11 @@ type Entry struct {
 	// Source is where the entry came from: SourceImport, SourceAdmin or
 	// SourceRegistry (empty: the starter directory). It never changes.
 	Source string `json:"source,omitempty"`
+	// Origin is, for a registry's record, which registry: its base URL
+	// (RegistryOrigin) for a sync, OriginPublish for a record published
+	// here; "" for a record synced before origins were kept. It decides
+	// what the record may claim (Trust) and which entries it may change.
+	Origin string `json:"origin,omitempty"`
 	// Key, if set, is the entry's natural key in the directory it came
 	// from (another mcpdir, followed through the registry API), kept so
 	// that the entry has the same id in both.
@@ -108,6 +114,10 @@ type Entry struct {
 	// instructions found (package toolscan), set as it is indexed; never
 	// stored, so that a better scan applies to every entry at once.
 	ToolWarnings []ToolWarning `json:"-"`
+	// Provenance is, for a merged entry, which record gave which fields
+	// (package merge sets it); nil for a lone record, which gave them all
+	// (ProvenanceOf).
+	Provenance []Provenance `json:"-"`
 }
 
 // entryNamespace seeds the name-based UUIDs of entries. Fixed forever: changing

@@ -33,6 +33,11 @@ type Summary struct {
 // importing the file again changes nothing.
 const ReasonDuplicate = "duplicate of an earlier line (same website_url, or same name without one)"
 
+// ReasonOwned is the skip reason of a record whose entry another source
+// owns (the starter directory's, a registry's, an admin's): an import
+// changes only what imports created (docs/trust.md).
+const ReasonOwned = "its entry belongs to another source"
+
 // Import reads records from in and upserts them into store. committed, if
 // not nil, is told the running count of records committed after each
 // batch. It stops early, with what it committed kept, when ctx ends.
@@ -47,18 +52,42 @@ func Import(ctx context.Context, store mcpdir.EntryStore, in io.Reader, committe
 	}
 	seen := map[string]bool{} // natural keys of this input
 	var batch []*mcpdir.Entry
+	var batchLines []int
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
 		}
-		res, err := store.UpsertEntries(ctx, batch)
+		ids := make([]string, len(batch))
+		for i, e := range batch {
+			ids[i] = mcpdir.EntryID(e.NaturalKey())
+		}
+		stored, err := store.EntriesByID(ctx, ids)
+		if err != nil {
+			return err
+		}
+		owner := make(map[string]*mcpdir.Entry, len(stored))
+		for _, e := range stored {
+			owner[e.ID] = e
+		}
+		keep := batch[:0]
+		for i, e := range batch {
+			if o, ok := owner[ids[i]]; ok && (o.Source != e.Source || o.Origin != e.Origin) {
+				skip(batchLines[i], ReasonOwned)
+				continue
+			}
+			keep = append(keep, e)
+		}
+		batch, batchLines = batch[:0], batchLines[:0]
+		if len(keep) == 0 {
+			return nil
+		}
+		res, err := store.UpsertEntries(ctx, keep)
 		if err != nil {
 			return err
 		}
 		sum.Added += res.Added
 		sum.Updated += res.Updated
 		sum.Unchanged += res.Unchanged
-		batch = batch[:0]
 		if committed != nil {
 			committed(sum.Added + sum.Updated + sum.Unchanged)
 		}
@@ -97,7 +126,7 @@ func Import(ctx context.Context, store mcpdir.EntryStore, in io.Reader, committe
 		} else {
 			seen[key] = true
 		}
-		batch = append(batch, e)
+		batch, batchLines = append(batch, e), append(batchLines, n)
 		if len(batch) == BatchSize {
 			if err := flush(); err != nil {
 				return sum, err

@@ -14,8 +14,8 @@ import (
 // RegistrySync follows a registry's list API (serve --sync-from) through
 // client: at start and then every interval, on one replica at a time; ran
 // reports each round's outcome (a metric).
-func RegistrySync(store mcpdir.Store, from string, client *http.Client, every time.Duration, logger *slog.Logger, ran func(ok bool)) Job {
-	s := &registry.Syncer{Base: from, Client: client, Store: store, Log: logger}
+func RegistrySync(store mcpdir.Store, from string, client *http.Client, trust mcpdir.Trust, every time.Duration, logger *slog.Logger, ran func(ok bool)) Job {
+	s := &registry.Syncer{Base: from, Client: client, Store: store, Log: logger, Trust: trust}
 	return Job{Name: "registry sync", Every: every, Lock: SyncLock, Run: func(ctx context.Context) {
 		start := time.Now()
 		sum, err := s.Sync(ctx)

@@ -9,27 +9,30 @@ import (
 	"github.com/mcpdir/mcpdir"
 )
 
-// Merge makes one entry of a group's records, in rank order (the canonical
-// first, whatever the order of g.Members):
+// Merge makes one entry of a group's records, taken in the group's order
+// (owner first, as Resolve gives them):
 //
-//   - the canonical record's id, name, source, extra fields and admin mark;
-//   - of the rest (title, description, website, repository, author, license,
-//     version), the first that a record gives, in rank order; the brief
-//     that says most (the informative one of the most words; empty briefs
-//     and package templates' such as "Add your description here" only when
-//     there is no other): a registry's seed brief is often a line where
-//     the package's says what it does;
-//   - every record's packages (one per PackageKey; one of unknown type is
-//     dropped beside a known one of the same identifier), remotes (one per
-//     URL), tools (one per name), tags, categories and transports;
+//   - the group's id; the owner's name, source, origin, extra fields and
+//     admin mark;
+//   - identity only from the owners (the members whose claims are
+//     verified, or the owner alone): packages (one per PackageKey; one of
+//     unknown type is dropped beside a known one of the same identifier),
+//     remotes (one per URL), transports, the official and verified marks,
+//     and tools (every record's only when the owners have none);
+//   - of the rest (title, description, website, repository, author,
+//     license, version), the first that a record gives, owner first; the
+//     brief that says most (the informative one of the most words; empty
+//     briefs and package templates' such as "Add your description here"
+//     only when there is no other): a registry's seed brief is often a line
+//     where the package's says what it does; every record's tags and
+//     categories;
 //   - the greatest popularity, not the sum: the same package's downloads
 //     must not count twice;
-//   - official or verified if any record is; created when the canonical
-//     record was (the entry is the canonical's, and its rank stays), updated
-//     when the last record was;
+//   - created when the id's record was, updated when the last record was;
 //   - the live check of the endpoint the entry is checked at, whichever
 //     record it was made for;
-//   - the other records as Aliases, with those they carried.
+//   - the other records as Aliases, with those they carried, and which
+//     record gave which field as Provenance.
 //
 // Merge of a merged entry alone gives it back unchanged. It changes none of
 // the records.
@@ -37,40 +40,80 @@ func Merge(g Group) *mcpdir.Entry {
 	if len(g.Members) == 0 {
 		return nil
 	}
-	ms := ranked(g.Members)
+	ms := g.Members
 	c := *ms[0]
 	e := &c
-	e.ID = idOf(ms[0])
-	text := func(f func(*mcpdir.Entry) string) string {
-		for _, m := range ms {
+	e.ID = cmpOr(g.ID, idOf(ms[0]))
+	if len(ms) == 1 {
+		return e
+	}
+	owners := ms[:min(max(g.Owners, 1), len(ms))]
+	for _, m := range ms {
+		if idOf(m) == e.ID {
+			e.CreatedAt = m.CreatedAt
+		}
+	}
+	gave := make([][]string, len(ms)) // the fields each member gave
+	give := func(i int, field string) {
+		if !slices.Contains(gave[i], field) {
+			gave[i] = append(gave[i], field)
+		}
+	}
+	give(0, "name")
+	text := func(field string, f func(*mcpdir.Entry) string) string {
+		for i, m := range ms {
 			if s := f(m); s != "" {
+				give(i, field)
 				return s
 			}
 		}
 		return ""
 	}
-	e.Title = text(func(m *mcpdir.Entry) string { return m.Title })
-	e.Brief = brief(ms)
-	e.Description = text(func(m *mcpdir.Entry) string { return m.Description })
-	e.WebsiteURL = text(func(m *mcpdir.Entry) string { return m.WebsiteURL })
-	e.RepositoryURL = text(func(m *mcpdir.Entry) string { return m.RepositoryURL })
-	e.AuthorName = text(func(m *mcpdir.Entry) string { return m.AuthorName })
-	e.License = text(func(m *mcpdir.Entry) string { return m.License })
-	e.Version = text(func(m *mcpdir.Entry) string { return m.Version })
+	e.Title = text("title", func(m *mcpdir.Entry) string { return m.Title })
+	e.Description = text("description", func(m *mcpdir.Entry) string { return m.Description })
+	e.WebsiteURL = text("website_url", func(m *mcpdir.Entry) string { return m.WebsiteURL })
+	e.RepositoryURL = text("repository_url", func(m *mcpdir.Entry) string { return m.RepositoryURL })
+	e.AuthorName = text("author_name", func(m *mcpdir.Entry) string { return m.AuthorName })
+	e.License = text("license", func(m *mcpdir.Entry) string { return m.License })
+	e.Version = text("version", func(m *mcpdir.Entry) string { return m.Version })
+	var by int
+	if e.Brief, by = brief(ms); by >= 0 {
+		give(by, "brief")
+	}
 	e.Tags = union(ms, func(m *mcpdir.Entry) []string { return m.Tags }, strings.ToLower)
 	e.Categories = union(ms, func(m *mcpdir.Entry) []string { return m.Categories }, strings.ToLower)
-	e.Transports = union(ms, func(m *mcpdir.Entry) []string { return m.Transports }, nil)
-	e.Packages = packages(ms)
-	e.Remotes = remotes(ms)
-	e.Tools = tools(ms)
+	e.Transports = union(owners, func(m *mcpdir.Entry) []string { return m.Transports }, nil)
+	e.Packages = packages(owners)
+	e.Remotes = remotes(owners)
+	toolsFrom := owners
+	if e.Tools = tools(owners); len(e.Tools) == 0 {
+		e.Tools, toolsFrom = tools(ms), ms
+	}
 	e.Extra = maps.Clone(ms[0].Extra)
-	for _, m := range ms {
-		e.IsOfficial = e.IsOfficial || m.IsOfficial
-		e.IsVerified = e.IsVerified || m.IsVerified
-		e.Popularity = max(e.Popularity, m.Popularity)
+	e.IsOfficial, e.IsVerified, e.Popularity = false, false, 0
+	for i, m := range ms {
+		if i < len(owners) {
+			e.IsOfficial = e.IsOfficial || m.IsOfficial
+			e.IsVerified = e.IsVerified || m.IsVerified
+			if len(m.Packages) > 0 {
+				give(i, "packages")
+			}
+			if len(m.Remotes) > 0 {
+				give(i, "remotes")
+			}
+		}
+		if i < len(toolsFrom) && len(m.Tools) > 0 {
+			give(i, "tools")
+		}
+		if m.Popularity > e.Popularity {
+			e.Popularity, by = m.Popularity, i
+		}
 		if m.UpdatedAt.After(e.UpdatedAt) {
 			e.UpdatedAt = m.UpdatedAt
 		}
+	}
+	if e.Popularity > 0 {
+		give(by, "popularity")
 	}
 	// The live check of the endpoint the entry is checked at, whichever
 	// record it was made for.
@@ -84,26 +127,23 @@ func Merge(g Group) *mcpdir.Entry {
 		}
 	}
 	e.Aliases = aliases(ms, e.ID)
+	e.Provenance = nil
+	for i, m := range ms {
+		if len(gave[i]) > 0 {
+			e.Provenance = append(e.Provenance, mcpdir.Provenance{Fields: order(gave[i]), Label: mcpdir.SourceLabel(m.Source, m.Origin),
+				Source: cmpOr(m.Source, "starter"), Origin: m.Origin, Record: idOf(m), At: m.UpdatedAt})
+		}
+	}
 	return e
 }
 
-// ranked is ms in rank order, copied if it has more than one record.
-func ranked(ms []*mcpdir.Entry) []*mcpdir.Entry {
-	if len(ms) == 1 {
-		return ms
-	}
-	type item struct {
-		k rankKey
-		e *mcpdir.Entry
-	}
-	items := make([]item, len(ms))
-	for i, m := range ms {
-		items[i] = item{newRankKey(m), m}
-	}
-	slices.SortStableFunc(items, func(a, b item) int { return compareRanked(&a.k, &b.k, a.e, b.e) })
-	out := make([]*mcpdir.Entry, len(ms))
-	for i, it := range items {
-		out[i] = it.e
+// order is fields in the order provenance lists them.
+func order(fields []string) []string {
+	var out []string
+	for _, f := range mcpdir.ProvenanceFields {
+		if slices.Contains(fields, f.Name) {
+			out = append(out, f.Name)
+		}
 	}
 	return out
 }
@@ -117,22 +157,24 @@ var templates = []string{
 	"this is a reserved placeholder package to mitigate dependency confusion risks",
 }
 
-func brief(ms []*mcpdir.Entry) string {
-	best := ""
-	for _, m := range ms {
+// brief is the brief that says most, and the member that gave it (-1:
+// none did).
+func brief(ms []*mcpdir.Entry) (string, int) {
+	best, by := "", -1
+	for i, m := range ms {
 		if informative(m.Brief, m.Name) && len(strings.Fields(m.Brief)) > len(strings.Fields(best)) {
-			best = m.Brief
+			best, by = m.Brief, i
 		}
 	}
 	if best != "" {
-		return best
+		return best, by
 	}
-	for _, m := range ms {
+	for i, m := range ms {
 		if m.Brief != "" {
-			return m.Brief
+			return m.Brief, i
 		}
 	}
-	return ""
+	return "", -1
 }
 
 func informative(brief, name string) bool {
@@ -271,7 +313,7 @@ func aliases(ms []*mcpdir.Entry, id string) []mcpdir.Alias {
 		}
 	}
 	for _, m := range ms {
-		add(mcpdir.Alias{ID: idOf(m), Name: m.Name, Source: m.Source, WebsiteURL: m.WebsiteURL, RepositoryURL: m.RepositoryURL})
+		add(mcpdir.Alias{ID: idOf(m), Name: m.Name, Source: m.Source, Origin: m.Origin, WebsiteURL: m.WebsiteURL, RepositoryURL: m.RepositoryURL})
 	}
 	for _, m := range ms {
 		for _, a := range m.Aliases {

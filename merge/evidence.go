@@ -202,14 +202,6 @@ func serverName(name, source string) string {
 	return ""
 }
 
-// registryName is the name a registry record holds: at most one per group.
-func registryName(name, source string) string {
-	if source != mcpdir.SourceRegistry {
-		return ""
-	}
-	return strings.ToLower(strings.TrimSpace(name))
-}
-
 // facet is what one record says of itself that may link it: an entry's
 // own, or an alias's (a merged entry stands for the records merged into
 // it, and links as they would).

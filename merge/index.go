@@ -26,28 +26,32 @@ type Index struct {
 
 	mu      sync.Mutex // serialises writes
 	records map[string]*mcpdir.Entry
-	splits  Splits
+	rules   Rules
 	// members are each group's records as last merged, canonical first,
 	// by the group's id: a group whose records are the same pointers is
 	// not merged again.
 	members map[string][]*mcpdir.Entry
+	owners  map[string]int // each group's Owners, by the group's id
 	// evidence is each record's evidence signature as last grouped: a
 	// record written again with the same one cannot change the groups.
 	evidence map[string]string
 	// groupOf maps every record's id to its group's; replaced whole, so
 	// that lookups never wait for a write.
 	groupOf atomic.Pointer[map[string]string]
+	// conflicts are the last grouping's (Resolve), replaced whole.
+	conflicts atomic.Pointer[[]Conflict]
 }
 
 // NewIndex returns an empty merged index over inner (which must be empty:
-// the merged index owns what it holds).
-func NewIndex(inner Inner, splits Splits) *Index {
-	if splits == nil {
-		splits = Splits{}
+// the merged index owns what it holds), grouping by rules.
+func NewIndex(inner Inner, rules Rules) *Index {
+	if rules.Splits == nil {
+		rules.Splits = Splits{}
 	}
-	x := &Index{inner: inner, records: map[string]*mcpdir.Entry{}, splits: splits,
-		members: map[string][]*mcpdir.Entry{}, evidence: map[string]string{}}
+	x := &Index{inner: inner, records: map[string]*mcpdir.Entry{}, rules: rules,
+		members: map[string][]*mcpdir.Entry{}, owners: map[string]int{}, evidence: map[string]string{}}
 	x.groupOf.Store(&map[string]string{})
+	x.conflicts.Store(&[]Conflict{})
 	return x
 }
 
@@ -86,7 +90,7 @@ func (x *Index) Upsert(records ...*mcpdir.Entry) {
 			ms[i] = x.records[idOf(m)]
 		}
 		x.members[gid] = ms
-		out = append(out, merged(Group{ID: gid, Members: ms}))
+		out = append(out, merged(Group{ID: gid, Members: ms, Owners: x.owners[gid]}))
 	}
 	x.inner.Upsert(out...)
 }
@@ -113,9 +117,22 @@ func (x *Index) Remove(ids ...string) {
 func (x *Index) SetSplits(s Splits) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	x.splits = s
+	x.rules.Splits = s
 	x.regroup()
 }
+
+// SetAdmin replaces the pairs of records an admin declared distinct and
+// those an admin declared one server, and groups the directory again.
+func (x *Index) SetAdmin(splits, joins Splits) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.rules.Splits, x.rules.Joins = splits, joins
+	x.regroup()
+}
+
+// Conflicts are the evidence between entries that the rule did not trust
+// enough to join them, as last grouped.
+func (x *Index) Conflicts() []Conflict { return *x.conflicts.Load() }
 
 // regroup groups every record and brings the inner index to the result:
 // the entries of groups that changed are merged again, those of groups
@@ -125,9 +142,10 @@ func (x *Index) regroup() {
 	for _, r := range x.records {
 		all = append(all, r)
 	}
-	groups := Groups(all, x.splits)
+	groups, conflicts := Resolve(all, x.rules)
 	groupOf := make(map[string]string, len(all))
 	members := make(map[string][]*mcpdir.Entry, len(groups))
+	owners := make(map[string]int, len(groups))
 	var upsert []*mcpdir.Entry
 	for _, g := range groups {
 		for _, m := range g.Members {
@@ -136,8 +154,8 @@ func (x *Index) regroup() {
 				groupOf[a.ID] = g.ID
 			}
 		}
-		members[g.ID] = g.Members
-		if !slices.Equal(x.members[g.ID], g.Members) {
+		members[g.ID], owners[g.ID] = g.Members, g.Owners
+		if !slices.Equal(x.members[g.ID], g.Members) || x.owners[g.ID] != g.Owners {
 			upsert = append(upsert, merged(g))
 		}
 	}
@@ -147,10 +165,11 @@ func (x *Index) regroup() {
 			remove = append(remove, id)
 		}
 	}
-	x.members = members
+	x.members, x.owners = members, owners
 	x.inner.Upsert(upsert...)
 	x.inner.Remove(remove...)
 	x.groupOf.Store(&groupOf)
+	x.conflicts.Store(&conflicts)
 }
 
 // merged is a group's entry: a lone record is served as it is.
@@ -167,6 +186,7 @@ func evidenceOf(e *mcpdir.Entry) string {
 	for _, f := range facets(e) {
 		b.WriteString(f.id + "\x00" + f.name + "\x00" + f.source + "\x00" + f.website + "\x00" + f.repository + "\x01")
 	}
+	b.WriteString(e.Origin + "\x01")
 	for _, p := range e.Packages {
 		b.WriteString(p.RegistryType + "\x00" + p.Identifier + "\x01")
 	}

@@ -25,7 +25,7 @@ func postgresRecords(t *testing.T) (reg, pkg *mcpdir.Entry) {
 
 func TestIndexMergesAndResolvesAliases(t *testing.T) {
 	inner := search.New()
-	x := merge.NewIndex(inner, nil)
+	x := merge.NewIndex(inner, merge.DefaultRules())
 	reg, pkg := postgresRecords(t)
 	other := corpus(t, "npm", "weather-mcp")
 	x.Upsert(reg, pkg, other)
@@ -92,7 +92,7 @@ func TestIndexMergesAndResolvesAliases(t *testing.T) {
 
 // Lookups and searches run while the index groups again (under -race).
 func TestIndexConcurrent(t *testing.T) {
-	x := merge.NewIndex(search.New(), nil)
+	x := merge.NewIndex(search.New(), merge.DefaultRules())
 	reg, pkg := postgresRecords(t)
 	x.Upsert(reg)
 	var wg sync.WaitGroup

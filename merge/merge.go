@@ -1,95 +1,86 @@
 // Package merge makes one entry of the records that describe one server:
 // the registry's io.github.x/y, the npm package @x/y it publishes, the
-// starter directory's record of it, an import's.
+// starter directory's record of it, an import's. It joins records only on
+// evidence the server's owner controls, so that no record can take over
+// another server's entry (docs/trust.md).
 //
 // # The rule
 //
-// Groups links two records when one of these says they are the same
+// Resolve links two records when one of these says they are the same
 // server, and a group is what the links join (union-find):
 //
-//  1. id: the same id (a merged entry's aliases count as its ids).
-//  2. name: the same server name, case-insensitively: a registry record's
+//  1. join: an admin declared them one server (Rules.Joins).
+//  2. id: the same id (a merged entry's aliases count as its ids).
+//  3. name: the same server name, case-insensitively (a registry record's
 //     name, or any record's name of the registry's form namespace/name with
-//     a reverse-DNS namespace (io.github.x/y). Free-form and package names
-//     never link: npm's mcp-obsidian and PyPI's mcp-obsidian are two
-//     servers.
-//  3. package: the same package, by registry type and identifier as the
+//     a reverse-DNS namespace, io.github.x/y), between records whose names
+//     are verified (mcpdir.Trust: the starter directory's, an admin's, a
+//     verifying registry's). A publisher's or an unverified registry's
+//     record of a name that another source holds stays apart: a conflict.
+//  4. package: the same package, by registry type and identifier as the
 //     registry compares them (PackageKey: npm case-folded, PyPI by PEP 503,
-//     OCI without tag or docker.io/), whether declared in packages or given
-//     as the website (npmjs.com/package/X, pypi.org/project/X: the package
-//     corpus's records). A package of unknown type says nothing: the
-//     registry's 2025 seed types a third of its packages "unknown", and
-//     guessing would join io.github.financial-datasets/mcp-server to npm's
-//     or PyPI's "mcp-server", neither of them its package.
-//  4. scope: the registry name io.github.x/y and the npm package @x/y, only
-//     for a record that declares no npm package of its own (a declared list
-//     is the registry's verified word; the scope is a guess, since nobody
-//     checked that GitHub's x owns npm's @x).
-//  5. repository: the same repository (github.com/owner/repo, case-folded,
-//     without .git or a trailing slash; a github.com website counts), or
-//     the same folder of one (…/tree/<ref>/<folder>, the ref dropped). A
-//     repository links only when it holds one server: not when any record
-//     points into a folder of it (a monorepo such as
-//     github.com/modelcontextprotocol/servers), not when the records bearing
-//     it are in more than MaxRepositoryServers groups after the first four
-//     kinds (a monorepo nobody pointed into), and not when those groups
-//     carry more than one server name (two named servers sharing a
-//     repository leave a third record no way to tell which is its own).
+//     OCI without tag or docker.io/), declared in packages or given as the
+//     website (npmjs.com/package/X, pypi.org/project/X: the package
+//     corpus's records). A named record links by a package only when its
+//     claim of the package is verified; records without a server name (an
+//     import's package records) link to it, and to each other. A package
+//     that two verified names claim joins neither; one that an unverified
+//     named record claims joins nothing to it: both are conflicts. A package
+//     of unknown type says nothing.
+//
+// Two records of different server names are never one group, whatever they
+// share (only an admin's join says otherwise), nor two records an admin
+// split (Rules.Splits).
+//
+// What is only a hint is never enough: the same repository or website, the
+// npm scope @x/y beside io.github.x/y, a key another directory claims. Such
+// hints between groups, and the conflicts above, are Resolve's Conflicts,
+// listed for admins, who resolve them with a join or a split.
 //
 // Links are made in that order, strongest first; within a kind, by key in
-// byte order. The repository rule is judged on the groups the first four
-// kinds made, before any repository link.
+// byte order. Within one key the groups it touches are taken best ranked
+// first (below), and each joins the first it may join, so that the outcome
+// does not depend on the input's order even when links are refused.
 //
-// A link is refused, and the records stay apart, when it would put in one
-// group two different registry names (records of Source registry: the
-// registry names each server once, so two names are two servers whatever
-// they share), or two records an admin split (Splits). A package or scope
-// key that groups of two registry names bear is ambiguous: it joins neither
-// of them with its other records.
+// # Owner and id
 //
-// Within one key the groups it touches are taken best canonical first (the
-// rank below), and each joins the first it may join, so that the outcome
-// does not depend on the input's order even when links are refused: with A,
-// B and C sharing a package and an admin's split of A and C, B goes with the
-// better ranked of A and C.
-//
-// # The canonical record
-//
-// A group's id is its canonical record's. Members are ranked: a registry
-// record first (the registry's name is the server's public name), then a
-// record named in the registry's form (the starter directory's), then by
-// source (admin, starter, import), then the oldest (earliest CreatedAt; a
-// stored record before a new one), then the least id. The rank uses nothing
-// a re-import changes (downloads, briefs), so that a group's id stays put.
-// Merge makes one entry of a group; the other records become its Aliases,
-// by whose ids a lookup still finds it.
+// Members are ranked for the owner, whose record gives the entry its
+// identity (name, remotes, packages, install): a verified record first, then
+// a registry record (the registry's name is the server's public name), then
+// a record named in the registry's form, then by source (admin, starter,
+// import), then the oldest (earliest CreatedAt; a stored record before a
+// new one), then the least id. The group's id is the oldest stored
+// member's (ties broken by that rank), so that an entry's id never moves to
+// a record that joined it later. Merge makes one entry of a group; the
+// other records become its Aliases, by whose ids a lookup still finds it.
 //
 // # Reversing a merge
 //
 // An admin reverses a merge with a Splits pair: the two ids never share a
-// group again. Groups and Merge change no record; keep the records, and a
-// split only needs Groups run again.
+// group again. Resolve and Merge change no record; keep the records, and a
+// split only needs Resolve run again.
 package merge
 
 import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/mcpdir/mcpdir"
 )
 
-// MaxRepositoryServers is how many servers (groups under the stronger
-// evidence) may share a repository for it to still link them: one server's
-// records and one more (its package under a second name, a port to another
-// language). Three or more, nothing ties them together but the repository:
-// it is a monorepo.
+// MaxRepositoryServers is how many servers (groups) may share a repository
+// for it still to be a hint that they are one: one server's records and one
+// more (its package under a second name, a port to another language). Three
+// or more, it is a monorepo, and says nothing.
 const MaxRepositoryServers = 2
 
 // Splits are pairs of record ids an admin declared distinct: they never
-// share a group. This is how an admin reverses a merge.
+// share a group. This is how an admin reverses a merge. The same type holds
+// an admin's joins (Rules.Joins).
 type Splits map[[2]string]struct{}
 
 // Add declares a and b distinct.
@@ -112,12 +103,28 @@ func pair(a, b string) [2]string {
 	return [2]string{a, b}
 }
 
+// Rules are what Resolve follows besides the records themselves.
+type Rules struct {
+	Splits Splits       // pairs an admin declared distinct
+	Joins  Splits       // pairs an admin declared one server
+	Trust  mcpdir.Trust // whose claims are verified
+}
+
+// DefaultRules are rules without an admin's splits or joins, trusting the
+// official registry alone to verify.
+func DefaultRules() Rules { return Rules{Trust: mcpdir.DefaultTrust()} }
+
 // Group is the records of one server.
 type Group struct {
-	// ID is the canonical record's id: the merged entry's.
+	// ID is the group's id: its oldest stored member's (the merged
+	// entry's).
 	ID string
-	// Members are the records, canonical first, then in rank order.
+	// Members are the records, owner first, then in rank order.
 	Members []*mcpdir.Entry
+	// Owners is how many of the first Members may speak of the server's
+	// identity (name, remotes, packages): the verified ones, or the owner
+	// alone when none is. Zero reads as one.
+	Owners int
 	// Links are why: the links that joined the members, in the order
 	// made (len(Members)-1 of them).
 	Links []Link
@@ -126,47 +133,74 @@ type Group struct {
 // Link is one piece of evidence that joined two records.
 type Link struct {
 	A, B     string // the two records' ids
-	Evidence string // e.g. "package npm:@x/y", "repository github.com/x/y"
+	Evidence string // e.g. "package npm:@x/y", "name io.github.x/y"
 }
 
-// Groups groups entries by server (see the package comment for the rule).
-// Every entry is in exactly one group; groups come in id order.
+// Conflict is evidence that entries may be one server which the rule does
+// not trust enough to join them: an admin's to resolve.
+type Conflict struct {
+	Kind    string   `json:"kind"` // name, package, scope, repository
+	Key     string   `json:"key"`  // the name, package key or repository
+	Reason  string   `json:"reason"`
+	Entries []string `json:"entries"` // the groups' ids, in order
+}
+
+var conflictReasons = map[string]string{
+	"name":       "the same server name, from a source that does not verify names",
+	"package":    "the same package, listed by a record whose claim of it nobody verified, or by two servers",
+	"scope":      "a registry name io.github.x/y beside the npm package @x/y: nobody checked that the two owners are one",
+	"repository": "the same repository or website: a hint, never enough",
+}
+
+// Groups groups entries by server under DefaultRules and splits.
+func Groups(entries []*mcpdir.Entry, split Splits) []Group {
+	r := DefaultRules()
+	r.Splits = split
+	gs, _ := Resolve(entries, r)
+	return gs
+}
+
+// Resolve groups entries by server (see the package comment for the rule)
+// and lists the conflicts between groups. Every entry is in exactly one
+// group; groups come in id order, conflicts by kind and key.
 //
 // Ids are meant to be unique, as in a store: records sharing one are taken
 // as versions of one record (the last updated first). An entry without an
 // id is taken to have the one a store would give it. A merged entry links
 // as each record it merged would (its aliases' ids, names, websites and
-// repositories), so that Groups over Merge's entries joins nothing more.
-func Groups(entries []*mcpdir.Entry, split Splits) []Group {
-	g := newGrouper(entries, split)
+// repositories), so that Resolve over Merge's entries joins nothing more.
+func Resolve(entries []*mcpdir.Entry, rules Rules) ([]Group, []Conflict) {
+	g := newGrouper(entries, rules)
 	g.run()
-	return g.groups()
+	gs := g.groups()
+	return gs, g.conflicts(gs)
 }
 
 // grouper is a union-find over entries' indexes with, per root, what the
 // links must respect.
 type grouper struct {
-	entries []*mcpdir.Entry
-	ranked  []rankKey
-	split   Splits
+	entries  []*mcpdir.Entry
+	ranked   []rankKey
+	rules    Rules
+	verified []bool   // each record's claims are verified
+	own      []string // each record's own server name, if any
 
 	parent []int32
 	size   []int32
 	best   []int32    // the root's best ranked member
-	reg    []string   // the root's registry name, if any
-	name   []string   // the root's server name, if one
-	names  []bool     // the root has more than one server name
+	name   []string   // the root's server name, if any
 	splits [][]string // the root's ids named in split, if any
 	links  []linkAt
+	hints  []hint
 	stats  stats
 }
 
 // stats count what the rule held back, for the measurements.
 type stats struct {
-	refusedRegistry int // unions refused: two registry names
-	refusedSplit    int // unions refused: an admin's split
-	ambiguous       int // package or scope keys of two registry names
-	monorepos       int // repository keys not linked: a folder, too many servers, or names
+	refusedName  int // unions refused: two server names
+	refusedSplit int // unions refused: an admin's split
+	ambiguous    int // package keys of two verified names
+	unverified   int // name or package keys an unverified named record shares
 }
 
 type linkAt struct {
@@ -174,32 +208,37 @@ type linkAt struct {
 	ev   string
 }
 
-func newGrouper(entries []*mcpdir.Entry, split Splits) *grouper {
+// hint is evidence not acted on: a conflict if its records end in two
+// groups or more.
+type hint struct {
+	kind, key string
+	records   []int
+}
+
+func newGrouper(entries []*mcpdir.Entry, rules Rules) *grouper {
 	n := len(entries)
 	g := &grouper{
-		entries: entries, split: split,
-		ranked: make([]rankKey, n),
+		entries: entries, rules: rules,
+		ranked: make([]rankKey, n), verified: make([]bool, n), own: make([]string, n),
 		parent: make([]int32, n), size: make([]int32, n), best: make([]int32, n),
-		reg: make([]string, n), name: make([]string, n), names: make([]bool, n),
-		splits: make([][]string, n),
+		name: make([]string, n), splits: make([][]string, n),
 	}
 	named := map[string]bool{}
-	for p := range split {
+	for p := range rules.Splits {
 		named[p[0]], named[p[1]] = true, true
 	}
 	for i, e := range entries {
-		g.ranked[i] = newRankKey(e)
+		g.verified[i] = rules.Trust.Verified(e)
+		g.ranked[i] = newRankKey(e, g.verified[i])
 		g.parent[i], g.size[i], g.best[i] = int32(i), 1, int32(i)
-		g.reg[i] = registryName(e.Name, e.Source)
+		g.own[i] = serverName(e.Name, e.Source)
+		g.name[i] = g.own[i]
 		for _, f := range facets(e) {
 			if named[f.id] {
 				g.splits[i] = append(g.splits[i], f.id)
 			}
-			switch n := serverName(f.name, f.source); {
-			case g.name[i] == "":
-				g.name[i] = n
-			case n != "" && n != g.name[i]:
-				g.names[i] = true
+			if g.name[i] == "" {
+				g.name[i] = serverName(f.name, f.source)
 			}
 		}
 	}
@@ -214,15 +253,16 @@ func (g *grouper) find(i int) int {
 	return i
 }
 
-// allowed reports whether roots a and b may be joined.
-func (g *grouper) allowed(a, b int) bool {
-	if g.reg[a] != "" && g.reg[b] != "" && g.reg[a] != g.reg[b] {
-		g.stats.refusedRegistry++
+// allowed reports whether roots a and b may be joined: never two records an
+// admin split, and never two server names unless an admin joins them.
+func (g *grouper) allowed(a, b int, byAdmin bool) bool {
+	if !byAdmin && g.name[a] != "" && g.name[b] != "" && g.name[a] != g.name[b] {
+		g.stats.refusedName++
 		return false
 	}
 	for _, x := range g.splits[a] {
 		for _, y := range g.splits[b] {
-			if g.split.Has(x, y) {
+			if g.rules.Splits.Has(x, y) {
 				g.stats.refusedSplit++
 				return false
 			}
@@ -242,16 +282,9 @@ func (g *grouper) union(a, b, x, y int, ev string) {
 	if g.less(int(g.best[b]), int(g.best[a])) {
 		g.best[a] = g.best[b]
 	}
-	if g.reg[a] == "" {
-		g.reg[a] = g.reg[b]
-	}
-	switch {
-	case g.name[a] == "":
+	if g.name[a] == "" {
 		g.name[a] = g.name[b]
-	case g.name[b] != "" && g.name[b] != g.name[a]:
-		g.names[a] = true
 	}
-	g.names[a] = g.names[a] || g.names[b]
 	g.splits[a] = append(g.splits[a], g.splits[b]...)
 	g.splits[b] = nil
 	g.links = append(g.links, linkAt{x, y, ev})
@@ -266,7 +299,7 @@ func (g *grouper) compare(i, j int) int {
 	return compareRanked(&g.ranked[i], &g.ranked[j], g.entries[i], g.entries[j])
 }
 
-// compareRanked orders two records for the canonical one.
+// compareRanked orders two records for the owner.
 func compareRanked(ka, kb *rankKey, a, b *mcpdir.Entry) int {
 	if c := ka.compare(kb); c != 0 {
 		return c
@@ -321,88 +354,120 @@ func (k keyset) bearers(key string) []int {
 	return nil
 }
 
-func (g *grouper) run() {
-	var keys [stages]keyset
-	for s := range keys {
-		keys[s] = newKeyset(len(g.entries))
+// sortedKeys are the keys borne twice or more, in byte order.
+func (k keyset) sortedKeys() []string {
+	keys := make([]string, 0, len(k.more))
+	for key := range k.more {
+		keys = append(keys, key)
 	}
+	slices.Sort(keys)
+	return keys
+}
+
+func (g *grouper) run() {
+	ids, names, pkgs := newKeyset(len(g.entries)), newKeyset(len(g.entries)), newKeyset(len(g.entries))
+	scopes, repos := newKeyset(0), newKeyset(0)
 	monorepo := map[string]bool{}
 	for i, e := range g.entries {
 		for _, f := range facets(e) {
-			keys[byID].add(f.id, i)
-			keys[byName].add(serverName(f.name, f.source), i)
-			keys[byPackage].add(pagePackage(f.website), i)
+			ids.add(f.id, i)
+			names.add(serverName(f.name, f.source), i)
+			pkgs.add(pagePackage(f.website), i)
 			for k, u := range []string{f.repository, f.website} {
 				repo, folder := repository(u, k == 1)
-				keys[byRepository].add(repo, i)
-				keys[byRepository].add(folder, i)
+				repos.add(repo, i)
+				repos.add(folder, i)
 				if folder != "" {
 					monorepo[repo] = true
 				}
 			}
 		}
 		for _, p := range e.Packages {
-			keys[byPackage].add(PackageKey(p.RegistryType, p.Identifier), i)
+			pkgs.add(PackageKey(p.RegistryType, p.Identifier), i)
 		}
-		// The entry's own name only: an alias's guess, if it linked, is
-		// among the merged entry's packages now.
-		keys[byScope].add(scopeGuess(e, serverName(e.Name, e.Source)), i)
+		scopes.add(scopeGuess(e, g.own[i]), i)
 	}
-	// A scope guess links its record to the package's own records.
-	for k := range keys[byScope].first {
-		if pkg := keys[byPackage].bearers(k); len(pkg) > 0 {
-			keys[byScope].more[k] = append(keys[byScope].bearers(k), pkg...)
-		}
-	}
-	for s := range stages {
-		var eligible []string
-		for k, bearers := range keys[s].more {
-			if s == byRepository {
-				roots := g.roots(bearers)
-				if len(roots) < 2 {
-					continue // one group already
-				}
-				if monorepo[k] || !g.oneServer(roots) {
-					g.stats.monorepos++
-					continue
-				}
-			}
-			eligible = append(eligible, k)
-		}
-		// The repository rule is judged before any repository link: on
-		// what the stronger evidence made.
-		slices.Sort(eligible)
-		for _, k := range eligible {
-			g.link(s, k, keys[s].more[k])
-		}
-	}
-}
 
-// oneServer reports whether the groups bearing a repository are few enough,
-// with at most one server name among them.
-func (g *grouper) oneServer(roots []bearer) bool {
-	if len(roots) > MaxRepositoryServers {
-		return false
-	}
-	name := ""
-	for _, r := range roots {
-		if g.names[r.root] {
-			return false
-		}
-		if n := g.name[r.root]; n != "" {
-			if name != "" && name != n {
-				return false
+	// 1. An admin's joins.
+	if len(g.rules.Joins) > 0 {
+		for _, p := range slices.SortedFunc(maps.Keys(g.rules.Joins), func(a, b [2]string) int { return slices.Compare(a[:], b[:]) }) {
+			a, b := ids.bearers(p[0]), ids.bearers(p[1])
+			if len(a) == 0 || len(b) == 0 {
+				continue
 			}
-			name = n
+			g.cluster(g.roots(append(slices.Clone(a), b...)), "join "+p[0]+" "+p[1], true)
 		}
 	}
-	return true
+	// 2. Ids: versions of one record, and a merged entry's aliases.
+	for _, k := range ids.sortedKeys() {
+		g.cluster(g.roots(ids.more[k]), "id "+k, true)
+	}
+	// 3. Names, between verified records.
+	for _, k := range names.sortedKeys() {
+		var trusted, other []int
+		for _, i := range names.more[k] {
+			if g.verified[i] {
+				trusted = append(trusted, i)
+			} else {
+				other = append(other, i)
+			}
+		}
+		g.cluster(g.roots(trusted), "name "+k, false)
+		if len(other) > 0 {
+			g.stats.unverified++
+			g.hints = append(g.hints, hint{"name", k, names.more[k]})
+		}
+	}
+	// 4. Packages: a verified name's, and the records without a name.
+	for _, k := range pkgs.sortedKeys() {
+		bearers := pkgs.more[k]
+		var join []int
+		claimed := map[string]bool{} // verified names claiming the package
+		conflict := false
+		for _, i := range bearers {
+			switch {
+			case g.own[i] == "":
+				join = append(join, i)
+			case g.verified[i]:
+				claimed[g.own[i]] = true
+			default:
+				conflict = true // an unverified record names the package
+			}
+		}
+		if len(claimed) == 1 {
+			for _, i := range bearers {
+				if g.own[i] != "" && g.verified[i] {
+					join = append(join, i)
+				}
+			}
+		} else if len(claimed) > 1 {
+			g.stats.ambiguous++
+			conflict = true
+		}
+		if conflict {
+			g.stats.unverified++
+			g.hints = append(g.hints, hint{"package", k, bearers})
+		}
+		g.cluster(g.roots(join), "package "+k, false)
+	}
+	// Hints only: a scope guess beside the package's records, and a
+	// repository that few enough groups share.
+	for k, bearers := range scopes.first {
+		if pkg := pkgs.bearers(k); len(pkg) > 0 {
+			g.hints = append(g.hints, hint{"scope", k, append([]int{int(bearers)}, pkg...)})
+		}
+	}
+	for _, k := range repos.sortedKeys() {
+		if !monorepo[k] {
+			g.hints = append(g.hints, hint{"repository", k, repos.more[k]})
+		}
+	}
 }
 
 // bearer is a root touched by a key, and its best member bearing the key.
 type bearer struct{ root, member int }
 
-// roots are the distinct roots of bearers, best canonical first.
+// roots are the distinct roots of bearers, best ranked first.
 func (g *grouper) roots(bearers []int) []bearer {
 	var out []bearer
 	var at map[int]int // root → index in out, once out is long
@@ -436,45 +501,17 @@ func (g *grouper) roots(bearers []int) []bearer {
 	return out
 }
 
-// link joins what one key's bearers may join.
-func (g *grouper) link(stage int, key string, bearers []int) {
-	roots := g.roots(bearers)
+// cluster joins each root, in order, to the first cluster it may join.
+func (g *grouper) cluster(roots []bearer, ev string, byAdmin bool) {
 	if len(roots) < 2 {
 		return
 	}
-	ev := stageNames[stage] + " " + key
-	regs := map[string]bool{}
-	for _, r := range roots {
-		if g.reg[r.root] != "" {
-			regs[g.reg[r.root]] = true
-		}
-	}
-	if len(regs) > 1 && stage != byID && stage != byName {
-		// Ambiguous: link the named and the unnamed each among themselves.
-		g.stats.ambiguous++
-		var named, unnamed []bearer
-		for _, r := range roots {
-			if g.reg[r.root] != "" {
-				named = append(named, r)
-			} else {
-				unnamed = append(unnamed, r)
-			}
-		}
-		g.cluster(named, ev)
-		g.cluster(unnamed, ev)
-		return
-	}
-	g.cluster(roots, ev)
-}
-
-// cluster joins each root, in order, to the first cluster it may join.
-func (g *grouper) cluster(roots []bearer, ev string) {
 	var heads []bearer
 	for _, r := range roots {
 		joined := false
 		for k, h := range heads {
 			hr := g.find(h.root)
-			if g.allowed(hr, r.root) {
+			if g.allowed(hr, r.root, byAdmin) {
 				g.union(hr, r.root, h.member, r.member, ev)
 				heads[k].root = g.find(hr)
 				joined = true
@@ -502,11 +539,18 @@ func (g *grouper) groups() []Group {
 	out := make([]Group, len(idx))
 	for k, members := range idx {
 		slices.SortFunc(members, g.compare)
-		out[k].ID = g.ranked[members[0]].id
 		out[k].Members = make([]*mcpdir.Entry, len(members))
+		holder := members[0]
 		for j, i := range members {
 			out[k].Members[j] = g.entries[i]
+			if g.verified[i] == g.verified[members[0]] {
+				out[k].Owners = j + 1
+			}
+			if g.ranked[i].created < g.ranked[holder].created {
+				holder = i
+			}
 		}
+		out[k].ID = g.ranked[holder].id
 	}
 	for _, l := range g.links {
 		k := byRoot[g.find(l.a)] - 1
@@ -516,8 +560,47 @@ func (g *grouper) groups() []Group {
 	return out
 }
 
-// rankKey is what ranks a group's members for the canonical one.
+// conflicts are the hints whose records ended in two groups or more (and,
+// for a repository, few enough to be one server's), one per set of groups
+// and kind.
+func (g *grouper) conflicts(gs []Group) []Conflict {
+	if len(g.hints) == 0 {
+		return nil
+	}
+	before := make(map[*mcpdir.Entry]string, len(g.entries))
+	for _, gr := range gs {
+		for _, m := range gr.Members {
+			before[m] = gr.ID
+		}
+	}
+	var out []Conflict
+	seen := map[string]bool{}
+	for _, h := range g.hints {
+		var ids []string
+		for _, i := range h.records {
+			if id := before[g.entries[i]]; !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		}
+		if len(ids) < 2 || h.kind == "repository" && len(ids) > MaxRepositoryServers {
+			continue
+		}
+		slices.Sort(ids)
+		if k := h.kind + "\x00" + strings.Join(ids, ","); !seen[k] {
+			seen[k] = true
+			out = append(out, Conflict{Kind: h.kind, Key: h.key, Reason: conflictReasons[h.kind], Entries: ids})
+		}
+	}
+	order := map[string]int{"name": 0, "package": 1, "scope": 2, "repository": 3}
+	slices.SortFunc(out, func(a, b Conflict) int {
+		return cmp.Or(cmp.Compare(order[a.Kind], order[b.Kind]), strings.Compare(a.Key, b.Key), slices.Compare(a.Entries, b.Entries))
+	})
+	return out
+}
+
+// rankKey is what ranks a group's members for the owner.
 type rankKey struct {
+	verified bool // its claims are verified
 	registry bool // a registry record
 	styled   bool // named in the registry's form
 	source   int  // admin, starter, import, other
@@ -525,8 +608,9 @@ type rankKey struct {
 	id       string
 }
 
-func newRankKey(e *mcpdir.Entry) rankKey {
+func newRankKey(e *mcpdir.Entry, verified bool) rankKey {
 	k := rankKey{
+		verified: verified,
 		registry: e.Source == mcpdir.SourceRegistry,
 		styled:   registryStyle(strings.TrimSpace(e.Name)),
 		id:       idOf(e),
@@ -548,6 +632,9 @@ func newRankKey(e *mcpdir.Entry) rankKey {
 }
 
 func (k *rankKey) compare(o *rankKey) int {
+	if k.verified != o.verified {
+		return boolFirst(k.verified)
+	}
 	if k.registry != o.registry {
 		return boolFirst(k.registry)
 	}
@@ -567,6 +654,10 @@ func boolFirst(b bool) int {
 // SplitsKey is where a store keeps the splits (mcpdir.StateStore), as
 // SplitsJSON writes them.
 const SplitsKey = "merge:splits"
+
+// JoinsKey is where a store keeps an admin's joins (Rules.Joins), as
+// SplitsJSON writes them.
+const JoinsKey = "merge:joins"
 
 // Remove declares a and b no longer distinct.
 func (s Splits) Remove(a, b string) { delete(s, pair(a, b)) }

@@ -18,6 +18,9 @@ import (
 func rec(t testing.TB, source, name string, set func(*mcpdir.Entry)) *mcpdir.Entry {
 	t.Helper()
 	e := &mcpdir.Entry{Name: name, Brief: "About " + name, Source: source}
+	if source == mcpdir.SourceRegistry {
+		e.Origin = mcpdir.OfficialRegistry // a verifying registry's record
+	}
 	if set != nil {
 		set(e)
 	}
@@ -137,29 +140,39 @@ func TestStarterRecordAndCorpusPackage(t *testing.T) {
 	}
 }
 
+// conflictsOf is Resolve's conflicts under the default rules, as
+// "kind key: n entries".
+func conflictsOf(es ...*mcpdir.Entry) (gs []merge.Group, cs []string) {
+	gs, conflicts := merge.Resolve(es, merge.DefaultRules())
+	for _, c := range conflicts {
+		cs = append(cs, fmt.Sprintf("%s %s: %d", c.Kind, c.Key, len(c.Entries)))
+	}
+	return gs, cs
+}
+
+// The npm scope @x/y beside io.github.x/y is a guess: a conflict for an
+// admin, never a join.
 func TestScopeGuess(t *testing.T) {
-	// Remote-only registry record: its npm package is @owner/name.
 	remote := rec(t, mcpdir.SourceRegistry, "io.github.Acme/Tool", func(e *mcpdir.Entry) {
 		e.Remotes = []mcpdir.Remote{{URL: "https://mcp.acme.example/mcp", Transport: "streamable-http"}}
 	})
 	pkg := corpus(t, "npm", "@acme/tool")
-	// A record that declares its npm package: no guess beside it.
+	// A record that declares its npm package joins it, and guesses nothing.
 	declared := rec(t, mcpdir.SourceRegistry, "io.github.beta/tool", func(e *mcpdir.Entry) { e.Packages = []mcpdir.Package{npm("beta-tool")} })
 	betaScoped := corpus(t, "npm", "@beta/tool")
 	betaDeclared := corpus(t, "npm", "beta-tool")
-	// Other namespaces are not npm scopes.
-	domain := rec(t, mcpdir.SourceRegistry, "com.gamma/tool", nil)
-	gammaScoped := corpus(t, "npm", "@gamma/tool")
-	gs := merge.Groups([]*mcpdir.Entry{remote, pkg, declared, betaScoped, betaDeclared, domain, gammaScoped}, nil)
-	if len(gs) != 5 || !together(gs, remote, pkg) || !together(gs, declared, betaDeclared) || !together(gs, betaScoped) || !together(gs, domain) {
+	gs, cs := conflictsOf(remote, pkg, declared, betaScoped, betaDeclared)
+	if len(gs) != 4 || !together(gs, declared, betaDeclared) || !together(gs, remote) || !together(gs, pkg) {
 		t.Fatalf("groups %v", partition(gs))
 	}
-	if ev := groupOf(gs, pkg).Links[0].Evidence; ev != "scope npm:@acme/tool" {
-		t.Fatal(ev)
+	if !slices.Equal(cs, []string{"scope npm:@acme/tool: 2"}) {
+		t.Fatalf("conflicts %v", cs)
 	}
 }
 
-func TestSameRepositoryTwoPackages(t *testing.T) {
+// A repository is a hint: two records sharing one are a conflict, three or
+// more (a monorepo), or one pointing into a folder of it, nothing.
+func TestRepositoryIsAHint(t *testing.T) {
 	a := rec(t, mcpdir.SourceImport, "foo-mcp", func(e *mcpdir.Entry) {
 		e.RepositoryURL = "https://github.com/Foo/Bar.git"
 		e.Packages = []mcpdir.Package{npm("foo-mcp")}
@@ -168,14 +181,9 @@ func TestSameRepositoryTwoPackages(t *testing.T) {
 		e.WebsiteURL = "https://github.com/foo/bar/"
 		e.Packages = []mcpdir.Package{pypi("foo_mcp")}
 	})
-	gs := merge.Groups([]*mcpdir.Entry{a, b}, nil)
-	if len(gs) != 1 || gs[0].Links[0].Evidence != "repository github.com/foo/bar" {
-		t.Fatalf("groups %v %+v", partition(gs), gs[0].Links)
+	if gs, cs := conflictsOf(a, b); len(gs) != 2 || !slices.Equal(cs, []string{"repository github.com/foo/bar: 2"}) {
+		t.Fatalf("groups %v conflicts %v", partition(gs), cs)
 	}
-}
-
-func TestMonorepo(t *testing.T) {
-	// Three servers that only a repository ties: a monorepo.
 	var es []*mcpdir.Entry
 	for _, n := range []string{"a", "b", "c"} {
 		es = append(es, rec(t, mcpdir.SourceImport, "mono-"+n, func(e *mcpdir.Entry) {
@@ -183,27 +191,19 @@ func TestMonorepo(t *testing.T) {
 			e.Packages = []mcpdir.Package{npm("mono-" + n)}
 		}))
 	}
-	if gs := merge.Groups(es, nil); len(gs) != 3 {
-		t.Fatalf("monorepo merged: %v", partition(gs))
+	if gs, cs := conflictsOf(es...); len(gs) != 3 || len(cs) != 0 {
+		t.Fatalf("monorepo: %v %v", partition(gs), cs)
 	}
-	// Two that share it, and a record pointing into a folder of it: the
-	// folder says monorepo, so the two stay apart.
 	x := rec(t, mcpdir.SourceImport, "x-mcp", func(e *mcpdir.Entry) { e.RepositoryURL = "https://github.com/org/mono" })
 	y := rec(t, mcpdir.SourceImport, "y-mcp", func(e *mcpdir.Entry) { e.RepositoryURL = "https://github.com/org/mono" })
-	if gs := merge.Groups([]*mcpdir.Entry{x, y}, nil); len(gs) != 1 {
-		t.Fatalf("without the folder they are one: %v", partition(gs))
-	}
 	z := rec(t, "", "io.github.org/z", func(e *mcpdir.Entry) {
 		e.WebsiteURL = "https://github.com/org/mono/tree/main/src/z"
 		e.RepositoryURL = "https://github.com/org/mono"
 	})
-	if gs := merge.Groups([]*mcpdir.Entry{x, y, z}, nil); len(gs) != 3 {
-		t.Fatalf("monorepo with a folder merged: %v", partition(gs))
-	}
-	// The same folder is one server.
 	w := rec(t, mcpdir.SourceImport, "z-mcp", func(e *mcpdir.Entry) { e.RepositoryURL = "https://github.com/Org/mono/tree/master/src/z/" })
-	if gs := merge.Groups([]*mcpdir.Entry{x, y, z, w}, nil); len(gs) != 3 || !together(gs, z, w) {
-		t.Fatalf("same folder: %v", partition(gs))
+	// The folder says monorepo; the same folder is a hint.
+	if gs, cs := conflictsOf(x, y, z, w); len(gs) != 4 || !slices.Equal(cs, []string{"repository github.com/org/mono/src/z: 2"}) {
+		t.Fatalf("monorepo with a folder: %v %v", partition(gs), cs)
 	}
 }
 
@@ -230,8 +230,8 @@ func TestTwoRegistryNamesNeverMerge(t *testing.T) {
 	}
 }
 
-// Registry-form names of other sources (the starter directory's) keep a
-// shared repository from linking them: two named servers in one repository.
+// Two named servers never join, whatever they share: not a repository, not
+// a package that both claim (which then joins neither).
 func TestNamedServersShareRepository(t *testing.T) {
 	a := rec(t, "", "io.github.neo/cypher", func(e *mcpdir.Entry) {
 		e.RepositoryURL = "https://github.com/neo/mcp"
@@ -241,19 +241,120 @@ func TestNamedServersShareRepository(t *testing.T) {
 		e.RepositoryURL = "https://github.com/neo/mcp"
 		e.Packages = []mcpdir.Package{pypi("mcp-neo-memory")}
 	})
-	if gs := merge.Groups([]*mcpdir.Entry{a, b}, nil); len(gs) != 2 {
+	renamed := rec(t, mcpdir.SourceRegistry, "io.github.neo4j/cypher", func(e *mcpdir.Entry) { e.Packages = []mcpdir.Package{pypi("mcp_neo_cypher")} })
+	pkg := corpus(t, "pypi", "mcp-neo-cypher")
+	gs, cs := conflictsOf(a, b, renamed, pkg)
+	if len(gs) != 4 {
 		t.Fatalf("groups %v", partition(gs))
 	}
-	// One group under two names (a renamed server, joined by its
-	// package) is two names too: a third record's repository is not
-	// enough to join it.
-	renamed := rec(t, mcpdir.SourceRegistry, "io.github.neo4j/cypher", func(e *mcpdir.Entry) { e.Packages = []mcpdir.Package{pypi("mcp_neo_cypher")} })
-	other := rec(t, mcpdir.SourceImport, "neo-tools", func(e *mcpdir.Entry) {
-		e.RepositoryURL = "https://github.com/neo/mcp"
-		e.Packages = []mcpdir.Package{pypi("neo-tools")}
+	if !slices.Equal(cs, []string{"package pypi:mcp-neo-cypher: 3", "repository github.com/neo/mcp: 2"}) {
+		t.Fatalf("conflicts %v", cs)
+	}
+	// An admin's join makes them one.
+	rules := merge.DefaultRules()
+	rules.Joins = merge.Splits{}
+	rules.Joins.Add(a.ID, renamed.ID)
+	gs, _ = merge.Resolve([]*mcpdir.Entry{a, b, renamed, pkg}, rules)
+	if len(gs) != 3 || !together(gs, a, renamed) {
+		t.Fatalf("joined: %v", partition(gs))
+	}
+}
+
+// The review's takeover: a record in the attacker's namespace that lists
+// GitHub's image, repository and website, and a remote of its own. Whether
+// from the official registry, another registry, a publisher or an import,
+// it stays an entry of its own; GitHub's keeps its name, remotes, packages
+// and id.
+func TestNoTakeover(t *testing.T) {
+	github := func() *mcpdir.Entry {
+		return rec(t, "", "io.github.github/github-mcp-server", func(e *mcpdir.Entry) {
+			e.WebsiteURL, e.RepositoryURL = "https://github.com/github/github-mcp-server", "https://github.com/github/github-mcp-server"
+			e.Packages = []mcpdir.Package{{RegistryType: "oci", Identifier: "ghcr.io/github/github-mcp-server"}}
+			e.Remotes = []mcpdir.Remote{{URL: "https://api.githubcopilot.com/mcp/", Transport: "streamable-http"}}
+			e.IsOfficial, e.Popularity = true, 24000
+			e.CreatedAt = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		})
+	}
+	hostile := func(e *mcpdir.Entry) {
+		e.WebsiteURL, e.RepositoryURL = "https://github.com/github/github-mcp-server", "https://github.com/github/github-mcp-server"
+		e.Packages = []mcpdir.Package{{RegistryType: "oci", Identifier: "ghcr.io/github/github-mcp-server:latest"}}
+		e.Remotes = []mcpdir.Remote{{URL: "https://evil.example/mcp", Transport: "streamable-http"}}
+		e.Popularity = 1 << 40
+	}
+	attackers := map[string]*mcpdir.Entry{
+		"official registry, own name": rec(t, mcpdir.SourceRegistry, "io.github.attacker/gh", hostile),
+		"other registry, own name":    rec(t, mcpdir.SourceRegistry, "io.github.attacker/gh", func(e *mcpdir.Entry) { hostile(e); e.Origin = "http://127.0.0.1:9" }),
+		"other registry, GitHub's name": rec(t, mcpdir.SourceRegistry, "io.github.github/github-mcp-server", func(e *mcpdir.Entry) {
+			hostile(e)
+			e.Origin = "http://127.0.0.1:9"
+		}),
+		"publisher, GitHub's name": rec(t, mcpdir.SourceRegistry, "io.github.github/github-mcp-server", func(e *mcpdir.Entry) {
+			hostile(e)
+			e.Origin = mcpdir.OriginPublish
+		}),
+		"import, GitHub's name": rec(t, mcpdir.SourceImport, "io.github.github/github-mcp-server", func(e *mcpdir.Entry) { hostile(e); e.WebsiteURL = "https://evil.example" }),
+	}
+	for what, bad := range attackers {
+		gh := github()
+		gs, conflicts := merge.Resolve([]*mcpdir.Entry{bad, gh}, merge.DefaultRules())
+		if len(gs) != 2 {
+			t.Errorf("%s: joined GitHub's entry: %v", what, partition(gs))
+			continue
+		}
+		m := merge.Merge(groupOf(gs, gh))
+		if m.ID != gh.ID || m.Name != gh.Name || len(m.Remotes) != 1 || m.Remotes[0].URL != gh.Remotes[0].URL || m.Popularity != 24000 {
+			t.Errorf("%s: GitHub's entry became %+v", what, m)
+		}
+		if len(conflicts) == 0 {
+			t.Errorf("%s: no conflict listed for an admin", what)
+		}
+	}
+	// An import's record of GitHub's own image joins GitHub's entry (it is
+	// the package's record) and gives it nothing of its identity.
+	gh := github()
+	imp := rec(t, mcpdir.SourceImport, "github-mcp-server", func(e *mcpdir.Entry) { hostile(e); e.WebsiteURL = "" })
+	gs := merge.Groups([]*mcpdir.Entry{imp, gh}, nil)
+	if len(gs) != 1 {
+		t.Fatalf("the image's record: %v", partition(gs))
+	}
+	if m := merge.Merge(gs[0]); m.ID != gh.ID || m.Name != gh.Name || len(m.Remotes) != 1 || m.Remotes[0].URL != gh.Remotes[0].URL ||
+		len(m.Packages) != 1 || m.Packages[0].Identifier != "ghcr.io/github/github-mcp-server" {
+		t.Fatalf("GitHub's entry became %+v", m)
+	}
+}
+
+// A record of another source adds to an entry only what it may: downloads,
+// a description; never packages, remotes, tools or marks.
+func TestOwnerGivesIdentity(t *testing.T) {
+	owner := rec(t, mcpdir.SourceRegistry, "io.github.acme/tool", func(e *mcpdir.Entry) {
+		e.Packages = []mcpdir.Package{npm("@acme/tool")}
+		e.Tools = []mcpdir.Tool{{Name: "forecast"}}
+		e.UpdatedAt = time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)
 	})
-	if gs := merge.Groups([]*mcpdir.Entry{a, renamed, other}, nil); len(gs) != 2 || !together(gs, a, renamed) {
+	pkg := corpus(t, "npm", "@acme/tool")
+	pkg.Brief = "Forecasts for agents, by Acme, with alerts and maps"
+	pkg.Packages = append(pkg.Packages, npm("evil-extra"))
+	pkg.Remotes = []mcpdir.Remote{{URL: "https://evil.example/mcp"}}
+	pkg.Tools = []mcpdir.Tool{{Name: "exfiltrate"}}
+	pkg.IsOfficial, pkg.IsVerified, pkg.Popularity = true, true, 5000
+	gs := merge.Groups([]*mcpdir.Entry{pkg, owner}, nil)
+	if len(gs) != 1 {
 		t.Fatalf("groups %v", partition(gs))
+	}
+	m := merge.Merge(gs[0])
+	if len(m.Packages) != 1 || len(m.Remotes) != 0 || len(m.Tools) != 1 || m.IsOfficial || m.IsVerified {
+		t.Fatalf("identity from the import: %+v", m)
+	}
+	if m.Popularity != 5000 || m.Brief != pkg.Brief || m.Name != owner.Name {
+		t.Fatalf("what the import may give: %+v", m)
+	}
+	var got []string
+	for _, p := range m.Provenance {
+		got = append(got, p.Label+": "+strings.Join(p.Fields, ", "))
+	}
+	want := []string{"the MCP Registry: name, packages, tools", "an import: brief, website_url, version, popularity"}
+	if !slices.Equal(got, want) || !m.Provenance[0].At.Equal(owner.UpdatedAt) {
+		t.Fatalf("provenance %q, want %q", got, want)
 	}
 }
 
@@ -301,19 +402,23 @@ func TestCanonical(t *testing.T) {
 	oldImp := rec(t, mcpdir.SourceImport, "Shared_Pkg", func(e *mcpdir.Entry) { set(e); e.CreatedAt = old })
 	st := rec(t, "", "Shared", set)
 	admin := rec(t, mcpdir.SourceAdmin, "Shared (admin)", set)
-	styled := rec(t, mcpdir.SourceImport, "io.github.shared/pkg", set)
 	reg := rec(t, mcpdir.SourceRegistry, "io.github.shared/pkg", set)
-	want := []*mcpdir.Entry{reg, styled, admin, st, oldImp, imp}
+	// The owner is the verified registry record; the id stays the oldest
+	// stored record's, which held the entry first.
+	want := []*mcpdir.Entry{reg, admin, st, oldImp, imp}
 	for range 10 {
 		in := slices.Clone(want)
 		rand.Shuffle(len(in), func(i, j int) { in[i], in[j] = in[j], in[i] })
 		gs := merge.Groups(in, nil)
-		if len(gs) != 1 || !slices.Equal(gs[0].Members, want) || gs[0].ID != reg.ID {
+		if len(gs) != 1 || !slices.Equal(gs[0].Members, want) || gs[0].ID != oldImp.ID || gs[0].Owners != 3 {
 			var names []string
 			for _, m := range gs[0].Members {
 				names = append(names, m.Name+"/"+m.Source)
 			}
-			t.Fatalf("rank %v", names)
+			t.Fatalf("rank %v, id %s", names, gs[0].ID)
+		}
+		if m := merge.Merge(gs[0]); m.ID != oldImp.ID || m.Name != reg.Name || !m.CreatedAt.Equal(old) {
+			t.Fatalf("merged %+v", m)
 		}
 	}
 }
@@ -323,7 +428,7 @@ func TestMergedFacts(t *testing.T) {
 		e.Brief = "Add your description here"
 		e.Tags = []string{"Weather", "api"}
 		e.Packages = []mcpdir.Package{{RegistryType: "npm", Identifier: "@Acme/All", Transport: "stdio"}, {RegistryType: "docker", Identifier: "docker.io/acme/all:1.0"}, {RegistryType: "unknown", Identifier: "@acme/all"}}
-		e.Remotes = []mcpdir.Remote{{URL: "https://MCP.acme.example/mcp/"}}
+		e.Remotes = []mcpdir.Remote{{URL: "https://MCP.acme.example/mcp/"}, {URL: "https://mcp.acme.example/mcp", Transport: "streamable-http"}}
 		e.Tools = []mcpdir.Tool{{Name: "forecast"}}
 		e.Popularity = 5
 		e.UpdatedAt = time.Date(2025, 2, 1, 0, 0, 0, 0, time.UTC)
@@ -348,26 +453,29 @@ func TestMergedFacts(t *testing.T) {
 	if after, _ := json.Marshal([]*mcpdir.Entry{a, b}); string(after) != string(before) {
 		t.Fatal("Merge changed its records")
 	}
-	wantPkgs := []mcpdir.Package{{RegistryType: "npm", Identifier: "@Acme/All", Version: "1.2.3", Transport: "stdio"}, {RegistryType: "docker", Identifier: "docker.io/acme/all:1.0"}, pypi("acme-all")}
+	// Identity is the owner's alone: its packages (deduplicated), remotes
+	// and tools; none of the import's.
+	wantPkgs := []mcpdir.Package{{RegistryType: "npm", Identifier: "@Acme/All", Transport: "stdio"}, {RegistryType: "docker", Identifier: "docker.io/acme/all:1.0"}}
 	if !reflect.DeepEqual(m.Packages, wantPkgs) {
 		t.Errorf("packages %+v", m.Packages)
 	}
-	if want := []mcpdir.Remote{{URL: "https://MCP.acme.example/mcp/", Transport: "streamable-http"}, {URL: "https://sse.acme.example/sse", Transport: "sse"}}; !reflect.DeepEqual(m.Remotes, want) {
+	if want := []mcpdir.Remote{{URL: "https://MCP.acme.example/mcp/", Transport: "streamable-http"}}; !reflect.DeepEqual(m.Remotes, want) {
 		t.Errorf("remotes %+v", m.Remotes)
 	}
-	if want := []mcpdir.Tool{{Name: "forecast", Description: "Forecast"}, {Name: "alerts"}}; !reflect.DeepEqual(m.Tools, want) {
+	if want := []mcpdir.Tool{{Name: "forecast"}}; !reflect.DeepEqual(m.Tools, want) {
 		t.Errorf("tools %+v", m.Tools)
 	}
 	if !slices.Equal(m.Tags, []string{"Weather", "api", "forecast"}) {
 		t.Errorf("tags %v", m.Tags)
 	}
-	if m.Brief != b.Brief || m.Name != a.Name || m.ID != a.ID || m.Source != mcpdir.SourceRegistry {
-		t.Errorf("brief %q name %q", m.Brief, m.Name)
+	// The id is the import's, which was stored first; the name the owner's.
+	if m.Brief != b.Brief || m.Name != a.Name || m.ID != b.ID || m.Source != mcpdir.SourceRegistry {
+		t.Errorf("brief %q name %q id %s", m.Brief, m.Name, m.ID)
 	}
-	if m.Popularity != 900 || !m.IsVerified || m.IsOfficial || !m.CreatedAt.Equal(a.CreatedAt) || !m.UpdatedAt.Equal(a.UpdatedAt) {
+	if m.Popularity != 900 || m.IsVerified || m.IsOfficial || !m.CreatedAt.Equal(b.CreatedAt) || !m.UpdatedAt.Equal(a.UpdatedAt) {
 		t.Errorf("popularity %d verified %v official %v times %v %v", m.Popularity, m.IsVerified, m.IsOfficial, m.CreatedAt, m.UpdatedAt)
 	}
-	if !slices.Equal(m.Transports, []string{"stdio", "streamable-http", "sse"}) {
+	if !slices.Equal(m.Transports, []string{"stdio", "streamable-http"}) {
 		t.Errorf("transports %v", m.Transports)
 	}
 }
@@ -564,15 +672,15 @@ func TestRepositoryURLs(t *testing.T) {
 	} {
 		a := rec(t, mcpdir.SourceImport, "a", func(e *mcpdir.Entry) { e.RepositoryURL = tc.a })
 		b := rec(t, mcpdir.SourceImport, "b", func(e *mcpdir.Entry) { e.RepositoryURL = tc.b })
-		if gs := merge.Groups([]*mcpdir.Entry{a, b}, nil); (len(gs) == 1) != tc.same {
-			t.Errorf("%s and %s: %d groups", tc.a, tc.b, len(gs))
+		if gs, cs := conflictsOf(a, b); len(gs) != 2 || (len(cs) == 1) != tc.same {
+			t.Errorf("%s and %s: %d groups, conflicts %v", tc.a, tc.b, len(gs), cs)
 		}
 	}
 	// A home page is not a repository, but a github.com website is.
 	a := rec(t, mcpdir.SourceImport, "a", func(e *mcpdir.Entry) { e.WebsiteURL = "https://acme.example/tool" })
 	b := rec(t, mcpdir.SourceImport, "b", func(e *mcpdir.Entry) { e.RepositoryURL = "https://acme.example/tool" })
-	if gs := merge.Groups([]*mcpdir.Entry{a, b}, nil); len(gs) != 2 {
-		t.Error("a home page linked as a repository")
+	if _, cs := conflictsOf(a, b); len(cs) != 0 {
+		t.Error("a home page taken for a repository")
 	}
 }
 

@@ -42,9 +42,10 @@ func TestSharedData(t *testing.T) {
 	dir := sharedData(t)
 	entries, from := directory(t, dir)
 	start := time.Now()
-	g := newGrouper(entries, nil)
+	g := newGrouper(entries, DefaultRules())
 	g.run()
 	gs := g.groups()
+	conflicts := g.conflicts(gs)
 	took := time.Since(start)
 	t.Logf("records in: %d (%v)", len(entries), from)
 	t.Logf("groups out: %d, in %v; %d records collapse into %d groups of two or more",
@@ -79,8 +80,13 @@ func TestSharedData(t *testing.T) {
 	t.Logf("group sizes: %v", sizes)
 	t.Logf("links by evidence: %v", kinds)
 	t.Logf("groups of two or more by sources: %v", pairs)
-	t.Logf("held back: %d unions of two registry names refused, %d ambiguous package keys, %d shared repositories not linked", g.stats.refusedRegistry, g.stats.ambiguous, g.stats.monorepos)
+	t.Logf("held back: %d unions of two server names refused, %d ambiguous package keys, %d name or package keys an unverified record shares", g.stats.refusedName, g.stats.ambiguous, g.stats.unverified)
 	t.Logf("groups with two or more registry names: %d", twoNames)
+	byKind := map[string]int{}
+	for _, c := range conflicts {
+		byKind[c.Kind]++
+	}
+	t.Logf("conflicts listed for admins: %d %v", len(conflicts), byKind)
 
 	largest := slices.Clone(gs)
 	slices.SortStableFunc(largest, func(a, b Group) int { return len(b.Members) - len(a.Members) })
@@ -151,10 +157,10 @@ func BenchmarkIndexShared(b *testing.B) {
 	})
 	b.Run("build/merged", func(b *testing.B) {
 		for b.Loop() {
-			NewIndex(search.New(), nil).Upsert(entries...)
+			NewIndex(search.New(), DefaultRules()).Upsert(entries...)
 		}
 	})
-	plain, merged := search.New(), NewIndex(search.New(), nil)
+	plain, merged := search.New(), NewIndex(search.New(), DefaultRules())
 	plain.Upsert(entries...)
 	merged.Upsert(entries...)
 	fresh := func(i int) *mcpdir.Entry {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/mcpdir/mcpdir"
@@ -27,6 +28,9 @@ type Kept struct {
 	// the same server ("1.0.0" kept, "v1.0.0" skipped) is one release
 	// under a second name.
 	Skipped map[string]int
+	// Refused are the servers not kept because their entry belongs to
+	// another source (ReasonOwned), by name, with the owner's label.
+	Refused map[string]string
 }
 
 // ReasonVersionTaken is why Keep skips a version that is, canonically, one
@@ -97,6 +101,13 @@ func OfficialMeta(v *mcpdir.ServerVersion, latest bool) Official {
 // (Entry). Both steps are idempotent: after a failure between them,
 // keeping the same versions again finishes the work.
 func Keep(ctx context.Context, store Store, versions []*mcpdir.ServerVersion) (Kept, error) {
+	return KeepAs(ctx, store, Publisher(), versions)
+}
+
+// KeepAs is Keep for writer w: its entries are marked with its origin, and
+// a server whose entry another source owns is refused whole (Kept.Refused):
+// a registry creates and changes only the entries it created.
+func KeepAs(ctx context.Context, store Store, w Writer, versions []*mcpdir.ServerVersion) (Kept, error) {
 	var k Kept
 	if len(versions) == 0 {
 		return k, nil
@@ -112,6 +123,26 @@ func Keep(ctx context.Context, store Store, versions []*mcpdir.ServerVersion) (K
 	stored, err := store.ServerVersions(ctx, names)
 	if err != nil {
 		return k, err
+	}
+	owned, takeover, err := w.owners(ctx, store, versions, stored)
+	if err != nil {
+		return k, err
+	}
+	versions = append(slices.Clone(versions), withdrawn(takeover, versions, stored)...)
+	if len(owned) > 0 {
+		k.Refused, k.Skipped = map[string]string{}, map[string]int{}
+		for name, e := range owned {
+			k.Refused[name] = mcpdir.SourceLabel(e.Source, e.Origin)
+		}
+		versions = slices.DeleteFunc(versions, func(v *mcpdir.ServerVersion) bool {
+			if owned[v.Name] != nil {
+				k.Skipped[ReasonOwned]++
+				return true
+			}
+			return false
+		})
+		names = slices.DeleteFunc(names, func(n string) bool { return owned[n] != nil })
+		stored = slices.DeleteFunc(stored, func(v *mcpdir.ServerVersion) bool { return owned[v.Name] != nil })
 	}
 	type key struct{ name, version string }
 	have := map[key]*mcpdir.ServerVersion{}
@@ -185,6 +216,7 @@ func Keep(ctx context.Context, store Store, versions []*mcpdir.ServerVersion) (K
 		if err != nil {
 			return k, fmt.Errorf("server %s version %s: %w", name, vs[i].Version, err)
 		}
+		e.Origin = w.Origin
 		latest = append(latest, e)
 	}
 	// An entry an admin edited stays as the admin left it.

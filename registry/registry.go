@@ -13,9 +13,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -58,6 +60,29 @@ type Store interface {
 	mcpdir.VersionStore
 }
 
+// Bounds on one sync, so that a registry that never stops giving (a
+// cursor for ever, pages without end) cannot fill the store or run for
+// ever: past one, the sync stops, keeping what it committed.
+const (
+	DefaultMaxServers = 200_000 // server versions; the official registry holds about 17,000 servers
+	DefaultMaxPages   = 5_000
+	DefaultMaxBytes   = 1 << 30
+	DefaultMaxTime    = time.Hour
+)
+
+// BoundError is a sync stopped at one of its bounds.
+type BoundError struct {
+	Bound string // servers, pages, bytes, time or cursor
+	Limit string
+}
+
+func (e *BoundError) Error() string {
+	if e.Bound == "cursor" {
+		return "sync stopped: the registry gave a cursor it had given before (a loop); what came before it is kept"
+	}
+	return fmt.Sprintf("sync stopped at its bound of %s %s; what came before it is kept (raise --max-%s to take more)", e.Limit, e.Bound, e.Bound)
+}
+
 // Summary is what a sync did.
 type Summary struct {
 	Added, Updated, Unchanged, Hidden int
@@ -86,6 +111,23 @@ type Syncer struct {
 	RetryWait time.Duration
 	// Progress, if set, is told after each page is committed.
 	Progress func(Summary)
+	// Trust says whether this registry verifies what its records claim
+	// (zero: mcpdir.DefaultTrust, the official registry alone): its
+	// records are marked with its origin (mcpdir.RegistryOrigin of Base),
+	// and it creates and changes only the entries it created.
+	Trust mcpdir.Trust
+	// Bounds of one sync (zero: the Default… constants).
+	MaxServers, MaxPages int
+	MaxBytes             int64
+	MaxTime              time.Duration
+}
+
+func (s *Syncer) writer() Writer {
+	t := s.Trust
+	if t.VerifyingRegistries == nil {
+		t = mcpdir.DefaultTrust()
+	}
+	return Writer{Origin: mcpdir.RegistryOrigin(s.Base), Trust: t}
 }
 
 // HTTPClient is the client a sync fetches with. The registry's URL is the
@@ -126,22 +168,39 @@ func HTTPClient(allowPrivate, proxyFromEnv bool) *http.Client {
 
 // Sync pulls every server updated since the last successful sync (all of
 // them the first time), commits each page as it comes (a failure loses
-// nothing committed), and records where it got to.
+// nothing committed), and records where it got to. Past a bound it stops
+// with a *BoundError, keeping the pages it committed but not the position,
+// so that the next sync asks again.
 func (s *Syncer) Sync(ctx context.Context) (Summary, error) {
 	sum := Summary{Skipped: map[string]int{}}
 	since, err := s.Store.State(ctx, stateKey(s.Base))
 	if err != nil {
 		return sum, err
 	}
+	maxTime := cmp.Or(s.MaxTime, DefaultMaxTime)
+	ctx, cancel := context.WithTimeoutCause(ctx, maxTime, &BoundError{"time", maxTime.String()})
+	defer cancel()
+	maxServers, maxPages := cmp.Or(s.MaxServers, DefaultMaxServers), cmp.Or(s.MaxPages, DefaultMaxPages)
+	budget := &byteBudget{left: cmp.Or(s.MaxBytes, DefaultMaxBytes)}
 	var newest time.Time
-	cursor := ""
+	cursor, cursors, servers := "", map[string]bool{}, 0
 	for {
-		p, err := s.fetch(ctx, cursor, since)
+		p, err := s.fetch(ctx, cursor, since, budget)
 		if err != nil {
+			if be, ok := errors.AsType[*BoundError](context.Cause(ctx)); ok {
+				err = be
+			}
 			return sum, err
 		}
 		sum.Pages++
+		servers += len(p.Servers)
+		if servers > maxServers {
+			p.Servers = p.Servers[:max(0, len(p.Servers)-(servers-maxServers))]
+		}
 		if err := s.apply(ctx, p, &sum, &newest); err != nil {
+			if be, ok := errors.AsType[*BoundError](context.Cause(ctx)); ok {
+				err = be
+			}
 			return sum, err
 		}
 		if s.Progress != nil {
@@ -150,7 +209,16 @@ func (s *Syncer) Sync(ctx context.Context) (Summary, error) {
 		if p.Metadata.NextCursor == "" || len(p.Servers) == 0 {
 			break
 		}
+		switch {
+		case servers >= maxServers:
+			return sum, &BoundError{"servers", strconv.Itoa(maxServers)}
+		case sum.Pages >= maxPages:
+			return sum, &BoundError{"pages", strconv.Itoa(maxPages)}
+		case cursors[p.Metadata.NextCursor]:
+			return sum, &BoundError{Bound: "cursor"}
+		}
 		cursor = p.Metadata.NextCursor
+		cursors[cursor] = true
 	}
 	if !newest.IsZero() {
 		if err := s.Store.SetState(ctx, stateKey(s.Base), newest.UTC().Format(time.RFC3339Nano)); err != nil {
@@ -159,6 +227,32 @@ func (s *Syncer) Sync(ctx context.Context) (Summary, error) {
 	}
 	return sum, nil
 }
+
+// byteBudget is what a sync may still read, over all its pages.
+type byteBudget struct{ left int64 }
+
+// reader reads from r what the budget has left, and one byte more to
+// tell that it ran out.
+func (b *byteBudget) reader(r io.Reader) *budgetReader { return &budgetReader{r: r, b: b} }
+
+type budgetReader struct {
+	r io.Reader
+	b *byteBudget
+}
+
+func (r *budgetReader) Read(p []byte) (int, error) {
+	if r.b.left <= 0 {
+		return 0, errBudget
+	}
+	if int64(len(p)) > r.b.left {
+		p = p[:r.b.left]
+	}
+	n, err := r.r.Read(p)
+	r.b.left -= int64(n)
+	return n, err
+}
+
+var errBudget = errors.New("byte budget spent")
 
 // apply keeps a page's server versions.
 func (s *Syncer) apply(ctx context.Context, p *page, sum *Summary, newest *time.Time) error {
@@ -201,9 +295,17 @@ func (s *Syncer) apply(ctx context.Context, p *page, sum *Summary, newest *time.
 		}
 		versions = append(versions, v)
 	}
-	k, err := Keep(ctx, s.Store, versions)
+	k, err := KeepAs(ctx, s.Store, s.writer(), versions)
 	if err != nil {
 		return fmt.Errorf("commit page %d: %w", sum.Pages, err)
+	}
+	for r, n := range k.Skipped {
+		sum.Skipped[r] += n
+	}
+	if len(k.Refused) > 0 && s.Log != nil {
+		for _, name := range slices.Sorted(maps.Keys(k.Refused)) {
+			s.Log.WarnContext(ctx, "registry sync: refused a server whose entry belongs to another source", "from", s.Base, "server", name, "owner", k.Refused[name])
+		}
 	}
 	sum.Versions += k.Versions
 	sum.Added += k.Added
@@ -216,7 +318,7 @@ func (s *Syncer) apply(ctx context.Context, p *page, sum *Summary, newest *time.
 
 // fetch gets one page, retrying 5xx answers and network errors with
 // backoff; a 4xx is final.
-func (s *Syncer) fetch(ctx context.Context, cursor, since string) (*page, error) {
+func (s *Syncer) fetch(ctx context.Context, cursor, since string, budget *byteBudget) (*page, error) {
 	// Deleted versions too: a mirror keeps them as the registry does,
 	// and learns of deletions (updated_since implies it; a first sync
 	// asks).
@@ -248,7 +350,7 @@ func (s *Syncer) fetch(ctx context.Context, cursor, since string) (*page, error)
 			case <-time.After(wait << (try - 1)):
 			}
 		}
-		p, retry, err := s.get(ctx, client, u)
+		p, retry, err := s.get(ctx, client, u, budget)
 		if err == nil {
 			return p, nil
 		}
@@ -263,7 +365,7 @@ func (s *Syncer) fetch(ctx context.Context, cursor, since string) (*page, error)
 	return nil, fmt.Errorf("registry %s: %w", s.Base, lastErr)
 }
 
-func (s *Syncer) get(ctx context.Context, client *http.Client, u string) (_ *page, retry bool, _ error) {
+func (s *Syncer) get(ctx context.Context, client *http.Client, u string, budget *byteBudget) (_ *page, retry bool, _ error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, false, err
@@ -285,7 +387,9 @@ func (s *Syncer) get(ctx context.Context, client *http.Client, u string) (_ *pag
 		return nil, false, fmt.Errorf("status %d", resp.StatusCode)
 	}
 	var p page
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 64<<20)).Decode(&p); err != nil {
+	if err := json.NewDecoder(budget.reader(io.LimitReader(resp.Body, 64<<20))).Decode(&p); errors.Is(err, errBudget) {
+		return nil, false, &BoundError{"bytes", strconv.FormatInt(cmp.Or(s.MaxBytes, DefaultMaxBytes), 10)}
+	} else if err != nil {
 		return nil, true, fmt.Errorf("a page that is not the list API's JSON: %w", err)
 	}
 	return &p, false, nil

@@ -27,16 +27,21 @@ import (
 // package's, …) merged (package merge), with results kept for
 // searchCache searches; and the index of their tools (package
 // toolsearch), every entry's tools scanned for poisoning on the way in
-// (package toolscan).
-func BuildDirectory(ctx context.Context, store mcpdir.Store, searchCache int) (*merge.Index, *search.Index, *toolsearch.Index, error) {
-	splits, err := loadSplits(ctx, store)
-	if err != nil {
+// (package toolscan). trust says whose records' claims are verified
+// (docs/trust.md).
+func BuildDirectory(ctx context.Context, store mcpdir.Store, searchCache int, trust mcpdir.Trust) (*merge.Index, *search.Index, *toolsearch.Index, error) {
+	if trust.VerifyingRegistries == nil {
+		trust = mcpdir.DefaultTrust()
+	}
+	rules := merge.Rules{Trust: trust}
+	var err error
+	if rules.Splits, rules.Joins, err = loadAdminRules(ctx, store); err != nil {
 		return nil, nil, nil, err
 	}
 	inner := search.New()
 	inner.SetResultCache(searchCache)
 	tools := toolsearch.New(inner)
-	index := merge.NewIndex(toolscan.NewIndex(tools), splits)
+	index := merge.NewIndex(toolscan.NewIndex(tools), rules)
 	var all []*mcpdir.Entry
 	if err := store.AllEntries(ctx, func(e *mcpdir.Entry) error { all = append(all, e); return nil }); err != nil {
 		return nil, nil, nil, fmt.Errorf("build index: %w", err)
@@ -45,15 +50,24 @@ func BuildDirectory(ctx context.Context, store mcpdir.Store, searchCache int) (*
 	return index, inner, tools, nil
 }
 
-// loadSplits reads the pairs of records an admin declared distinct.
-func loadSplits(ctx context.Context, store mcpdir.StateStore) (merge.Splits, error) {
+// loadAdminRules reads the pairs of records an admin declared distinct,
+// and those an admin declared one server.
+func loadAdminRules(ctx context.Context, store mcpdir.StateStore) (splits, joins merge.Splits, err error) {
+	if splits, err = loadPairs(ctx, store, merge.SplitsKey); err != nil {
+		return nil, nil, err
+	}
+	joins, err = loadPairs(ctx, store, merge.JoinsKey)
+	return splits, joins, err
+}
+
+func loadPairs(ctx context.Context, store mcpdir.StateStore, key string) (merge.Splits, error) {
 	s := merge.Splits{}
-	raw, err := store.State(ctx, merge.SplitsKey)
+	raw, err := store.State(ctx, key)
 	if err != nil || raw == "" {
 		return s, err
 	}
 	if err := json.Unmarshal([]byte(raw), &s); err != nil {
-		return nil, fmt.Errorf("read the merge's splits: %w", err)
+		return nil, fmt.Errorf("read the merge's %s: %w", key, err)
 	}
 	return s, nil
 }

@@ -58,7 +58,10 @@ type Config struct {
 	AccessLog      bool
 	MetricsAddr    string
 	SyncFrom       string
-	SyncEvery      time.Duration
+	// Trust says which followed registries verify what their records
+	// claim (docs/trust.md); zero: mcpdir.DefaultTrust.
+	Trust     mcpdir.Trust
+	SyncEvery time.Duration
 	// SyncPrivate lets the sync reach non-public addresses; SyncProxy
 	// fetches through the environment's proxy.
 	SyncPrivate, SyncProxy bool
@@ -190,7 +193,7 @@ func (s *Service) open(ctx context.Context) (http.Handler, *metrics.Metrics, err
 		return nil, nil, err
 	}
 	start := time.Now()
-	index, inner, tools, err := BuildDirectory(ctx, store, cfg.SearchCache)
+	index, inner, tools, err := BuildDirectory(ctx, store, cfg.SearchCache, cfg.Trust)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -306,12 +309,12 @@ func (s *Service) open(ctx context.Context) (http.Handler, *metrics.Metrics, err
 	storeUp.Store(true)
 	// The registry API, when on, also follows versions written elsewhere.
 	followers := changefeed.Followers{Keys: guard, Grants: authServer, State: func(ctx context.Context, keys []string) error {
-		if !slices.Contains(keys, merge.SplitsKey) {
+		if !slices.Contains(keys, merge.SplitsKey) && !slices.Contains(keys, merge.JoinsKey) {
 			return nil
 		}
-		sp, err := loadSplits(ctx, store)
+		splits, joins, err := loadAdminRules(ctx, store)
 		if err == nil {
-			index.SetSplits(sp)
+			index.SetAdmin(splits, joins)
 		}
 		return err
 	}}
@@ -369,7 +372,7 @@ func (s *Service) open(ctx context.Context) (http.Handler, *metrics.Metrics, err
 		s.jobs = append(s.jobs, jobs.Job{Name: "rate windows", Every: 5 * time.Second, Run: save, Stop: save})
 	}
 	if cfg.SyncFrom != "" {
-		s.jobs = append(s.jobs, jobs.RegistrySync(store, cfg.SyncFrom, registry.HTTPClient(cfg.SyncPrivate, cfg.SyncProxy),
+		s.jobs = append(s.jobs, jobs.RegistrySync(store, cfg.SyncFrom, registry.HTTPClient(cfg.SyncPrivate, cfg.SyncProxy), cfg.Trust,
 			max(cfg.SyncEvery, time.Minute), logger, m.SyncRan))
 	}
 	if cfg.CheckEvery > 0 {

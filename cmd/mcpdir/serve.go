@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpdir/mcpdir"
 	mcpdirhttp "github.com/mcpdir/mcpdir/http"
 	"github.com/mcpdir/mcpdir/logwriter"
 	"github.com/mcpdir/mcpdir/search"
@@ -49,6 +50,7 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 	fs.DurationVar(&cfg.SyncEvery, "sync-every", time.Hour, "how often to sync with --sync-from")
 	fs.BoolVar(&cfg.SyncPrivate, "sync-allow-private", envTrue(env("MCPDIR_SYNC_ALLOW_PRIVATE")), "let --sync-from reach loopback, private and other non-public addresses (env MCPDIR_SYNC_ALLOW_PRIVATE=1)")
 	fs.BoolVar(&cfg.SyncProxy, "sync-proxy-from-env", envTrue(env("MCPDIR_SYNC_PROXY_FROM_ENV")), "fetch --sync-from through the proxy HTTPS_PROXY/HTTP_PROXY name (env MCPDIR_SYNC_PROXY_FROM_ENV=1)")
+	verifying := fs.String("verifying-registries", env.or("MCPDIR_VERIFYING_REGISTRIES", mcpdir.OfficialRegistry), "comma-separated base URLs of the followed registries that verify namespaces and package ownership, as the official one does: their records may join entries by name and package (env MCPDIR_VERIFYING_REGISTRIES; docs/trust.md)")
 	checkEvery := seconds(0)
 	if v := env("MCPDIR_CHECK_EVERY"); v != "" {
 		if err := checkEvery.Set(v); err != nil {
@@ -92,6 +94,9 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 	}
 	if cfg.TrustedProxies, err = mcpdirhttp.ParseTrustedProxies(*proxies); err != nil {
 		return usageError{fmt.Sprintf("--trusted-proxies: %v", err)}
+	}
+	if cfg.Trust, err = parseTrust(*verifying); err != nil {
+		return usageError{"--verifying-registries: " + err.Error()}
 	}
 	for _, o := range strings.Split(*origins, ",") {
 		if o = strings.TrimSpace(o); o != "" {

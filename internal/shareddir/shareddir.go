@@ -99,7 +99,7 @@ func Load(dir string) (entries []*mcpdir.Entry, from map[string]int, err error) 
 				from[f+" skipped"]++
 				continue
 			}
-			e.Source = mcpdir.SourceRegistry
+			e.Source, e.Origin = mcpdir.SourceRegistry, mcpdir.OfficialRegistry // the official registry's files
 			put(f, e)
 		}
 	}
