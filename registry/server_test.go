@@ -126,7 +126,7 @@ func TestSyncSkipsBadNamesAndVersions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Skipped["invalid name"] != 2 || sum.Skipped["invalid version"] != 4 || sum.Versions != 2 {
+	if sum.Skipped["invalid name"] != 2 || sum.Skipped["invalid version"] != 4 || sum.Skipped[registry.ReasonVersionTaken] != 2 || sum.Versions != 2 {
 		t.Fatalf("%+v", sum)
 	}
 	vs, err := db.ServerVersions(ctx, []string{"io.github.example/ok"})
