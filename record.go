@@ -98,6 +98,10 @@ func ParseRecord(line []byte) (*Entry, error) {
 	default:
 		p.fail("source", "import, admin or registry")
 	}
+	// An export's registry records keep which registry they came from.
+	if origin := p.str("origin", maxURLLen); e.Source == SourceRegistry && (origin == OriginPublish || RegistryOrigin(origin) == origin) {
+		e.Origin = origin
+	}
 	var extra map[string]json.RawMessage
 	p.decode("extra", &extra)
 	if p.err != nil {

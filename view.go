@@ -99,6 +99,10 @@ type Detail struct {
 	// merged into this entry (a registry's record and its npm package's):
 	// their ids find this entry too.
 	Aliases []Alias `json:"aliases,omitempty"`
+	// Provenance says which source gave which fields, and when: the
+	// owner's record gives the identity (name, remotes, packages), others
+	// only what they may (docs/trust.md).
+	Provenance []Provenance `json:"provenance"`
 }
 
 // DetailRepository is the official registry's repository object.
@@ -124,7 +128,7 @@ func NewDetail(e *Entry) Detail {
 		IsRecommended: e.IsOfficial || e.IsVerified, Popularity: e.Popularity, Clicks: e.Popularity,
 		Metadata:  DetailMetadata{Version: e.Version, License: e.License},
 		CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, Extra: e.Extra, Live: newLiveDetail(e.CheckedLive()),
-		Aliases: e.Aliases, ToolWarnings: nonNil(e.ToolWarnings),
+		Aliases: e.Aliases, ToolWarnings: nonNil(e.ToolWarnings), Provenance: ProvenanceOf(e),
 	}
 	if in, ok := InstallFor(e); ok {
 		d.Install = in.Links()

@@ -2,6 +2,7 @@ package http
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -34,9 +35,11 @@ type AdminGuard interface {
 // import` takes back. Writes reach search within a second, through the
 // change feed, on every replica.
 type admin struct {
-	store  AdminStore
-	guard  AdminGuard
-	logger *slog.Logger
+	index       Searcher
+	conflictsOf func() []merge.Conflict
+	store       AdminStore
+	guard       AdminGuard
+	logger      *slog.Logger
 }
 
 // authorize lets admin keys through, spending their admin budget (not the
@@ -184,29 +187,59 @@ type splitAnswer struct {
 
 // split declares two records distinct: they never merge into one entry
 // again (package merge), on every replica within a second. It is how an
-// admin reverses a merge.
+// admin reverses a merge; it withdraws a join of the two.
 func (a *admin) split(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		From string `json:"from"`
+	other, ok := a.otherID(w, r, "from")
+	if ok {
+		a.changePairs(w, r, r.PathValue("id"), other, merge.Splits.Add, merge.Splits.Remove)
 	}
-	dec := json.NewDecoder(io.LimitReader(r.Body, 4<<10))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&body); err != nil || !mcpdir.IsUUID(body.From) {
-		writeError(w, r, a.logger, mcpdir.Errorf(mcpdir.ECodeInvalidRequest, `the body is {"from": "<the other record's id>"}`))
-		return
-	}
-	a.changeSplits(w, r, r.PathValue("id"), body.From, merge.Splits.Add)
 }
 
-// join withdraws a split: the two records merge again if the rule says
+// unsplit withdraws a split: the two records merge again if the rule says
 // they are one server.
-func (a *admin) join(w http.ResponseWriter, r *http.Request) {
-	a.changeSplits(w, r, r.PathValue("id"), r.PathValue("other"), merge.Splits.Remove)
+func (a *admin) unsplit(w http.ResponseWriter, r *http.Request) {
+	a.changePairs(w, r, r.PathValue("id"), r.PathValue("other"), merge.Splits.Remove, nil)
 }
 
-func (a *admin) changeSplits(w http.ResponseWriter, r *http.Request, id, other string, change func(merge.Splits, string, string)) {
+// join declares two records one server, whatever the rule says: how an
+// admin resolves a conflict (GET /api/admin/v1/conflicts). It withdraws a
+// split of the two.
+func (a *admin) join(w http.ResponseWriter, r *http.Request) {
+	other, ok := a.otherID(w, r, "with")
+	if ok {
+		a.changePairs(w, r, r.PathValue("id"), other, merge.Splits.Remove, merge.Splits.Add)
+	}
+}
+
+// unjoin withdraws a join.
+func (a *admin) unjoin(w http.ResponseWriter, r *http.Request) {
+	a.changePairs(w, r, r.PathValue("id"), r.PathValue("other"), nil, merge.Splits.Remove)
+}
+
+// otherID reads {"<field>": "<the other record's id>"}.
+func (a *admin) otherID(w http.ResponseWriter, r *http.Request, field string) (string, bool) {
+	var body map[string]string
+	dec := json.NewDecoder(io.LimitReader(r.Body, 4<<10))
+	if err := dec.Decode(&body); err != nil || len(body) != 1 || !mcpdir.IsUUID(body[field]) {
+		writeError(w, r, a.logger, mcpdir.Errorf(mcpdir.ECodeInvalidRequest, `the body is {"%s": "<the other record's id>"}`, field))
+		return "", false
+	}
+	return body[field], true
+}
+
+// pairsAnswer is what a split or a join answers: the ids an entry's record
+// is declared distinct from, and those it is joined with.
+type pairsAnswer struct {
+	ID         string   `json:"id"`
+	SplitFrom  []string `json:"split_from"`
+	JoinedWith []string `json:"joined_with"`
+}
+
+// changePairs changes an admin's splits and joins of id and other (a nil
+// change leaves that set alone), on every replica within a second.
+func (a *admin) changePairs(w http.ResponseWriter, r *http.Request, id, other string, splits, joins func(merge.Splits, string, string)) {
 	if id == other {
-		writeError(w, r, a.logger, mcpdir.Errorf(mcpdir.ECodeInvalidRequest, "a record is not split from itself"))
+		writeError(w, r, a.logger, mcpdir.Errorf(mcpdir.ECodeInvalidRequest, "a record is not split from or joined with itself"))
 		return
 	}
 	for _, x := range []string{id, other} {
@@ -215,22 +248,69 @@ func (a *admin) changeSplits(w http.ResponseWriter, r *http.Request, id, other s
 			return
 		}
 	}
-	s := merge.Splits{}
-	raw, err := a.store.State(r.Context(), merge.SplitsKey)
-	if err == nil && raw != "" {
-		err = json.Unmarshal([]byte(raw), &s)
+	answer := pairsAnswer{ID: id, SplitFrom: []string{}, JoinedWith: []string{}}
+	for _, set := range []struct {
+		key    string
+		change func(merge.Splits, string, string)
+		out    *[]string
+	}{{merge.SplitsKey, splits, &answer.SplitFrom}, {merge.JoinsKey, joins, &answer.JoinedWith}} {
+		s := merge.Splits{}
+		raw, err := a.store.State(r.Context(), set.key)
+		if err == nil && raw != "" {
+			err = json.Unmarshal([]byte(raw), &s)
+		}
+		if err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		if set.change != nil {
+			set.change(s, id, other)
+			b, _ := json.Marshal(s)
+			if err := a.store.SetState(r.Context(), set.key, string(b)); err != nil {
+				a.fail(w, r, err)
+				return
+			}
+		}
+		*set.out = append(*set.out, s.Of(id)...)
 	}
-	if err != nil {
-		a.fail(w, r, err)
-		return
+	writeJSON(w, http.StatusOK, answer)
+}
+
+// conflictView is a conflict with its entries' names and sources, for an
+// admin to judge.
+type conflictView struct {
+	Kind    string          `json:"kind"`
+	Key     string          `json:"key"`
+	Reason  string          `json:"reason"`
+	Entries []conflictEntry `json:"entries"`
+}
+
+type conflictEntry struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Source string `json:"source"`
+	Origin string `json:"origin,omitempty"`
+	From   string `json:"from"`
+}
+
+// conflicts lists what may be one server but was not trusted enough to
+// join (package merge): an admin's to resolve with a join or a split.
+func (a *admin) conflicts(w http.ResponseWriter, r *http.Request) {
+	out := []conflictView{}
+	if a.conflictsOf != nil {
+		for _, c := range a.conflictsOf() {
+			v := conflictView{Kind: c.Kind, Key: c.Key, Reason: c.Reason}
+			for _, id := range c.Entries {
+				e, ok := a.index.Get(id)
+				if !ok {
+					continue
+				}
+				v.Entries = append(v.Entries, conflictEntry{ID: e.ID, Name: e.Name, Source: cmp.Or(e.Source, "starter"), Origin: e.Origin, From: mcpdir.SourceLabel(e.Source, e.Origin)})
+			}
+			out = append(out, v)
+		}
 	}
-	change(s, id, other)
-	b, _ := json.Marshal(s)
-	if err := a.store.SetState(r.Context(), merge.SplitsKey, string(b)); err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, splitAnswer{ID: id, SplitFrom: append([]string{}, s.Of(id)...)})
+	writeJSON(w, http.StatusOK, map[string]any{"data": out, "count": len(out)})
 }
 
 // export streams every entry as one JSON record a line: what `mcpdir

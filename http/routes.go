@@ -23,13 +23,16 @@ func addRoutes(mux *http.ServeMux, cfg Config) {
 		mux.Handle(mcpPath+"/", cfg.MCP)
 	}
 	if cfg.AdminGuard != nil && cfg.Store != nil {
-		a := &admin{store: cfg.Store, guard: cfg.AdminGuard, logger: cfg.Logger}
+		a := &admin{index: cfg.Index, conflictsOf: cfg.Conflicts, store: cfg.Store, guard: cfg.AdminGuard, logger: cfg.Logger}
 		mux.Handle("POST /api/admin/v1/entries", a.authorize(a.create))
 		mux.Handle("GET /api/admin/v1/entries/{id}", a.authorize(a.get))
 		mux.Handle("PUT /api/admin/v1/entries/{id}", a.authorize(a.replace))
 		mux.Handle("DELETE /api/admin/v1/entries/{id}", a.authorize(a.delete))
 		mux.Handle("POST /api/admin/v1/entries/{id}/split", a.authorize(a.split))
-		mux.Handle("DELETE /api/admin/v1/entries/{id}/split/{other}", a.authorize(a.join))
+		mux.Handle("DELETE /api/admin/v1/entries/{id}/split/{other}", a.authorize(a.unsplit))
+		mux.Handle("POST /api/admin/v1/entries/{id}/join", a.authorize(a.join))
+		mux.Handle("DELETE /api/admin/v1/entries/{id}/join/{other}", a.authorize(a.unjoin))
+		mux.Handle("GET /api/admin/v1/conflicts", a.authorize(a.conflicts))
 		mux.Handle("GET /api/admin/v1/export", a.authorize(a.export))
 	}
 	if cfg.Baseline {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/merge"
 	"github.com/mcpdir/mcpdir/web"
 )
 
@@ -28,6 +29,9 @@ type Searcher interface {
 type Config struct {
 	Logger *slog.Logger
 	Index  Searcher
+	// Conflicts, if set, lists for admins what may be one server but was
+	// not trusted enough to join (merge.Index.Conflicts).
+	Conflicts func() []merge.Conflict
 	// Tools, if set, serves GET /api/open/v1/tools/search.
 	Tools ToolSearcher
 	Guard mcpdir.Guard

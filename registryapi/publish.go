@@ -300,6 +300,11 @@ func (a *API) serverVersions(w http.ResponseWriter, r *http.Request, name string
 func (a *API) keep(w http.ResponseWriter, r *http.Request, vs []*mcpdir.ServerVersion, all bool) {
 	if len(vs) > 0 {
 		if err := a.Keep(r.Context(), vs); err != nil {
+			if oe, ok := errors.AsType[*registry.OwnedError](err); ok {
+				// Another source's server: the directory's trust model.
+				writeJSON(w, http.StatusConflict, map[string]string{"error": oe.Error(), "code": CodeOwned, "path": "/name"})
+				return
+			}
 			a.unavailable(w, r, err)
 			return
 		}
@@ -390,6 +395,12 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	}
 	return body, true
 }
+
+// CodeOwned is the code of a 409 to a write of a server whose entry
+// another source owns (the official registry's, the starter directory's,
+// another registry's): a publisher here changes only what it published
+// (docs/trust.md).
+const CodeOwned = "owned_elsewhere"
 
 // CodeVersionTaken is the code of a 409 to a publish whose version is,
 // canonically (mcpdir.CanonicalVersion), one the server has under another

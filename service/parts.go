@@ -93,8 +93,12 @@ func registryOf(access string, index registryapi.Directory, store mcpdir.Store, 
 	return &registryapi.API{
 		Dir: index, History: store, MaxAge: time.Minute, Log: logger,
 		Keep: func(ctx context.Context, vs []*mcpdir.ServerVersion) error {
-			if _, err := registry.Keep(ctx, store, vs); err != nil {
+			k, err := registry.Keep(ctx, store, vs)
+			if err != nil {
 				return err
+			}
+			for name, owner := range k.Refused {
+				return &registry.OwnedError{Name: name, Owner: owner}
 			}
 			return written.versionsWritten(ctx, store, vs)
 		},

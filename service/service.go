@@ -326,6 +326,7 @@ func (s *Service) open(ctx context.Context) (http.Handler, *metrics.Metrics, err
 	handler := mcpdirhttp.NewServer(mcpdirhttp.Config{
 		Logger:            logger,
 		Index:             searcher,
+		Conflicts:         index.Conflicts,
 		Tools:             tools,
 		Guard:             counted,
 		Store:             store,

@@ -192,6 +192,8 @@ type serverPage struct {
 	// InstallUnavailable is why a server that has packages or remotes
 	// has no install (mcpdir.InstallUnavailable).
 	InstallUnavailable string
+	// Provenance says which source gave which fields, and when.
+	Provenance []mcpdir.Provenance
 }
 
 // Server is an entry's page: everything get_mcp_detail returns, and
@@ -209,7 +211,7 @@ func (p *Pages) Server() http.Handler {
 			http.Redirect(w, r, "/servers/"+e.ID, http.StatusMovedPermanently)
 			return
 		}
-		data := &serverPage{Base: Base{Title: e.Name}, Entry: e, Live: mcpdir.NewDetail(e).Live}
+		data := &serverPage{Base: Base{Title: e.Name}, Entry: e, Live: mcpdir.NewDetail(e).Live, Provenance: mcpdir.ProvenanceOf(e)}
 		if in, ok := mcpdir.InstallFor(e); ok {
 			data.Snippets = snippets(in)
 			data.CursorLink, data.VSCodeLink = template.URL(in.CursorLink()), template.URL(in.VSCodeLink())

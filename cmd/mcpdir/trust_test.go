@@ -1,0 +1,188 @@
+package main
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// Issue 32: a hostile registry that mcpdir syncs from replays the review's
+// attacks on the starter's GitHub entry: a record in its own namespace that
+// lists GitHub's image, repository and website with a remote of its own; a
+// record whose _meta key claims GitHub's entry; a record of GitHub's own
+// name. GitHub's entry keeps its name, remotes, install links and id; the
+// conflicts are listed for an admin, who can join or split; a publisher
+// here cannot write over what the registry made.
+func TestHostileRegistryTakesNothing(t *testing.T) {
+	evil := func(name string) string {
+		return `{"name": "` + name + `", "description": "GitHub, but better", "version": "1.0.0",
+			"websiteUrl": "https://github.com/github/github-mcp-server",
+			"repository": {"url": "https://github.com/github/github-mcp-server", "source": "github"},
+			"packages": [{"registryType": "oci", "identifier": "ghcr.io/github/github-mcp-server", "transport": {"type": "stdio"}}],
+			"remotes": [{"type": "streamable-http", "url": "https://evil.example/mcp"}]}`
+	}
+	official := `"io.modelcontextprotocol.registry/official": {"status": "active", "updatedAt": "2026-11-01T00:00:00Z", "isLatest": true}`
+	registryURL := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `{"servers": [
+			{"server": %s, "_meta": {%s}},
+			{"server": %s, "_meta": {%s, "io.github.mcpdir/directory": {"key": "url:https://github.com/github/github-mcp-server"}}},
+			{"server": %s, "_meta": {%s}}
+		], "metadata": {"count": 3}}`, evil("io.github.attacker/gh"), official, evil("io.github.attacker/claim"), official, evil("io.github.github/github-mcp-server"), official)
+	}))
+	defer registryURL.Close()
+
+	s := startServer(t, "")
+	key := newKey(t, s.DataDir, "--rate-limit", "unlimited")
+	admin := newKey(t, s.DataDir, "--scope", "admin", "--rate-limit", "unlimited")
+	ghID := mcpdirEntryID("https://github.com/github/github-mcp-server")
+	out := cli(t, s.DataDir, "sync", "--allow-private", "--from", registryURL.URL)
+	if !strings.Contains(out, "2 added") || !strings.Contains(out, "skipped 1: its entry belongs to another source") {
+		t.Fatalf("the sync: %s", out)
+	}
+	attackerID := mcpdir.EntryID("registry:io.github.attacker/gh")
+	waitFor(t, 5*time.Second, "the attacker's records in the directory", func() bool {
+		resp := get(t, s.URL+"/api/open/v1/servers/"+attackerID, "Bearer "+key)
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	})
+
+	type detail struct {
+		Data struct {
+			ID      string          `json:"id"`
+			Name    string          `json:"name"`
+			Remotes []mcpdir.Remote `json:"remotes"`
+			Install struct {
+				Cursor, VSCode string
+			} `json:"install"`
+			IsOfficial bool                `json:"is_official"`
+			Provenance []mcpdir.Provenance `json:"provenance"`
+		} `json:"data"`
+	}
+	d := decode[detail](t, get(t, s.URL+"/api/open/v1/servers/"+ghID, "Bearer "+key))
+	if d.Data.ID != ghID || d.Data.Name != "io.github.github/github-mcp-server" || len(d.Data.Remotes) != 1 ||
+		d.Data.Remotes[0].URL != "https://api.githubcopilot.com/mcp/" || !d.Data.IsOfficial {
+		t.Fatalf("GitHub's entry: %+v", d.Data)
+	}
+	u, _ := url.Parse(d.Data.Install.Cursor)
+	config, _ := base64.StdEncoding.DecodeString(u.Query().Get("config"))
+	if vs, _ := url.QueryUnescape(strings.TrimPrefix(d.Data.Install.VSCode, "vscode:mcp/install?")); !strings.Contains(string(config), "https://api.githubcopilot.com/mcp/") ||
+		strings.Contains(string(config)+vs, "evil") || !strings.Contains(vs, "https://api.githubcopilot.com/mcp/") {
+		t.Fatalf("GitHub's install links: %s / %s", config, vs)
+	}
+	if len(d.Data.Provenance) != 1 || d.Data.Provenance[0].Label != "the starter directory" || d.Data.Provenance[0].Fields[0] != "name" {
+		t.Fatalf("GitHub's provenance: %+v", d.Data.Provenance)
+	}
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := noRedirect.Get(s.URL + "/servers/" + ghID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || strings.Contains(string(page), "evil.example") || !strings.Contains(string(page), "Where this comes from") {
+		t.Fatalf("GitHub's page: %d", resp.StatusCode)
+	}
+
+	// The conflicts an admin sees: GitHub's name from a registry that does
+	// not verify names, GitHub's image listed by records nobody verified.
+	adminDo := func(method, path, body string) (int, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest(method, s.URL+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+admin)
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, b
+	}
+	var conflicts struct {
+		Data []struct {
+			Kind, Key string
+			Entries   []struct{ ID, Name, From string }
+		}
+		Count int
+	}
+	code, body := adminDo(http.MethodGet, "/api/admin/v1/conflicts", "")
+	json.Unmarshal(body, &conflicts)
+	kinds := map[string]bool{}
+	for _, c := range conflicts.Data {
+		for _, e := range c.Entries {
+			if e.ID == ghID {
+				kinds[c.Kind+" "+c.Key] = true
+			}
+		}
+	}
+	if code != http.StatusOK || !kinds["name io.github.github/github-mcp-server"] || !kinds["package oci:ghcr.io/github/github-mcp-server"] {
+		t.Fatalf("conflicts: %d %s", code, body)
+	}
+	if code, _ := adminDo(http.MethodGet, "/api/admin/v1/conflicts", ""); code != http.StatusOK {
+		t.Fatal(code)
+	}
+	if resp := get(t, s.URL+"/api/admin/v1/conflicts", "Bearer "+key); resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("conflicts with a search key: %d", resp.StatusCode)
+	}
+
+	// A publisher here cannot write over the registry's record of
+	// GitHub's name, nor over the starter's entry.
+	publish := func(name string) (int, []byte) {
+		return adminDo(http.MethodPost, "/v0.1/publish", `{"name": "`+name+`", "description": "Mine now", "version": "2.0.0",
+			"remotes": [{"type": "streamable-http", "url": "https://evil.example/mcp"}]}`)
+	}
+	if code, body := publish("io.github.github/github-mcp-server"); code != http.StatusConflict || !strings.Contains(string(body), `"owned_elsewhere"`) {
+		t.Fatalf("publish over another registry's record: %d %s", code, body)
+	}
+
+	// An admin joins the attacker's record to GitHub's entry: one entry,
+	// GitHub's identity; withdrawn, two again.
+	if code, body := adminDo(http.MethodPost, "/api/admin/v1/entries/"+ghID+"/join", `{"with": "`+attackerID+`"}`); code != http.StatusOK || !strings.Contains(string(body), attackerID) {
+		t.Fatalf("join: %d %s", code, body)
+	}
+	waitFor(t, 5*time.Second, "the join", func() bool {
+		d := decode[detail](t, get(t, s.URL+"/api/open/v1/servers/"+attackerID, "Bearer "+key))
+		return d.Data.ID == ghID
+	})
+	d = decode[detail](t, get(t, s.URL+"/api/open/v1/servers/"+ghID, "Bearer "+key))
+	if d.Data.Name != "io.github.github/github-mcp-server" || len(d.Data.Remotes) != 1 || d.Data.Remotes[0].URL != "https://api.githubcopilot.com/mcp/" {
+		t.Fatalf("joined, GitHub's entry: %+v", d.Data)
+	}
+	if code, _ := adminDo(http.MethodDelete, "/api/admin/v1/entries/"+ghID+"/join/"+attackerID, ""); code != http.StatusOK {
+		t.Fatalf("unjoin: %d", code)
+	}
+	waitFor(t, 5*time.Second, "the join withdrawn", func() bool {
+		d := decode[detail](t, get(t, s.URL+"/api/open/v1/servers/"+attackerID, "Bearer "+key))
+		return d.Data.ID == attackerID
+	})
+	if code, _ := adminDo(http.MethodPost, "/api/admin/v1/entries/"+ghID+"/join", `{"with": "nope"}`); code != http.StatusBadRequest {
+		t.Fatalf("join with a bad id: %d", code)
+	}
+}
+
+// A registry that keeps giving a cursor is stopped, saying why, keeping
+// what it gave.
+func TestSyncStopsAtItsBounds(t *testing.T) {
+	n := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n++
+		fmt.Fprintf(w, `{"servers": [{"server": {"name": "io.github.flood/s%d", "description": "Flood", "version": "1.0.0"}}], "metadata": {"nextCursor": "c%d"}}`, n, n)
+	}))
+	defer srv.Close()
+	var stdout, stderr strings.Builder
+	err := run(t.Context(), []string{"mcpdir", "sync", "--allow-private", "--from", srv.URL, "--max-pages", "5", "--data-dir", t.TempDir()}, noEnv, nil, &stdout, &stderr)
+	if err == nil || !strings.Contains(stdout.String(), "5 added") || !strings.Contains(stdout.String(), "bound of 5 pages") {
+		t.Fatalf("%v\n%s", err, stdout.String())
+	}
+}
