@@ -197,13 +197,13 @@ func TestDetailTool(t *testing.T) {
 	if err != nil || u.Scheme != "cursor" || u.Query().Get("name") != "postgres" {
 		t.Fatalf("install: %v", install)
 	}
-	if config, _ := base64.StdEncoding.DecodeString(u.Query().Get("config")); string(config) != `{"command":"npx","args":["-y","@example/postgres-mcp@1.2.3"]}` {
+	if config, _ := base64.StdEncoding.DecodeString(u.Query().Get("config")); string(config) != `{"command":"npx","args":["-y","--","@example/postgres-mcp@1.2.3"]}` {
 		t.Errorf("Cursor's config: %s", config)
 	}
 	vscode, _ := install["vscode"].(string)
 	if raw, ok := strings.CutPrefix(vscode, "vscode:mcp/install?"); !ok {
 		t.Errorf("VS Code link %q", vscode)
-	} else if config, _ := url.PathUnescape(raw); config != `{"name":"postgres","type":"stdio","command":"npx","args":["-y","@example/postgres-mcp@1.2.3"]}` {
+	} else if config, _ := url.PathUnescape(raw); config != `{"name":"postgres","type":"stdio","command":"npx","args":["-y","--","@example/postgres-mcp@1.2.3"]}` {
 		t.Errorf("VS Code's config: %s", config)
 	}
 	var structured map[string]any
