@@ -194,7 +194,9 @@ func TestServerPageShowsHiddenCharacters(t *testing.T) {
 			{RegistryType: "oci", Identifier: "example/ok-mcp", Version: "1.0",
 				EnvironmentVariables: []mcpdir.KeyValueInput{{Name: "TOKEN", Input: mcpdir.Input{IsRequired: true, IsSecret: true, Description: "Your token\u202e"}}}},
 		},
-		Remotes: []mcpdir.Remote{{URL: "https://evil.example/\u202emcp", Transport: mcpdir.TransportSSE}}}
+		Remotes:    []mcpdir.Remote{{URL: "https://evil.example/\u202emcp", Transport: mcpdir.TransportSSE}},
+		WebsiteURL: "https://example.com/\u202eexe.pdf", RepositoryURL: "https://github.com/example/\u200btrojan",
+		License: "MIT\u200b", Version: "2.0\u202e", Tags: []string{"db\u202etag"}, Categories: []string{"data\u200b"}}
 	e.ID = mcpdir.EntryID(e.NaturalKey())
 	refused := &mcpdir.Entry{Name: "io.example/refused", Brief: "A server",
 		Packages: []mcpdir.Package{{RegistryType: "npm", Identifier: "--call=touch x", Version: "1.0.0"}}}
@@ -216,7 +218,8 @@ func TestServerPageShowsHiddenCharacters(t *testing.T) {
 	if strings.ContainsAny(body, "\u202e\u200b") {
 		t.Error("the page holds U+202E or U+200B as it is")
 	}
-	for _, want := range []string{`safe\u{202E}gnp-mcp`, `1.0.0\u{200B}`, `https://evil.example/\u{202E}mcp`, `Your token\u{202E}`, "<h3>VS Code</h3>"} {
+	for _, want := range []string{`safe\u{202E}gnp-mcp`, `1.0.0\u{200B}`, `https://evil.example/\u{202E}mcp`, `Your token\u{202E}`, "<h3>VS Code</h3>",
+		`https://example.com/\u{202E}exe.pdf`, `https://github.com/example/\u{200B}trojan`, `MIT\u{200B}`, `2.0\u{202E}`, `db\u{202E}tag`, `data\u{200B}`} {
 		if !strings.Contains(body, html.EscapeString(want)) && !strings.Contains(body, want) {
 			t.Errorf("the page lacks %q", want)
 		}
