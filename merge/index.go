@@ -194,6 +194,21 @@ func evidenceOf(e *mcpdir.Entry) string {
 	return b.String()
 }
 
+// Holders are the records that bear a server name (case-insensitively, as
+// the rule compares names), in no particular order.
+func (x *Index) Holders(name string) []*mcpdir.Entry {
+	name = strings.ToLower(strings.TrimSpace(name))
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var out []*mcpdir.Entry
+	for _, r := range x.records {
+		if serverName(r.Name, r.Source) == name {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // Get returns the entry of the group a record id is in.
 func (x *Index) Get(id string) (*mcpdir.Entry, bool) {
 	if gid, ok := (*x.groupOf.Load())[id]; ok {

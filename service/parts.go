@@ -30,10 +30,7 @@ import (
 // (package toolscan). trust says whose records' claims are verified
 // (docs/trust.md).
 func BuildDirectory(ctx context.Context, store mcpdir.Store, searchCache int, trust mcpdir.Trust) (*merge.Index, *search.Index, *toolsearch.Index, error) {
-	if trust.VerifyingRegistries == nil {
-		trust = mcpdir.DefaultTrust()
-	}
-	rules := merge.Rules{Trust: trust}
+	rules := merge.Rules{Trust: orDefault(trust)}
 	var err error
 	if rules.Splits, rules.Joins, err = loadAdminRules(ctx, store); err != nil {
 		return nil, nil, nil, err
@@ -48,6 +45,14 @@ func BuildDirectory(ctx context.Context, store mcpdir.Store, searchCache int, tr
 	}
 	index.Upsert(all...)
 	return index, inner, tools, nil
+}
+
+// orDefault is trust, or mcpdir.DefaultTrust if it is the zero Trust.
+func orDefault(trust mcpdir.Trust) mcpdir.Trust {
+	if trust.VerifyingRegistries == nil {
+		return mcpdir.DefaultTrust()
+	}
+	return trust
 }
 
 // loadAdminRules reads the pairs of records an admin declared distinct,
@@ -86,13 +91,24 @@ func answerCacheBytes(searchCache int) int {
 // (its write side keeps versions in the store, and brings their entries
 // into this replica's index before it answers: a client reads its writes),
 // or none when it is off.
-func registryOf(access string, index registryapi.Directory, store mcpdir.Store, written *indexWrites, logger *slog.Logger) *registryapi.API {
+//
+// A publisher here changes only what it published (docs/trust.md): a
+// server whose name a verified source holds, or whose entry another source
+// owns, is refused (registry.OwnedError).
+func registryOf(access string, index *merge.Index, trust mcpdir.Trust, store mcpdir.Store, written *indexWrites, logger *slog.Logger) *registryapi.API {
 	if access == "off" {
 		return nil
 	}
 	return &registryapi.API{
 		Dir: index, History: store, MaxAge: time.Minute, Log: logger,
 		Keep: func(ctx context.Context, vs []*mcpdir.ServerVersion) error {
+			for _, v := range vs {
+				for _, h := range index.Holders(v.Name) {
+					if h.ID != v.EntryID() && trust.Verified(h) {
+						return &registry.OwnedError{Name: v.Name, Owner: mcpdir.SourceLabel(h.Source, h.Origin)}
+					}
+				}
+			}
 			k, err := registry.Keep(ctx, store, vs)
 			if err != nil {
 				return err

@@ -320,7 +320,7 @@ func (s *Service) open(ctx context.Context) (http.Handler, *metrics.Metrics, err
 	}}
 	var registryRoutes mcpdirhttp.Routed
 	written := &indexWrites{store: store, index: index}
-	if api := registryOf(cfg.RegistryAPI, index, store, written, logger); api != nil {
+	if api := registryOf(cfg.RegistryAPI, index, orDefault(cfg.Trust), store, written, logger); api != nil {
 		registryRoutes, followers.Versions = api, api.VersionsChanged
 	}
 	handler := mcpdirhttp.NewServer(mcpdirhttp.Config{
