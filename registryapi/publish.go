@@ -140,12 +140,7 @@ func (a *API) publish(w http.ResponseWriter, r *http.Request) {
 		return mcpdir.CanonicalVersion(o.Version) == mcpdir.CanonicalVersion(version)
 	}); i >= 0 {
 		// One string per release: "v1.0.0" is "1.0.0" published again.
-		writeJSON(w, http.StatusConflict, map[string]string{
-			"error":   "version " + strconv.Quote(version) + " is the release " + strconv.Quote(vs[i].Version) + " of this server, which there is: publish it as " + strconv.Quote(vs[i].Version) + ", or another release",
-			"code":    CodeVersionTaken,
-			"path":    "/version",
-			"version": vs[i].Version,
-		})
+		versionTaken(w, version, vs[i].Version)
 		return
 	}
 	a.keep(w, r, []*mcpdir.ServerVersion{v}, false)
@@ -341,6 +336,13 @@ func (a *API) serverVersionsOf(w http.ResponseWriter, r *http.Request, vs []*mcp
 	for _, v := range vs {
 		if i := slices.IndexFunc(all, func(o *mcpdir.ServerVersion) bool { return o.Version == v.Version }); i >= 0 {
 			out = append(out, all[i])
+		} else if i := slices.IndexFunc(all, func(o *mcpdir.ServerVersion) bool {
+			return mcpdir.CanonicalVersion(o.Version) == mcpdir.CanonicalVersion(v.Version)
+		}); i >= 0 {
+			// Another publish of the release under another string won
+			// the race: Keep skipped this one.
+			versionTaken(w, v.Version, all[i].Version)
+			return nil, false
 		}
 	}
 	if len(out) != len(vs) {
@@ -394,6 +396,17 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 		return nil, false
 	}
 	return body, true
+}
+
+// versionTaken answers a publish of version, which is, canonically, the
+// release the server has as existing.
+func versionTaken(w http.ResponseWriter, version, existing string) {
+	writeJSON(w, http.StatusConflict, map[string]string{
+		"error":   "version " + strconv.Quote(version) + " is the release " + strconv.Quote(existing) + " of this server, which there is: publish it as " + strconv.Quote(existing) + ", or another release",
+		"code":    CodeVersionTaken,
+		"path":    "/version",
+		"version": existing,
+	})
 }
 
 // CodeOwned is the code of a 409 to a write of a server whose entry

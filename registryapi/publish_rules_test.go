@@ -2,12 +2,15 @@ package registryapi_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/registry"
 	"github.com/mcpdir/mcpdir/registryapi"
 )
 
@@ -124,5 +127,30 @@ func TestPublishOneStringPerRelease(t *testing.T) {
 	}
 	if vs := versionsOf(t, s, name, ""); len(vs) != 1 {
 		t.Fatalf("%v", vs)
+	}
+}
+
+// Two publishes of one release under two strings at once: the loser is
+// told the release is taken (409 version_taken), never a 500. The race is
+// played out in order: the other string is kept just before this publish's
+// own Keep.
+func TestPublishRaceForARelease(t *testing.T) {
+	s := newRegistry(t)
+	keep := s.api.Keep
+	s.api.Keep = func(ctx context.Context, vs []*mcpdir.ServerVersion) error {
+		rival, _ := json.Marshal(published("com.acme/race", "v1.0.0", "The rival"))
+		v, err := registry.NewVersion(rival, mcpdir.StatusActive, time.Now(), time.Now())
+		if err != nil {
+			return err
+		}
+		if err := keep(ctx, []*mcpdir.ServerVersion{v}); err != nil {
+			return err
+		}
+		return keep(ctx, vs)
+	}
+	var e struct{ Code, Version string }
+	s.do(t, http.MethodPost, "/v0.1/publish", published("com.acme/race", "1.0.0", "Mine"), http.StatusConflict, &e)
+	if e.Code != registryapi.CodeVersionTaken || e.Version != "v1.0.0" {
+		t.Fatalf("%+v", e)
 	}
 }

@@ -28,6 +28,7 @@ type registryServer struct {
 	*httptest.Server
 	db    *sqlite.DB
 	index *search.Index
+	api   *registryapi.API
 }
 
 type noKeys struct{}
@@ -62,7 +63,7 @@ func newRegistry(t *testing.T) *registryServer {
 	api.PublishRoutes(mux, func(h http.Handler) http.Handler { return h })
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	return &registryServer{Server: srv, db: db, index: index}
+	return &registryServer{Server: srv, db: db, index: index, api: api}
 }
 
 // do sends a write and decodes its answer.
