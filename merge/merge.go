@@ -567,10 +567,10 @@ func (g *grouper) conflicts(gs []Group) []Conflict {
 	if len(g.hints) == 0 {
 		return nil
 	}
-	before := make(map[*mcpdir.Entry]string, len(g.entries))
+	groupOf := make(map[*mcpdir.Entry]string, len(g.entries))
 	for _, gr := range gs {
 		for _, m := range gr.Members {
-			before[m] = gr.ID
+			groupOf[m] = gr.ID
 		}
 	}
 	var out []Conflict
@@ -578,7 +578,7 @@ func (g *grouper) conflicts(gs []Group) []Conflict {
 	for _, h := range g.hints {
 		var ids []string
 		for _, i := range h.records {
-			if id := before[g.entries[i]]; !slices.Contains(ids, id) {
+			if id := groupOf[g.entries[i]]; !slices.Contains(ids, id) {
 				ids = append(ids, id)
 			}
 		}
