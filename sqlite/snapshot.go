@@ -146,16 +146,21 @@ func (s *DB) Backup(ctx context.Context, path string) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("backup: %w", err)
 	}
+	// The copy holds password and key hashes: only its owner reads it,
+	// from its first byte. CreateTemp makes the file 0600 whatever the
+	// umask, and VACUUM INTO writes into an empty file it is given (its
+	// journal, if any, takes the file's mode).
 	tmp := f.Name()
 	f.Close()
-	os.Remove(tmp) // VACUUM INTO wants to create the file itself
 	defer os.Remove(tmp)
+	if err := os.Chmod(tmp, 0o600); err != nil {
+		return 0, fmt.Errorf("backup: %w", err)
+	}
 	if _, err := s.db.ExecContext(ctx, `VACUUM INTO ?`, tmp); err != nil {
 		return 0, fmt.Errorf("backup: %w", err)
 	}
-	// The copy holds password and key hashes: only its owner reads it.
-	if err := os.Chmod(tmp, 0o600); err != nil {
-		return 0, fmt.Errorf("backup: %w", err)
+	if backupWritten != nil {
+		backupWritten(tmp)
 	}
 	if err := checkFile(ctx, tmp); err != nil {
 		return 0, fmt.Errorf("backup: the copy: %w", err)
@@ -176,6 +181,10 @@ func (s *DB) Backup(ctx context.Context, path string) (int64, error) {
 	}
 	return fi.Size(), nil
 }
+
+// backupWritten, when set (by a test), is called with the copy's path
+// as soon as SQLite has written it.
+var backupWritten func(tmp string)
 
 // checkFile runs the integrity check on a database file other than the store's.
 func checkFile(ctx context.Context, path string) error {
