@@ -193,3 +193,56 @@ func TestSyncStopsAtItsBounds(t *testing.T) {
 		t.Fatalf("%v\n%s", err, stdout.String())
 	}
 }
+
+// A verifying registry's record of a name the starter holds joins the
+// starter's entry: the id stays the starter's, the name, remotes and
+// packages are the registry's, provenance says so, and the registry API
+// serves its versions under the entry.
+func TestVerifyingRegistryJoinsTheStarterEntry(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `{"servers": [{"server": {"name": "io.github.github/github-mcp-server", "description": "GitHub's official MCP server", "version": "2.0.0",
+			"remotes": [{"type": "streamable-http", "url": "https://api.githubcopilot.com/mcp/"}],
+			"packages": [{"registryType": "oci", "identifier": "ghcr.io/github/github-mcp-server:2.0.0", "transport": {"type": "stdio"}}]},
+			"_meta": {"io.modelcontextprotocol.registry/official": {"status": "active", "updatedAt": "2026-11-02T00:00:00Z", "isLatest": true}}}],
+			"metadata": {"count": 1}}`)
+	}))
+	defer srv.Close()
+	// The operator trusts this registry to verify, on the server and the sync.
+	s := startServer(t, "", "--verifying-registries", srv.URL)
+	key := newKey(t, s.DataDir, "--rate-limit", "unlimited")
+	out := cli(t, s.DataDir, "sync", "--allow-private", "--from", srv.URL, "--verifying-registries", srv.URL)
+	if !strings.Contains(out, "1 added") {
+		t.Fatalf("sync: %s", out)
+	}
+	ghID := mcpdirEntryID("https://github.com/github/github-mcp-server")
+	regID := mcpdir.EntryID("registry:io.github.github/github-mcp-server")
+	type detail struct {
+		Data struct {
+			ID         string              `json:"id"`
+			Name       string              `json:"name"`
+			Packages   []mcpdir.Package    `json:"packages"`
+			Provenance []mcpdir.Provenance `json:"provenance"`
+		} `json:"data"`
+	}
+	waitFor(t, 5*time.Second, "the registry's record merged into the starter's entry", func() bool {
+		d := decode[detail](t, get(t, s.URL+"/api/open/v1/servers/"+regID, "Bearer "+key))
+		return d.Data.ID == ghID
+	})
+	d := decode[detail](t, get(t, s.URL+"/api/open/v1/servers/"+ghID, "Bearer "+key))
+	if len(d.Data.Packages) != 1 || d.Data.Packages[0].Identifier != "ghcr.io/github/github-mcp-server:2.0.0" ||
+		len(d.Data.Provenance) != 2 || d.Data.Provenance[0].Label != "the registry "+mcpdir.RegistryOrigin(srv.URL) ||
+		d.Data.Provenance[0].Fields[0] != "name" {
+		t.Fatalf("the merged entry: %+v", d.Data)
+	}
+	var versions struct {
+		Servers []struct {
+			Server struct{ Version string } `json:"server"`
+		} `json:"servers"`
+	}
+	resp := get(t, s.URL+"/v0.1/servers/"+url.PathEscape("io.github.github/github-mcp-server")+"/versions", "")
+	json.NewDecoder(resp.Body).Decode(&versions)
+	resp.Body.Close()
+	if len(versions.Servers) != 1 || versions.Servers[0].Server.Version != "2.0.0" {
+		t.Fatalf("the registry API's versions: %d %+v", resp.StatusCode, versions)
+	}
+}
