@@ -92,6 +92,11 @@ func (s *Server) validate(ctx context.Context, v url.Values) (req *authRequest, 
 		return nil, nil, nil, &pageError{http.StatusBadRequest, "This app cannot connect",
 			"The address it asks to return to (redirect_uri) is not one it registered."}
 	}
+	if u, err := url.Parse(redirect); err != nil || isInstallerLink(u) {
+		// Registered before installer links were refused (issue 33).
+		return nil, nil, nil, &pageError{http.StatusBadRequest, "This app cannot connect",
+			"The address it asks to return to (redirect_uri) would install something on this computer rather than return to the app: the directory does not send you there."}
+	}
 	req = &authRequest{params: url.Values{}, redirectURI: redirect, state: v.Get("state")}
 	for _, p := range authParams {
 		if x := v.Get(p); x != "" {
@@ -146,9 +151,10 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	consent := &web.Consent{ClientName: c.Name, RedirectOrigin: formTarget(req.redirectURI), Budget: mcpdir.DefaultRateLimit}
-	consent.ReturnTo, consent.ReturnToUnicode = shownHost(req.redirectURI)
+	consent.ReturnTo, consent.ReturnToNotASCII = shownHost(req.redirectURI)
+	consent.ReturnToApp = appScheme(req.redirectURI)
 	if c.Host != "" {
-		consent.ClientHost, consent.ClientHostUnicode = shownHost("https://" + c.Host)
+		consent.ClientHost, consent.ClientHostNotASCII = shownHost("https://" + c.Host)
 	}
 	for _, p := range authParams {
 		if x := req.params.Get(p); x != "" {

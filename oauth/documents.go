@@ -161,6 +161,9 @@ func parseDocument(id string, body []byte) (*client, error) {
 	if name == "" || !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl) || strings.ContainsFunc(name, isBidi) ||
 		utf8.RuneCountInString(name) > maxClientNameRunes {
 		name = host.Host
+		if a, ok := asciiHost(host.Host); ok {
+			name = a // as the page shows hosts
+		}
 	}
 	return &client{ID: id, Name: name, Host: host.Host, RedirectURIs: doc.RedirectURIs}, nil
 }

@@ -5,17 +5,19 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"golang.org/x/net/idna"
 )
 
-// Hosts are shown to people in their ASCII (punycode) form, the name a
-// browser goes to: a Unicode host can look like another ("аpple.com" with
-// a Cyrillic а, or "аррӏе.com" all Cyrillic but for its Latin "com"). The
-// Unicode form is shown beside it only when the whole name is written in
-// one script ("пример.рф", "bücher.example"), where it helps people read
-// it without letting scripts be mixed into a look-alike.
+// Hosts are shown to people in their ASCII (punycode) form only, the name
+// a browser goes to: a Unicode host can look like another, whether it
+// mixes scripts ("аpple.com" with a Cyrillic а) or not ("ɡithub.com" with
+// U+0261, "gıthub.com" with a dotless i, "paypaǀ.com" with U+01C0). A host
+// whose letters are not all ASCII (one with an xn-- label) comes with a
+// plain warning that it may imitate another.
+
+// notASCIIWarning is that warning, in running text.
+const notASCIIWarning = "this address uses letters that are not plain ASCII: it may imitate another"
 
 // asciiHost returns a host (with its port, if any) in its ASCII form, and
 // false when it is not a valid international domain name.
@@ -37,51 +39,10 @@ func asciiHost(hostport string) (string, bool) {
 	return a, true
 }
 
-// unicodeHost is the Unicode form of an ASCII host to show beside it: ""
-// when it is the same, or when it mixes scripts.
-func unicodeHost(ascii string) string {
-	host, port, err := net.SplitHostPort(ascii)
-	if err != nil {
-		host, port = ascii, ""
-	}
-	u, err := idna.Lookup.ToUnicode(host)
-	if err != nil || u == host {
-		return ""
-	}
-	if !singleScript(u) {
-		return ""
-	}
-	if port != "" {
-		return u + ":" + port
-	}
-	return u
-}
-
-// singleScript reports whether a name's letters all belong to one script
-// (digits, hyphens and dots, in the Common script, go with any).
-func singleScript(name string) bool {
-	var script *unicode.RangeTable
-	for _, r := range name {
-		if r < 0x80 && !unicode.IsLetter(r) || unicode.In(r, unicode.Common, unicode.Inherited) {
-			continue
-		}
-		if script != nil && unicode.Is(script, r) {
-			continue
-		}
-		if script != nil {
-			return false
-		}
-		for _, t := range unicode.Scripts {
-			if unicode.Is(t, r) {
-				script = t
-				break
-			}
-		}
-		if script == nil {
-			return false
-		}
-	}
-	return true
+// hasNonASCIILetters reports whether an ASCII host stands for one whose
+// letters are not all ASCII: whether a label is an A-label (xn--…).
+func hasNonASCIILetters(ascii string) bool {
+	return strings.Contains("."+strings.ToLower(ascii), ".xn--")
 }
 
 func isASCII(s string) bool {
@@ -94,28 +55,45 @@ func isASCII(s string) bool {
 }
 
 // shownHost is how a redirect URI's destination is named for people: its
-// host in ASCII, or its scheme for an app's private-use scheme; and the
-// Unicode form to show beside it, if any.
-func shownHost(redirect string) (ascii, unicodeForm string) {
+// host in ASCII, or its scheme for an app's private-use scheme; and
+// whether the host's letters are not all ASCII (notASCIIWarning).
+func shownHost(redirect string) (ascii string, notASCII bool) {
 	u, err := url.Parse(redirect)
 	if err != nil {
-		return "", ""
+		return "", false
 	}
 	if u.Host == "" || u.Scheme != "http" && u.Scheme != "https" {
-		return u.Scheme + ":", ""
+		return u.Scheme + ":", false
 	}
 	a, ok := asciiHost(u.Host)
 	if !ok {
-		return strings.Trim(strconv.QuoteToASCII(u.Host), `"`), ""
+		return strings.Trim(strconv.QuoteToASCII(u.Host), `"`), !isASCII(u.Host)
 	}
-	return a, unicodeHost(a)
+	return a, hasNonASCIILetters(a)
+}
+
+// appScheme is how the app a private-use redirect URI opens is named:
+// "cursor://" or "com.example.app:", the links the browser hands to the
+// app registered for them; "" for http and https.
+func appScheme(redirect string) string {
+	u, err := url.Parse(redirect)
+	if err != nil || u.Scheme == "" || u.Scheme == "http" || u.Scheme == "https" {
+		return ""
+	}
+	if strings.HasPrefix(strings.ToLower(redirect), strings.ToLower(u.Scheme)+"://") {
+		return u.Scheme + "://"
+	}
+	return u.Scheme + ":"
 }
 
 // hostText names a redirect URI's destination in one string of text.
 func hostText(redirect string) string {
-	a, u := shownHost(redirect)
-	if u != "" {
-		return a + " (" + u + ")"
+	if app := appScheme(redirect); app != "" {
+		return "the app registered for " + app + " links"
+	}
+	a, notASCII := shownHost(redirect)
+	if notASCII {
+		return a + " (" + notASCIIWarning + ")"
 	}
 	return a
 }

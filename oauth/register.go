@@ -135,6 +135,9 @@ func checkRedirectURI(raw, applicationType string) *oauthError {
 	if strings.ContainsFunc(u.Host, isBidi) {
 		return bad("holds an invisible formatting or bidirectional character")
 	}
+	if isInstallerLink(u) {
+		return bad("installs something when opened (cursor://anysphere.cursor-deeplink/…, vscode:mcp/install, a path or query naming an install or a deep link): the consent page does not send people to installers")
+	}
 	if _, ok := asciiHost(u.Host); !ok && (u.Scheme == "https" || u.Scheme == "http") {
 		return bad("has a host that is not a valid domain name")
 	}

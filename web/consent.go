@@ -10,9 +10,11 @@ type Consent struct {
 	ClientName string
 	// ClientHost is the host of a client that named itself by a URL (a
 	// Client ID Metadata Document); "" for a registered client. Hosts are
-	// in their ASCII (punycode) form; the ...Unicode fields, when set, are
-	// the Unicode form to show beside (single-script names only).
-	ClientHost, ClientHostUnicode string
+	// shown in their ASCII (punycode) form only; the ...NotASCII fields
+	// say the host's letters are not all ASCII (it may imitate another),
+	// which the page warns of.
+	ClientHost         string
+	ClientHostNotASCII bool
 	// Fields are the authorization request's parameters, sent back with
 	// the person's answer.
 	Fields []Field
@@ -20,8 +22,12 @@ type Consent struct {
 	// Content-Security-Policy must let the form lead there.
 	RedirectOrigin string
 	// ReturnTo is where the answer goes, as people read it: the redirect
-	// URI's host, or its scheme for an app's private-use scheme.
-	ReturnTo, ReturnToUnicode string
+	// URI's host. ReturnToApp is set instead for an app's private-use
+	// scheme ("cursor://", "com.example.app:"): the browser opens the app
+	// registered for those links, and the page says so.
+	ReturnTo         string
+	ReturnToNotASCII bool
+	ReturnToApp      string
 	// Budget is the searches an hour the client may make.
 	Budget int
 }
