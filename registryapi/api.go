@@ -110,11 +110,14 @@ type row struct {
 	// an entry with no history, served at its own version.
 	head   *mcpdir.ServerVersion
 	latest bool
+	// own marks the row served from the entry: the version the entry is
+	// at (ownRow).
+	own bool
 }
 
-// fromEntry reports whether the row is served from the entry: the latest
-// version of a server in the directory.
-func (r row) fromEntry() bool { return r.entry != nil && r.latest }
+// fromEntry reports whether the row is served from the entry: the
+// server's version in the directory.
+func (r row) fromEntry() bool { return r.entry != nil && r.own }
 
 func (r row) version() string {
 	if r.head != nil {
@@ -209,12 +212,13 @@ func (a *API) current(ctx context.Context) (*view, error) {
 	for _, s := range servers {
 		first := len(v.rows)
 		if len(s.versions) == 0 {
-			v.rows = append(v.rows, row{name: s.name, entry: s.entry, latest: true})
+			v.rows = append(v.rows, row{name: s.name, entry: s.entry, latest: true, own: true})
 		} else {
 			latest := s.versions[mcpdir.LatestVersion(s.versions)]
 			slices.SortFunc(s.versions, mcpdir.NewerVersion)
+			own := ownRow(s.entry, s.name, s.versions, latest)
 			for _, h := range s.versions {
-				v.rows = append(v.rows, row{name: s.name, entry: s.entry, head: h, latest: h == latest})
+				v.rows = append(v.rows, row{name: s.name, entry: s.entry, head: h, latest: h == latest, own: h == own})
 			}
 		}
 		v.byName[s.name] = [2]int{first, len(v.rows)}
@@ -224,6 +228,30 @@ func (a *API) current(ctx context.Context) (*view, error) {
 	}
 	a.view = v
 	return v, nil
+}
+
+// ownRow is the version of a server that its entry serves: the one the
+// entry is at. That is the latest, but for a moment after a publish (the
+// history read before the directory reads the new entry), or for good
+// when an admin edited the entry, the entry is at an older version: it is
+// served there, and the latest from the history, so that a row is served
+// as the version its place in the list says and no version is served
+// twice. An entry at a version not in the history is served as the
+// latest.
+func ownRow(e *mcpdir.Entry, name string, versions []*mcpdir.ServerVersion, latest *mcpdir.ServerVersion) *mcpdir.ServerVersion {
+	if e == nil {
+		return nil
+	}
+	ev, _ := serverVersion(e, name)
+	if ev == latest.Version {
+		return latest
+	}
+	for _, h := range versions {
+		if h.Version == ev {
+			return h
+		}
+	}
+	return latest
 }
 
 // dedupe is the name of an entry whose derived name another holds: the
@@ -528,7 +556,12 @@ func (a *API) serve(ctx context.Context, rows []row, scores []float64) ([]Server
 			if scores != nil {
 				score = &scores[i]
 			}
-			out = append(out, response(rw.entry, rw.name, rw.head, score))
+			srv := response(rw.entry, rw.name, rw.head, score)
+			if om, ok := srv.Meta[OfficialMeta].(registry.Official); ok && !rw.latest {
+				om.IsLatest = false // an entry behind its history (ownRow)
+				srv.Meta[OfficialMeta] = om
+			}
+			out = append(out, srv)
 			continue
 		}
 		v := records[[2]string{rw.head.Name, rw.head.Version}]

@@ -112,9 +112,10 @@ func TestRegistryFederation(t *testing.T) {
 	if code := publish(t, http.MethodDelete, at+"1.0.0", admin, nil); code != http.StatusOK {
 		t.Fatalf("deleting 1.0.0: %d", code)
 	}
-	waitFor(t, 5*time.Second, "the published versions in the first's registry API", func() bool {
-		return len(registryServers(t, a.URL, "", "include_deleted=true&search=&version=")) > 0 &&
-			strings.HasPrefix(registryServers(t, a.URL, "", "include_deleted=true")[name+"@1.0.0"], "deleted")
+	waitFor(t, 60*time.Second, "the published versions in the first's registry API", func() bool {
+		got := registryServers(t, a.URL, "", "include_deleted=true&search=&version=")
+		return strings.HasPrefix(got[name+"@1.0.0"], "deleted") && strings.HasPrefix(got[name+"@1.1.0"], "active") &&
+			strings.HasPrefix(got[name+"@2.0.0-beta.1"], "active")
 	})
 	want := registryServers(t, a.URL, "", "include_deleted=true")
 	if len(want) < 50 || !strings.HasPrefix(want[name+"@1.1.0"], "active") {
@@ -138,8 +139,15 @@ func TestRegistryFederation(t *testing.T) {
 	if code := publish(t, http.MethodPatch, a.URL+"/v0.1/servers/"+url.PathEscape(name)+"/status", admin, map[string]string{"status": "deleted"}); code != http.StatusOK {
 		t.Fatalf("deleting every version: %d", code)
 	}
-	waitFor(t, 5*time.Second, "the import in the first's registry API", func() bool {
-		_, ok := registryServers(t, a.URL, "", "")["com.npmjs/acme.kite@0.3.0"]
+	// Both writes reach the first's registry API through its change feed:
+	// the sync below must find them there. (Bounds are generous: a loaded
+	// machine is slow, and a condition met early costs nothing.)
+	waitFor(t, 60*time.Second, "the import and the deletion in the first's registry API", func() bool {
+		got := registryServers(t, a.URL, "", "include_deleted=true")
+		_, ok := got["com.npmjs/acme.kite@0.3.0"]
+		for _, v := range []string{"1.0.0", "1.1.0", "2.0.0-beta.1"} {
+			ok = ok && strings.HasPrefix(got[name+"@"+v], "deleted")
+		}
 		return ok
 	})
 	out = cli(t, b, "sync", "--allow-private", "--from", a.URL)
@@ -147,7 +155,7 @@ func TestRegistryFederation(t *testing.T) {
 		t.Errorf("incremental sync: %s", out)
 	}
 	want = registryServers(t, a.URL, "", "include_deleted=true")
-	waitFor(t, 5*time.Second, "the mirror to serve what the first does", func() bool {
+	waitFor(t, 60*time.Second, "the mirror to serve what the first does", func() bool {
 		return mapsEqual(registryServers(t, sb.URL, "", "include_deleted=true"), want)
 	})
 	// The deleted server left the mirror's directory: search does not find it.
