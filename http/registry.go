@@ -93,7 +93,10 @@ func registryAdmin(cfg Config) func(http.Handler) http.Handler {
 
 func registryError(w http.ResponseWriter, status int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(map[string]string{"error": msg})
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // "Bearer <key>"; the body is never HTML
+	enc.Encode(map[string]string{"error": msg})
 }

@@ -89,6 +89,27 @@ func (a *API) Routes(mux *http.ServeMux, wrap func(http.Handler) http.Handler) {
 	mux.Handle("GET /v0.1/servers", wrap(http.HandlerFunc(a.list)))
 	mux.Handle("GET /v0.1/servers/{serverName}/versions", wrap(http.HandlerFunc(a.versions)))
 	mux.Handle("GET /v0.1/servers/{serverName}/versions/{version}", wrap(http.HandlerFunc(a.version)))
+	// Any other path under /v0.1/servers/ (a server name's slash sent
+	// unencoded, most often) is answered as the API answers, not with the
+	// site's HTML page.
+	mux.Handle("/v0.1/servers/{rest...}", wrap(http.HandlerFunc(noRoute)))
+}
+
+// noRoute answers a path under /v0.1/servers/ that is no route: 404, and,
+// when it looks like a server name with its slash unencoded, the path
+// with the name encoded.
+func noRoute(w http.ResponseWriter, r *http.Request) {
+	rest := strings.TrimPrefix(r.URL.EscapedPath(), "/v0.1/servers/")
+	msg := "no such route in the registry API"
+	if name, tail, ok := strings.Cut(rest, "/versions"); ok && strings.Contains(name, "/") && (tail == "" || tail[0] == '/') {
+		if n, err := url.PathUnescape(name); err == nil && len(n) <= maxParam {
+			msg = "no such route: a server name is one path segment, its slash encoded as %2F: /v0.1/servers/" +
+				url.PathEscape(n) + "/versions" + tail
+		}
+	} else if strings.Count(rest, "/") == 1 && !strings.HasSuffix(rest, "/") {
+		msg += "; a server name's slash is encoded as %2F, and its versions are at /v0.1/servers/{serverName}/versions"
+	}
+	fail(w, http.StatusNotFound, msg)
 }
 
 // view is the directory's servers in the order the list pages them: by
@@ -684,10 +705,7 @@ func (a *API) write(w http.ResponseWriter, r *http.Request, v any) {
 
 // fail answers an error as the registry API does: {"error": "…"}.
 func fail(w http.ResponseWriter, status int, msg string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(map[string]string{"error": msg})
+	writeJSON(w, status, map[string]string{"error": msg})
 }
 
 // Cursors are opaque to clients: a kind ("n": after a name, "s": an offset

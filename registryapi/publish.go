@@ -480,11 +480,16 @@ func failAt(w http.ResponseWriter, path, msg string) {
 	writeJSON(w, http.StatusBadRequest, map[string]string{"error": msg, "path": path})
 }
 
+// writeJSON answers v as JSON, never HTML-escaped ("<key>", not
+// "\u003ckey\u003e"): the body is application/json, and nosniff.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(v)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
 }
 
 // schemaError is where in doc a schema's complaint is, as a JSON pointer,
