@@ -115,7 +115,8 @@ const (
 	allowedMethods = "GET, POST, DELETE, OPTIONS"
 
 	instructions = "The Open MCP Directory: find MCP servers for a task with search_mcp (keywords), " +
-		"then call get_mcp_detail with an id from the results to learn how to install or connect to one. " +
+		"then call get_mcp_detail with an id from the results to learn how to install or connect to one; " +
+		"find a single tool (one operation a server offers) with search_tools (keywords). " +
 		"Every tool call counts against the API key's hourly budget."
 )
 

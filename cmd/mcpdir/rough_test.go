@@ -1,11 +1,16 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestErrorBodiesPlain: an error body says "Bearer <key>", not
@@ -41,6 +46,63 @@ func TestErrorBodiesPlain(t *testing.T) {
 		}
 		if !json.Valid(body) || !strings.Contains(string(body), c.want) || strings.Contains(string(body), `\u003c`) {
 			t.Errorf("GET %s: %s, want it to say %q", c.url, body, c.want)
+		}
+	}
+}
+
+// TestLogDurations: JSON logs give a duration in seconds, a number a
+// collector reads ("took":1.52), text logs as a person reads it ("1.52s")
+// (issue 35, item 6.8).
+func TestLogDurations(t *testing.T) {
+	var j, x strings.Builder
+	newLogger(&j, "info", "json").Info("done", "took", 1520*time.Millisecond, slog.Group("g", "wait", 250*time.Millisecond))
+	newLogger(&x, "info", "text").Info("done", "took", 1520*time.Millisecond)
+	var rec struct {
+		Took float64
+		G    struct{ Wait float64 }
+	}
+	if err := json.Unmarshal([]byte(j.String()), &rec); err != nil || rec.Took != 1.52 || rec.G.Wait != 0.25 {
+		t.Errorf("JSON log: %s (%v)", j.String(), err)
+	}
+	if !strings.Contains(x.String(), "took=1.52s") {
+		t.Errorf("text log: %s", x.String())
+	}
+}
+
+// TestDocsCountTheMCPTools: the README, docs/mcp.md and the endpoint's
+// own instructions name every tool the endpoint lists, and every count of
+// "the tools" they give is the number listed (issue 35, item 6.4).
+func TestDocsCountTheMCPTools(t *testing.T) {
+	s := startServer(t, "")
+	cs := connectMCP(t, s, newKey(t, s.DataDir))
+	list, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range list.Tools {
+		names = append(names, tool.Name)
+	}
+	words := map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "both": 2}
+	count := regexp.MustCompile(`(?i)\b(one|two|three|four|five|six|both)\s+tools\b`)
+	texts := map[string]string{"initialize instructions": cs.InitializeResult().Instructions}
+	for _, f := range []string{"../../README.md", "../../docs/mcp.md"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts[f] = string(b)
+	}
+	for where, text := range texts {
+		for _, n := range names {
+			if !strings.Contains(text, n) {
+				t.Errorf("%s does not name the tool %s", where, n)
+			}
+		}
+		for _, m := range count.FindAllStringSubmatch(text, -1) {
+			if words[strings.ToLower(m[1])] != len(names) {
+				t.Errorf("%s says %q; the endpoint lists %d: %v", where, m[0], len(names), names)
+			}
 		}
 	}
 }

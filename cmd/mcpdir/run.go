@@ -225,6 +225,7 @@ func newLogger(w io.Writer, level, format string) *slog.Logger {
 	if format == "text" {
 		return slog.New(slog.NewTextHandler(w, opts))
 	}
+	opts.ReplaceAttr = secondsAttr
 	return slog.New(slog.NewJSONHandler(w, opts))
 }
 
