@@ -33,23 +33,29 @@ type Tool struct {
 	// InputSchema is the tool's JSON Schema of its arguments, as canonical
 	// JSON (keys sorted, no spaces), at most MaxToolSchema bytes.
 	InputSchema json.RawMessage `json:"input_schema,omitempty"`
+	// OutputSchema is the JSON Schema of the tool's structured result, as
+	// canonical JSON, at most MaxToolSchema bytes: a model reads it too.
+	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
 	// Annotations are the server's hints (readOnlyHint, …), canonical JSON.
 	Annotations json.RawMessage `json:"annotations,omitempty"`
 	// Cut names what was cut to fit the bounds: "description",
-	// "input_schema", "annotations".
+	// "input_schema", "output_schema", "annotations".
 	Cut []string `json:"cut,omitempty"`
 	// Fingerprint is the SHA-256 of the definition's canonical JSON (name,
 	// title, description, input schema, annotations), hex: a tool whose
-	// fingerprint changed was redefined.
+	// fingerprint changed was redefined. (A tool without an output schema
+	// has the fingerprint it had before output schemas were kept.)
 	Fingerprint string `json:"fingerprint,omitempty"`
 }
 
-// UnmarshalJSON reads a tool in our names or MCP's (inputSchema).
+// UnmarshalJSON reads a tool in our names or MCP's (inputSchema,
+// outputSchema).
 func (t *Tool) UnmarshalJSON(b []byte) error {
 	type plain Tool
 	var v struct {
 		plain
-		MCPInputSchema json.RawMessage `json:"inputSchema"`
+		MCPInputSchema  json.RawMessage `json:"inputSchema"`
+		MCPOutputSchema json.RawMessage `json:"outputSchema"`
 	}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
@@ -57,6 +63,9 @@ func (t *Tool) UnmarshalJSON(b []byte) error {
 	*t = Tool(v.plain)
 	if len(t.InputSchema) == 0 && len(v.MCPInputSchema) > 0 {
 		t.InputSchema = v.MCPInputSchema
+	}
+	if len(t.OutputSchema) == 0 && len(v.MCPOutputSchema) > 0 {
+		t.OutputSchema = v.MCPOutputSchema
 	}
 	return nil
 }
@@ -89,6 +98,9 @@ func CleanTool(t Tool) Tool {
 	var cut bool
 	if c.InputSchema, cut = canonical(t.InputSchema, MaxToolSchema); cut {
 		c.Cut = append(c.Cut, "input_schema")
+	}
+	if c.OutputSchema, cut = canonical(t.OutputSchema, MaxToolSchema); cut {
+		c.Cut = append(c.Cut, "output_schema")
 	}
 	if c.Annotations, cut = canonical(t.Annotations, maxToolAnnotation); cut {
 		c.Cut = append(c.Cut, "annotations")
@@ -127,12 +139,13 @@ func canonical(raw json.RawMessage, max int) (_ json.RawMessage, cut bool) {
 // fingerprint hashes the definition (not what was cut, not itself).
 func (t Tool) fingerprint() string {
 	def, _ := json.Marshal(struct {
-		Name        string          `json:"name"`
-		Title       string          `json:"title,omitempty"`
-		Description string          `json:"description,omitempty"`
-		InputSchema json.RawMessage `json:"inputSchema,omitempty"`
-		Annotations json.RawMessage `json:"annotations,omitempty"`
-	}{t.Name, t.Title, t.Description, t.InputSchema, t.Annotations})
+		Name         string          `json:"name"`
+		Title        string          `json:"title,omitempty"`
+		Description  string          `json:"description,omitempty"`
+		InputSchema  json.RawMessage `json:"inputSchema,omitempty"`
+		Annotations  json.RawMessage `json:"annotations,omitempty"`
+		OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	}{t.Name, t.Title, t.Description, t.InputSchema, t.Annotations, t.OutputSchema})
 	sum := sha256.Sum256(def)
 	return hex.EncodeToString(sum[:])
 }
@@ -170,7 +183,7 @@ type ToolChange struct {
 }
 
 // ToolChanged is one tool redefined, and which of its fields changed
-// ("title", "description", "input_schema", "annotations").
+// ("title", "description", "input_schema", "annotations", "output_schema").
 type ToolChanged struct {
 	Name   string   `json:"name"`
 	Fields []string `json:"fields"`
@@ -205,6 +218,11 @@ func DiffTools(before, after []Tool) (c ToolChange, changed bool) {
 		}
 		if !bytes.Equal(o.Annotations, t.Annotations) {
 			fields = append(fields, "annotations")
+		}
+		// An output schema first seen is not a redefinition: lists checked
+		// before output schemas were kept hold none.
+		if len(o.OutputSchema) > 0 && !bytes.Equal(o.OutputSchema, t.OutputSchema) {
+			fields = append(fields, "output_schema")
 		}
 		if fields != nil {
 			c.Changed = append(c.Changed, ToolChanged{Name: t.Name, Fields: fields})

@@ -183,6 +183,9 @@ func toolOf(t *sdk.Tool) mcpdir.Tool {
 	if t.InputSchema != nil {
 		out.InputSchema, _ = json.Marshal(t.InputSchema)
 	}
+	if t.OutputSchema != nil {
+		out.OutputSchema, _ = json.Marshal(t.OutputSchema)
+	}
 	if t.Annotations != nil {
 		out.Annotations, _ = json.Marshal(t.Annotations)
 	}

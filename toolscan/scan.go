@@ -13,11 +13,10 @@
 package toolscan
 
 import (
-	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/mcpdir/mcpdir"
@@ -26,29 +25,35 @@ import (
 // Bounds on one scan: what a server may make the directory read.
 const (
 	maxWarnings     = 100 // per server
-	maxSchemaTexts  = 200 // texts of parameters read per tool
 	maxMatch        = 120 // bytes of a span quoted in a warning
 	sentenceContext = 300 // bytes either side of a match read as its sentence
 )
 
 // Scan returns the warnings of a server's tools and instructions, the most
 // severe first (then in the order of the tools), at most one per rule and
-// field.
+// field. Every text of each tool's definition is read (pieces), as written
+// and folded (fold: look-alike letters, accents, invisible characters and
+// blank fillers; leet; base64, hex and ROT13 decoded), up to
+// maxToolText bytes a tool and maxServerText a server.
 func Scan(tools []mcpdir.Tool, instructions string) []mcpdir.ToolWarning {
-	s := scanner{own: map[string]bool{}}
+	s := scanner{own: map[string]bool{}, cache: map[rune]string{}}
 	for _, t := range tools {
 		s.own[strings.ToLower(t.Name)] = true
 	}
+	left := maxServerText
 	for _, t := range tools {
-		s.text(t.Name, "name", t.Name, t.Name)
-		s.text(t.Name, "title", t.Title, t.Title)
-		s.text(t.Name, "description", t.Description, t.Description)
-		s.overlong(t)
-		for _, p := range schemaTexts(t.InputSchema) {
+		ps, read, cut := pieces(t, min(maxToolText, left))
+		left -= read
+		for _, p := range ps {
 			s.text(t.Name, p.field, p.text, p.shown)
-			if p.name {
+			if p.name && p.field != "name" {
 				s.paramName(t.Name, p.field, p.text, p.shown)
 			}
+		}
+		s.overlong(t)
+		if cut {
+			s.add(mcpdir.ToolWarning{Kind: mcpdir.WarnOverlongDescription, Severity: mcpdir.SeverityLow, Tool: t.Name,
+				Field: "input_schema", Match: "", Note: fmt.Sprintf("the scan read %d bytes of this tool's definition and stopped (at most %d a tool, %d a server): the rest was not read", read, maxToolText, maxServerText)})
 		}
 	}
 	s.text("", "instructions", instructions, instructions)
@@ -58,8 +63,9 @@ func Scan(tools []mcpdir.Tool, instructions string) []mcpdir.ToolWarning {
 }
 
 type scanner struct {
-	own map[string]bool // the server's own tool names, lower case
-	out []mcpdir.ToolWarning
+	own   map[string]bool // the server's own tool names, lower case
+	out   []mcpdir.ToolWarning
+	cache map[rune]string // foldRune's answers
 }
 
 func (s *scanner) add(w mcpdir.ToolWarning) {
@@ -68,30 +74,126 @@ func (s *scanner) add(w mcpdir.ToolWarning) {
 	}
 }
 
-// text scans one field's text with every rule; shown is the same text as
-// written, byte for byte in place (a parameter's name is read with its "_"
-// as spaces), what the warnings quote.
+// text scans one field's text with every rule, in each of its views;
+// shown is the same text as written, byte for byte in place (a
+// parameter's name is read with its "_" as spaces), what the warnings
+// quote.
 func (s *scanner) text(tool, field, text, shown string) {
 	if text == "" {
 		return
 	}
-	hidden := mcpdir.HiddenSpans(text)
-	s.invisible(tool, field, shown, hidden)
-	plain, at := stripHidden(text, hidden)
-	lower := asciiLower(plain)
-	for _, r := range rules {
-		for _, m := range r.find(lower) {
-			if r.keep != nil && !r.keep(s, plain, lower, m) {
+	s.invisible(tool, field, shown, mcpdir.HiddenSpans(text))
+	s.selectors(tool, field, shown)
+	found := make([]bool, len(rules))
+	var base view
+	if !needsFold(text) {
+		base = view{plain: text, lower: asciiLower(text)}
+		s.rules(tool, field, shown, &base, nil, found)
+	} else {
+		how := "read with look-alike letters, accents and invisible characters folded"
+		base = fold(text, foldOptions{skeleton: true}, s.cache)
+		base.how = how
+		s.rules(tool, field, shown, &base, nil, found)
+		own := fold(text, foldOptions{}, s.cache) // a Russian text as Russian
+		if own.plain != base.plain {
+			own.how = how
+			s.rules(tool, field, shown, &own, nil, found)
+		}
+		if strings.ContainsFunc(text, func(r rune) bool { return isBlank(r) || mcpdir.Hidden(r) }) {
+			joined := fold(text, foldOptions{skeleton: true, blanksJoin: true}, s.cache)
+			joined.how = how
+			s.rules(tool, field, shown, &joined, nil, found)
+		}
+	}
+	for _, one := range []byte{'i', 'l'} {
+		if v, ok := leet(base, one); ok {
+			s.rules(tool, field, shown, &v, nil, found)
+		}
+	}
+	for _, e := range encodedRuns(base.plain) {
+		var v view
+		if needsFold(e.text) {
+			v = fold(e.text, foldOptions{skeleton: true}, s.cache)
+		} else {
+			v = view{plain: e.text, lower: asciiLower(e.text)}
+		}
+		a, b := base.span(e.start, e.end)
+		v.how = fmt.Sprintf("in %s that decodes to %q", e.as, clip(e.text))
+		s.rules(tool, field, shown, &v, &[2]int{a, b}, found)
+	}
+	if !slices.Contains(found, true) {
+		r := rot13(base)
+		s.rules(tool, field, shown, &r, nil, found)
+	}
+}
+
+// rules runs every rule not yet found in this field over a view of its
+// text, adding a warning for each rule's first match; over, when set, is
+// the span of the text as written that the whole view stands for (a
+// decoded run).
+func (s *scanner) rules(tool, field, shown string, v *view, over *[2]int, found []bool) {
+	for k, r := range rules {
+		if found[k] {
+			continue
+		}
+		for _, m := range r.find(v.lower) {
+			if r.keep != nil && !r.keep(s, v.plain, v.lower, m) {
 				continue
 			}
-			start, end := at(m[0]), at(m[1])
-			for start < end && strings.ContainsRune(" \t\"'`(", rune(text[start])) {
-				start++ // what a pattern needs before a word is not part of it
+			var start, end int
+			if over != nil {
+				start, end = over[0], over[1]
+			} else {
+				start, end = v.span(m[0], m[1])
+				for start < end && strings.ContainsRune(" \t\"'`(", rune(shown[start])) {
+					start++ // what a pattern needs before a word is not part of it
+				}
+			}
+			note := r.note
+			if read := strings.TrimSpace(v.plain[m[0]:m[1]]); v.how != "" && (over != nil || read != strings.TrimSpace(shown[start:end])) {
+				note += fmt.Sprintf(" (%s: %q)", v.how, clip(read))
+				if over != nil {
+					note = r.note + fmt.Sprintf(" (%s)", v.how)
+				}
 			}
 			s.add(mcpdir.ToolWarning{Kind: r.kind, Severity: r.severity, Tool: tool, Field: field,
-				Start: start, End: end, Match: quote(shown[start:end]), Note: r.note})
+				Start: start, End: end, Match: quote(shown[start:end]), Note: note})
+			found[k] = true
 			break // one warning per rule and field: the first span tells
 		}
+	}
+}
+
+// clip is s cut to maxMatch bytes for a note, hidden characters shown.
+func clip(s string) string {
+	if len(s) > maxMatch {
+		s = s[:cutAt(s, maxMatch)] + "…"
+	}
+	return mcpdir.Visible(s)
+}
+
+// selectors flags variation selectors (U+FE00–FE0F) after a letter of
+// the Latin, Greek or Cyrillic scripts: they make an emoji of a symbol,
+// and change nothing a person sees after a letter, where they split a
+// word for a scanner and not for a model.
+func (s *scanner) selectors(tool, field, text string) {
+	var prev rune
+	for i, r := range text {
+		if r >= 0xFE00 && r <= 0xFE0F && prev < 0x530 && unicode.IsLetter(prev) {
+			j := i
+			for j < len(text) {
+				c, n := utf8.DecodeRuneInString(text[j:])
+				if !(c >= 0xFE00 && c <= 0xFE0F || isMark(c) || unicode.IsLetter(c) && c < 0x530) {
+					break
+				}
+				j += n
+			}
+			s.add(mcpdir.ToolWarning{Kind: mcpdir.WarnInvisibleCharacters, Severity: mcpdir.SeverityMedium, Tool: tool,
+				Field: field, Start: i, End: j, Match: quote(strings.NewReplacer("\uFE0F", `\u{FE0F}`, "\uFE0E", `\u{FE0E}`).Replace(text[i:j])),
+				Note: "variation selectors between letters: a person sees nothing, they split the words for a scanner"})
+			return // one a field
+		}
+		prev = r
 	}
 }
 
@@ -255,30 +357,6 @@ func cutAt(s string, n int) int {
 	return n
 }
 
-// stripHidden is text without its hidden characters (at spans, as
-// mcpdir.HiddenSpans finds them), so that a phrase split by zero-width
-// spaces still reads as the phrase, and a map from an offset in it back to
-// the same place in text.
-func stripHidden(text string, spans [][2]int) (string, func(int) int) {
-	if spans == nil {
-		return text, func(i int) int { return i }
-	}
-	var b strings.Builder
-	var starts []int // in the stripped text, where each kept piece begins
-	var origins []int
-	last := 0
-	for _, sp := range append(spans, [2]int{len(text), len(text)}) {
-		starts = append(starts, b.Len())
-		origins = append(origins, last)
-		b.WriteString(text[last:sp[0]])
-		last = sp[1]
-	}
-	return b.String(), func(i int) int {
-		k, _ := slices.BinarySearch(starts, i+1)
-		return origins[k-1] + i - starts[k-1]
-	}
-}
-
 // asciiLower is s with ASCII letters in lower case: the same bytes at the
 // same offsets otherwise, so that matches found in it are spans of s. (The
 // expressions are written in lower case: case-folding them costs more
@@ -291,189 +369,4 @@ func asciiLower(s string) string {
 		}
 	}
 	return string(b)
-}
-
-// schemaText is what a schema says of a parameter, and where: text as the
-// rules read it, shown as written; name marks a parameter's name (read in
-// words: its "_", "-" and "." as spaces, in place).
-type schemaText struct {
-	field, text, shown string
-	name               bool
-}
-
-// schemaTexts are what a tool's schema says of its parameters (nested
-// ones too): names, descriptions, titles, string defaults, examples and
-// enumerated values, at most maxSchemaTexts.
-func schemaTexts(schema json.RawMessage) []schemaText {
-	if len(schema) == 0 {
-		return nil
-	}
-	var root map[string]any
-	if json.Unmarshal(schema, &root) != nil {
-		return nil
-	}
-	var out []schemaText
-	var walk func(path string, node map[string]any)
-	walk = func(path string, node map[string]any) {
-		props, _ := node["properties"].(map[string]any)
-		names := make([]string, 0, len(props))
-		for name := range props {
-			names = append(names, name)
-		}
-		slices.Sort(names)
-		for _, name := range names {
-			p, ok := props[name].(map[string]any)
-			if !ok || len(out) >= maxSchemaTexts {
-				continue
-			}
-			field := path + ".properties." + name
-			// A parameter's name is read by the model too ("full-schema
-			// poisoning"): its words, as a phrase.
-			out = append(out, schemaText{field, strings.NewReplacer("_", " ", "-", " ", ".", " ").Replace(name), name, true})
-			for _, k := range []string{"description", "title", "default"} {
-				if d, ok := p[k].(string); ok && d != "" {
-					out = append(out, schemaText{field: field + "." + k, text: d, shown: d})
-				}
-			}
-			for _, k := range []string{"examples", "enum"} {
-				vs, _ := p[k].([]any)
-				for i, v := range vs[:min(len(vs), 8)] {
-					if d, ok := v.(string); ok && d != "" {
-						out = append(out, schemaText{field: fmt.Sprintf("%s.%s.%d", field, k, i), text: d, shown: d})
-					}
-				}
-			}
-			walk(field, p)
-			if items, ok := p["items"].(map[string]any); ok {
-				walk(field+".items", items)
-			}
-		}
-	}
-	walk("input_schema", root)
-	return out
-}
-
-// rule is one construction the scanner looks for.
-type rule struct {
-	kind, severity string
-	// hints are lower-case strings one of which any match contains: a
-	// cheap test before the expression runs.
-	hints []string
-	// also, when set, are lower-case strings one of which the text must
-	// hold too.
-	also []string
-	re   *regexp.Regexp
-	// keep, when set, decides whether a match counts, from its sentence
-	// (text, and the same in lower case).
-	keep func(s *scanner, text, lower string, m []int) bool
-	note string
-}
-
-// sentence is the sentence around text[start:end]: from the last full
-// stop, line break or colon-less end before it to the next, within
-// sentenceContext bytes either side.
-func sentence(text string, start, end int) string {
-	from := max(0, start-sentenceContext)
-	if i := strings.LastIndexAny(text[from:start], ".!?\n"); i >= 0 {
-		from += i + 1
-	}
-	to := min(len(text), end+sentenceContext)
-	if i := strings.IndexAny(text[end:to], ".!?\n"); i >= 0 {
-		to = end + i
-	}
-	return text[cutAt(text, from):cutAt(text, to)]
-}
-
-var (
-	// Verbs that ask the model to read something or hand it on: the base
-	// form only, as an instruction is written ("read", not "reads").
-	readOrSend = regexp.MustCompile(`\b(read|open|cat|load|pass|send|include|attach|upload|forward|append|post|share|transmit|copy|paste|put|provide|exfiltrate|access|embed|insert)\b`)
-	// Verbs that hand something on (not those that only read it).
-	handOn = regexp.MustCompile(`\b(pass|send|include|attach|upload|forward|append|post|share|transmit|paste|put|provide|exfiltrate|embed|insert|add)\b`)
-	// What a content-passing instruction is after.
-	secretWords = regexp.MustCompile(`\b(files?|keys?|tokens?|secrets?|passwords?|credentials?|config(uration)?|\.env|environment|ssh|cookies?|session|history|conversation|chat|messages?)\b`)
-	// A name that reads as a tool's: snake_case, camelCase or dotted.
-	toolLike = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+$|^[a-z]+[A-Z][A-Za-z0-9]*$`)
-	// Words that make a mention of another tool an instruction about it.
-	directive = regexp.MustCompile(`\b(always|must|never|instead|important|make\s+sure|ensure|regardless|change|replace|redirect|override|overrid(e|ing)|before|whenever|every\s+time|all\s+(emails|messages|requests|calls))\b`)
-)
-
-// sentenceHas keeps a match whose sentence also matches re.
-func sentenceHas(re *regexp.Regexp) func(*scanner, string, string, []int) bool {
-	return func(_ *scanner, _, lower string, m []int) bool { return re.MatchString(sentence(lower, m[0], m[1])) }
-}
-
-// notPossessive drops "never tell the user's password": the user's, not the user.
-func notPossessive(_ *scanner, _, lower string, m []int) bool {
-	rest := lower[m[1]:]
-	return !strings.HasPrefix(rest, "'s") && !strings.HasPrefix(rest, "’s")
-}
-
-// foreignTool keeps a mention of a tool (the match's first group) that is
-// not the server's own, in a sentence that tells the model what to do.
-func foreignTool(s *scanner, text, lower string, m []int) bool {
-	name := strings.Trim(text[m[2]:m[3]], "`'\"")
-	return toolLike.MatchString(name) && !s.own[strings.ToLower(name)] && directive.MatchString(sentence(lower, m[0], m[1]))
-}
-
-var rules = []rule{
-	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh, []string{"<", "[inst", "[/inst"}, nil,
-		regexp.MustCompile(`<\s*/?\s*(important|system|instructions?|secret|hidden|critical|sys|note[_ -]?to[_ -]?(ai|assistant|model|llm)|ai[_ -]?instructions?|assistant[_ -]?(note|instructions?))\s*>|<\|im_start\|>|\[/?inst\]|<<\s*sys\s*>>`),
-		nil, "a tag that addresses the model, as hidden instructions are wrapped"},
-	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh, []string{"ignore", "disregard", "forget", "override", "bypass"}, nil,
-		regexp.MustCompile(`\b(ignores?|disregards?|forgets?|overrides?|bypass(es)?)\s+(all\s+|any\s+)?(of\s+)?(the\s+|your\s+)?(previous|prior|above|earlier|preceding|other|original|system|safety)\s+(instructions|prompts?|rules|directions|guidelines|messages)`),
-		nil, "tells the model to set aside its instructions"},
-	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh, []string{"not", "n't", "never"}, []string{"user", "human"},
-		regexp.MustCompile(`\b(do\s+not|don't|never|must\s+not)\s+(tell|inform|mention|reveal|notify|alert|show|disclose|let)\b[^.\n]{0,60}?\b(the\s+)?(user|human)s?\b`),
-		notPossessive, "tells the model to keep something from the user"},
-	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh, []string{"without", "hide", "conceal", "not", "n't"}, []string{"user", "human"},
-		regexp.MustCompile(`\bwithout\s+(telling|informing|notifying|alerting|letting)\s+(the\s+)?(user|human)|\b(hide|conceal)\b[^.\n]{0,40}?\bfrom\s+(the\s+)?(user|human)|\b(the\s+)?user\s+(must|should|does|need)\s*(not|n't)\s+(know|see|notice|be\s+(told|informed|aware))`),
-		nil, "tells the model to act behind the user's back"},
-	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh, []string{"you are now", "instructions", "system prompt", "from now on"}, nil,
-		regexp.MustCompile(`\byou\s+are\s+now\s+(a|an|in)\b|\bnew\s+(system\s+)?instructions\s*:|\bsystem\s+prompt\s*:|\bfrom\s+now\s+on,?\s+you\b`),
-		nil, "gives the model new instructions of its own"},
-	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh, []string{"note to", "dear", "hey", "system:", "assistant:"}, nil,
-		regexp.MustCompile(`\bnote\s+(to|for)\s+(the\s+)?(ai|assistant|model|llm|agent)\b|\b(dear|hey)\s+(ai|assistant|model|llm|agent|claude|chatgpt|gpt|gemini|copilot)\b|(^|[.!?>]\s*)(system|assistant)\s*:\s`),
-		func(_ *scanner, text, _ string, m []int) bool {
-			// "SYSTEM:" or "ASSISTANT:" as a chat role is written in capitals;
-			// "Operating system: linux" is not one.
-			span := strings.TrimSpace(strings.TrimLeft(text[m[0]:m[1]], ".!?> "))
-			return !strings.HasPrefix(strings.ToLower(span), "system") && !strings.HasPrefix(strings.ToLower(span), "assistant") ||
-				strings.HasPrefix(span, "SYSTEM") || strings.HasPrefix(span, "ASSISTANT")
-		}, "addresses the model over the user's head"},
-	{mcpdir.WarnCredentialAccess, mcpdir.SeverityHigh, []string{"ssh", "id_", "credentials", ".netrc", ".npmrc", ".pypirc", ".pgpass", "config", "passwd", "shadow", "mcp.json", "cursor/", "wallet", "_history", "gnupg", ".env"}, nil,
-		regexp.MustCompile(`(~|\$home|%userprofile%)?/?\.ssh\b/?|\bid_(rsa|dsa|ecdsa|ed25519)\b|\.aws/credentials|\.git-credentials|(^|[\s"'\x60(/~])\.(netrc|npmrc|pypirc|pgpass)\b|\.kube/config|\.docker/config\.json|/etc/(passwd|shadow)\b|\bmcp\.json\b|claude_desktop_config\.json|\.cursor/|\bwallet\.dat\b|\.(bash|zsh)_history|\.gnupg\b|(^|[\s"'\x60(/~])\.env\b`),
-		sentenceHas(readOrSend), "asks the model to read or hand on a secret or a local file"},
-	{mcpdir.WarnCredentialAccess, mcpdir.SeverityHigh, []string{"content", "text"}, []string{"pass", "send", "include", "attach", "upload", "forward", "append", "post", "share", "transmit", "paste", "put", "provide", "exfiltrate", "embed", "insert", "add"},
-		regexp.MustCompile(`\b(its|the|their|that|this|whole|full|entire)\s+(file'?s?\s+)?(content|contents|text)\s+(as|in|into|inside|via|through)\b|\b(content|contents)\s+of\s+(the\s+|any\s+|every\s+|all\s+)?(file|files|key|keys)\b`),
-		func(_ *scanner, _, lower string, m []int) bool {
-			sen := sentence(lower, m[0], m[1])
-			return handOn.MatchString(sen) && secretWords.MatchString(sen)
-		}, "asks the model to pass a file's or a secret's content into a call"},
-	{mcpdir.WarnCredentialAccess, mcpdir.SeverityHigh, []string{"environment", "env vars", "keys", "secrets", "tokens", "credentials", "passwords", "cookies"}, nil,
-		regexp.MustCompile(`\b(all|every|any|your|the\s+user'?s)\s+(environment\s+variables|env\s+vars|api\s+keys|secrets|tokens|credentials|passwords|private\s+keys|cookies)\b`),
-		sentenceHas(handOn), "asks the model to hand on keys, tokens or passwords"},
-	{mcpdir.WarnToolShadowing, mcpdir.SeverityHigh, []string{"tool"}, nil,
-		regexp.MustCompile("\\b(?:the|a|any)\\s+(`?[A-Za-z][\\w.-]*`?)\\s+tool\\b|\\btool\\s+(`?[A-Za-z][\\w.-]*`?)"),
-		func(s *scanner, text, lower string, m []int) bool {
-			if m[2] < 0 { // the second form
-				m = []int{m[0], m[1], m[4], m[5]}
-			}
-			return foreignTool(s, text, lower, m)
-		}, "tells the model how to use a tool this server does not offer"},
-	{mcpdir.WarnToolShadowing, mcpdir.SeverityHigh, []string{"call", "invok", "use", "using", "run"}, []string{"when", "if", "before", "after"},
-		regexp.MustCompile("\\b(?:when|whenever|if|before|after)\\s+(?:you\\s+)?(?:use|call|invoke|using|calling|invoking|run|running)\\s+(?:the\\s+|any\\s+)?(`?[A-Za-z][\\w.-]*`?)"),
-		foreignTool, "tells the model how to use a tool this server does not offer"},
-	{mcpdir.WarnToolShadowing, mcpdir.SeverityHigh, []string{"invoked", "called", "used", "executed", "run"}, []string{"when", "if", "before", "after", "each time", "every time"},
-		regexp.MustCompile("\\b(?:when|whenever|if|before|after|each\\s+time|every\\s+time)\\s+(?:the\\s+)?(?:\\([\\w.-]+\\)\\s*)?(`?[A-Za-z][\\w.-]*`?)\\s+(?:tool\\s+)?(?:is|gets|has\\s+been)\\s+(?:invoked|called|used|executed|run)\\b"),
-		foreignTool, "tells the model how to use a tool this server does not offer"},
-	{mcpdir.WarnToolShadowing, mcpdir.SeverityHigh, []string{"call", "invoke", "use "}, []string{"also", "first", "then", "must", "always", "make sure"},
-		regexp.MustCompile("\\b(?:also|first|then|always|must)\\s+(?:call|invoke|use)\\s+(?:the\\s+)?(`?[A-Za-z][\\w.-]*`?)"),
-		func(s *scanner, text, lower string, m []int) bool {
-			name := strings.Trim(text[m[2]:m[3]], "`'\"")
-			return toolLike.MatchString(name) && !s.own[strings.ToLower(name)]
-		}, "tells the model to call a tool this server does not offer"},
-	{mcpdir.WarnToolShadowing, mcpdir.SeverityHigh, []string{"other"}, nil,
-		regexp.MustCompile(`\b(all|any|every)\s+other\s+(tools?|servers?|mcp\s+servers?)\b`),
-		sentenceHas(directive), "gives instructions for other servers' tools"},
 }

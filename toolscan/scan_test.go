@@ -109,12 +109,10 @@ func fieldText(t mcpdir.Tool, field string) string {
 	case "title":
 		return t.Title
 	}
-	for _, st := range schemaTexts(t.InputSchema) {
-		if st.field == field && st.name {
-			return field[strings.LastIndex(field, ".properties.")+len(".properties."):] // the name as written
-		}
-		if st.field == field {
-			return st.text
+	ps, _, _ := pieces(t, maxToolText)
+	for _, p := range ps {
+		if p.field == field {
+			return p.shown
 		}
 	}
 	return ""
@@ -202,14 +200,14 @@ func TestVisibleAndSpans(t *testing.T) {
 			t.Errorf("Visible(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
-	plain, at := stripHidden("ig\u200b\u200bnore me", mcpdir.HiddenSpans("ig\u200b\u200bnore me"))
-	if plain != "ignore me" {
-		t.Fatalf("stripped %q", plain)
+	v := fold("ig\u200b\u200bnore me", foldOptions{skeleton: true}, map[rune]string{})
+	if v.plain != "ignore me" {
+		t.Fatalf("stripped %q", v.plain)
 	}
-	if got := at(2); got != 8 { // "n" follows two 3-byte characters
+	if got, _ := v.span(2, 3); got != 8 { // "n" follows two 3-byte characters
 		t.Errorf("offset 2 maps to %d, want 8", got)
 	}
-	if got := at(len(plain)); got != len("ig\u200b\u200bnore me") {
+	if _, got := v.span(0, len(v.plain)); got != len("ig\u200b\u200bnore me") {
 		t.Errorf("the end maps to %d", got)
 	}
 }
