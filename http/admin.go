@@ -9,7 +9,9 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mcpdir/mcpdir"
@@ -37,6 +39,7 @@ type AdminGuard interface {
 type admin struct {
 	index       Searcher
 	conflictsOf func() []merge.Conflict
+	groupOf     func(id string) (string, []string, bool)
 	store       AdminStore
 	guard       AdminGuard
 	logger      *slog.Logger
@@ -274,6 +277,56 @@ func (a *admin) changePairs(w http.ResponseWriter, r *http.Request, id, other st
 		*set.out = append(*set.out, s.Of(id)...)
 	}
 	writeJSON(w, http.StatusOK, answer)
+}
+
+// approve lists an entry in an approved-only catalogue (serve --listing
+// approved): the record and the entry it is merged into, on every replica
+// within a second.
+func (a *admin) approve(w http.ResponseWriter, r *http.Request) {
+	a.changeApproved(w, r, true)
+}
+
+// unapprove takes an entry out of an approved-only catalogue: the record's
+// approval, and that of every record merged with it.
+func (a *admin) unapprove(w http.ResponseWriter, r *http.Request) {
+	a.changeApproved(w, r, false)
+}
+
+func (a *admin) changeApproved(w http.ResponseWriter, r *http.Request, approve bool) {
+	id := strings.ToLower(r.PathValue("id"))
+	if _, err := a.entry(r.Context(), id); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	raw, err := a.store.State(r.Context(), merge.ApprovedKey)
+	var ids []string
+	if err == nil && raw != "" {
+		err = json.Unmarshal([]byte(raw), &ids)
+	}
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	group := []string{id}
+	if a.groupOf != nil {
+		if _, members, ok := a.groupOf(id); ok {
+			group = append(group, members...)
+		}
+	}
+	if approve {
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	} else {
+		ids = slices.DeleteFunc(ids, func(x string) bool { return slices.Contains(group, x) })
+	}
+	slices.Sort(ids)
+	b, _ := json.Marshal(ids)
+	if err := a.store.SetState(r.Context(), merge.ApprovedKey, string(b)); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"id": id, "approved": approve})
 }
 
 // conflictView is a conflict with its entries' names and sources, for an

@@ -23,7 +23,7 @@ func addRoutes(mux *http.ServeMux, cfg Config) {
 		mux.Handle(mcpPath+"/", cfg.MCP)
 	}
 	if cfg.AdminGuard != nil && cfg.Store != nil {
-		a := &admin{index: cfg.Index, conflictsOf: cfg.Conflicts, store: cfg.Store, guard: cfg.AdminGuard, logger: cfg.Logger}
+		a := &admin{index: cfg.Index, conflictsOf: cfg.Conflicts, groupOf: cfg.GroupOf, store: cfg.Store, guard: cfg.AdminGuard, logger: cfg.Logger}
 		mux.Handle("POST /api/admin/v1/entries", a.authorize(a.create))
 		mux.Handle("GET /api/admin/v1/entries/{id}", a.authorize(a.get))
 		mux.Handle("PUT /api/admin/v1/entries/{id}", a.authorize(a.replace))
@@ -33,6 +33,8 @@ func addRoutes(mux *http.ServeMux, cfg Config) {
 		mux.Handle("POST /api/admin/v1/entries/{id}/join", a.authorize(a.join))
 		mux.Handle("DELETE /api/admin/v1/entries/{id}/join/{other}", a.authorize(a.unjoin))
 		mux.Handle("GET /api/admin/v1/conflicts", a.authorize(a.conflicts))
+		mux.Handle("POST /api/admin/v1/entries/{id}/approve", a.authorize(a.approve))
+		mux.Handle("POST /api/admin/v1/entries/{id}/unapprove", a.authorize(a.unapprove))
 		mux.Handle("GET /api/admin/v1/export", a.authorize(a.export))
 	}
 	if cfg.Baseline {

@@ -32,6 +32,10 @@ type Config struct {
 	// Conflicts, if set, lists for admins what may be one server but was
 	// not trusted enough to join (merge.Index.Conflicts).
 	Conflicts func() []merge.Conflict
+	// GroupOf, if set, finds the entry a record id is merged into and the
+	// ids of every record in it (merge.Index.GroupOf): an admin's
+	// unapproval takes back the approval of any of them.
+	GroupOf func(id string) (string, []string, bool)
 	// Tools, if set, serves GET /api/open/v1/tools/search.
 	Tools ToolSearcher
 	Guard mcpdir.Guard

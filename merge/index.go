@@ -32,6 +32,11 @@ type Index struct {
 	// not merged again.
 	members map[string][]*mcpdir.Entry
 	owners  map[string]int // each group's Owners, by the group's id
+	// approved, if not nil, are the record ids an admin approved: only
+	// the groups holding one are served (serve --listing approved).
+	approved map[string]bool
+	// shown are the groups in the inner index, by id.
+	shown map[string]bool
 	// evidence is each record's evidence signature as last grouped: a
 	// record written again with the same one cannot change the groups.
 	evidence map[string]string
@@ -49,7 +54,7 @@ func NewIndex(inner Inner, rules Rules) *Index {
 		rules.Splits = Splits{}
 	}
 	x := &Index{inner: inner, records: map[string]*mcpdir.Entry{}, rules: rules,
-		members: map[string][]*mcpdir.Entry{}, owners: map[string]int{}, evidence: map[string]string{}}
+		members: map[string][]*mcpdir.Entry{}, owners: map[string]int{}, shown: map[string]bool{}, evidence: map[string]string{}}
 	x.groupOf.Store(&map[string]string{})
 	x.conflicts.Store(&[]Conflict{})
 	return x
@@ -90,7 +95,9 @@ func (x *Index) Upsert(records ...*mcpdir.Entry) {
 			ms[i] = x.records[idOf(m)]
 		}
 		x.members[gid] = ms
-		out = append(out, merged(Group{ID: gid, Members: ms, Owners: x.owners[gid]}))
+		if x.shown[gid] {
+			out = append(out, merged(Group{ID: gid, Members: ms, Owners: x.owners[gid]}))
+		}
 	}
 	x.inner.Upsert(out...)
 }
@@ -130,13 +137,41 @@ func (x *Index) SetAdmin(splits, joins Splits) {
 	x.regroup()
 }
 
+// SetListing serves only the groups that hold a record of approved (the
+// ids an admin approved), or every group if approved is nil, and groups the
+// directory again.
+func (x *Index) SetListing(approved map[string]bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.approved = approved
+	x.regroup()
+}
+
+// listed reports whether a group of these members is served.
+func (x *Index) listed(ms []*mcpdir.Entry) bool {
+	if x.approved == nil {
+		return true
+	}
+	for _, m := range ms {
+		if x.approved[idOf(m)] {
+			return true
+		}
+		for _, a := range m.Aliases {
+			if x.approved[a.ID] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Conflicts are the evidence between entries that the rule did not trust
 // enough to join them, as last grouped.
 func (x *Index) Conflicts() []Conflict { return *x.conflicts.Load() }
 
 // regroup groups every record and brings the inner index to the result:
-// the entries of groups that changed are merged again, those of groups
-// that are no more removed.
+// the entries of groups that changed (or came to be listed) are merged
+// again, those of groups that are no more (or no longer listed) removed.
 func (x *Index) regroup() {
 	all := make([]*mcpdir.Entry, 0, len(x.records))
 	for _, r := range x.records {
@@ -146,6 +181,7 @@ func (x *Index) regroup() {
 	groupOf := make(map[string]string, len(all))
 	members := make(map[string][]*mcpdir.Entry, len(groups))
 	owners := make(map[string]int, len(groups))
+	shown := make(map[string]bool, len(groups))
 	var upsert []*mcpdir.Entry
 	for _, g := range groups {
 		for _, m := range g.Members {
@@ -155,17 +191,21 @@ func (x *Index) regroup() {
 			}
 		}
 		members[g.ID], owners[g.ID] = g.Members, g.Owners
-		if !slices.Equal(x.members[g.ID], g.Members) || x.owners[g.ID] != g.Owners {
+		if !x.listed(g.Members) {
+			continue
+		}
+		shown[g.ID] = true
+		if !x.shown[g.ID] || !slices.Equal(x.members[g.ID], g.Members) || x.owners[g.ID] != g.Owners {
 			upsert = append(upsert, merged(g))
 		}
 	}
 	var remove []string
-	for id := range x.members {
-		if _, ok := members[id]; !ok {
+	for id := range x.shown {
+		if !shown[id] {
 			remove = append(remove, id)
 		}
 	}
-	x.members, x.owners = members, owners
+	x.members, x.owners, x.shown = members, owners, shown
 	x.inner.Upsert(upsert...)
 	x.inner.Remove(remove...)
 	x.groupOf.Store(&groupOf)

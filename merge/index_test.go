@@ -117,3 +117,38 @@ func TestIndexConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// An approved-only listing serves the groups that hold an approved record:
+// approving any record of a group shows its merged entry; the rest are
+// not found; nil shows all again.
+func TestIndexListing(t *testing.T) {
+	x := merge.NewIndex(search.New(), merge.DefaultRules())
+	reg, pkg := postgresRecords(t)
+	other := corpus(t, "npm", "weather-mcp")
+	x.SetListing(map[string]bool{})
+	x.Upsert(reg, pkg, other)
+	if x.Len() != 0 || len(x.Search("postgres", 10).Hits) != 0 {
+		t.Fatalf("nothing approved: %d entries", x.Len())
+	}
+	x.SetListing(map[string]bool{pkg.ID: true})
+	if x.Len() != 1 {
+		t.Fatalf("one approved: %d entries", x.Len())
+	}
+	if e, ok := x.Get(pkg.ID); !ok || e.Name != reg.Name {
+		t.Fatalf("the approved group: %+v %v", e, ok)
+	}
+	if _, ok := x.Get(other.ID); ok {
+		t.Fatal("an unapproved entry is found")
+	}
+	// A write to an unapproved record does not show it.
+	w := *other
+	w.Brief = "Weather, now better"
+	x.Upsert(&w)
+	if _, ok := x.Get(other.ID); ok || x.Len() != 1 {
+		t.Fatal("a write showed an unapproved entry")
+	}
+	x.SetListing(nil)
+	if x.Len() != 2 {
+		t.Fatalf("all listed: %d entries", x.Len())
+	}
+}

@@ -655,6 +655,10 @@ func boolFirst(b bool) int {
 // SplitsJSON writes them.
 const SplitsKey = "merge:splits"
 
+// ApprovedKey is where a store keeps the record ids an admin approved
+// (serve --listing approved), as a JSON array.
+const ApprovedKey = "listing:approved"
+
 // JoinsKey is where a store keeps an admin's joins (Rules.Joins), as
 // SplitsJSON writes them.
 const JoinsKey = "merge:joins"

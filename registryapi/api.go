@@ -193,8 +193,17 @@ func (a *API) current(ctx context.Context) (*view, error) {
 	}
 	var servers []server
 	a.Dir.Entries(func(e *mcpdir.Entry) {
-		servers = append(servers, server{name: ServedName(e), entry: e, versions: heads[e.ID]})
+		// A merged entry's versions are its registry record's, whose id
+		// may be an alias's: the entry keeps its oldest record's id.
+		vs := heads[e.ID]
 		delete(heads, e.ID)
+		for _, al := range e.Aliases {
+			if len(vs) == 0 {
+				vs = heads[al.ID]
+			}
+			delete(heads, al.ID)
+		}
+		servers = append(servers, server{name: ServedName(e), entry: e, versions: vs})
 	})
 	// Two entries may derive one name (the same server from a registry
 	// and from elsewhere): the registry's, or else the first by id, keeps

@@ -22,14 +22,20 @@ import (
 	"github.com/mcpdir/mcpdir/toolsearch"
 )
 
+// The listings serve --listing chooses between.
+const (
+	ListingAll      = "all"      // every entry
+	ListingApproved = "approved" // only the entries an admin approved
+)
+
 // BuildDirectory is the directory's search index over the store: one
 // entry per server, the records of one server (a registry's, its npm
 // package's, …) merged (package merge), with results kept for
 // searchCache searches; and the index of their tools (package
 // toolsearch), every entry's tools scanned for poisoning on the way in
 // (package toolscan). trust says whose records' claims are verified
-// (docs/trust.md).
-func BuildDirectory(ctx context.Context, store mcpdir.Store, searchCache int, trust mcpdir.Trust) (*merge.Index, *search.Index, *toolsearch.Index, error) {
+// (docs/trust.md); approvedOnly serves only the entries an admin approved.
+func BuildDirectory(ctx context.Context, store mcpdir.Store, searchCache int, trust mcpdir.Trust, approvedOnly bool) (*merge.Index, *search.Index, *toolsearch.Index, error) {
 	rules := merge.Rules{Trust: orDefault(trust)}
 	var err error
 	if rules.Splits, rules.Joins, err = loadAdminRules(ctx, store); err != nil {
@@ -39,6 +45,13 @@ func BuildDirectory(ctx context.Context, store mcpdir.Store, searchCache int, tr
 	inner.SetResultCache(searchCache)
 	tools := toolsearch.New(inner)
 	index := merge.NewIndex(toolscan.NewIndex(tools), rules)
+	if approvedOnly {
+		approved, err := loadApproved(ctx, store)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		index.SetListing(approved)
+	}
 	var all []*mcpdir.Entry
 	if err := store.AllEntries(ctx, func(e *mcpdir.Entry) error { all = append(all, e); return nil }); err != nil {
 		return nil, nil, nil, fmt.Errorf("build index: %w", err)
@@ -53,6 +66,26 @@ func orDefault(trust mcpdir.Trust) mcpdir.Trust {
 		return mcpdir.DefaultTrust()
 	}
 	return trust
+}
+
+// loadApproved reads the record ids an admin approved.
+func loadApproved(ctx context.Context, store mcpdir.StateStore) (map[string]bool, error) {
+	raw, err := store.State(ctx, merge.ApprovedKey)
+	if err != nil {
+		return nil, err
+	}
+	approved := map[string]bool{}
+	if raw == "" {
+		return approved, nil
+	}
+	var ids []string
+	if err := json.Unmarshal([]byte(raw), &ids); err != nil {
+		return nil, fmt.Errorf("read the approved entries: %w", err)
+	}
+	for _, id := range ids {
+		approved[id] = true
+	}
+	return approved, nil
 }
 
 // loadAdminRules reads the pairs of records an admin declared distinct,

@@ -60,7 +60,10 @@ type Config struct {
 	SyncFrom       string
 	// Trust says which followed registries verify what their records
 	// claim (docs/trust.md); zero: mcpdir.DefaultTrust.
-	Trust     mcpdir.Trust
+	Trust mcpdir.Trust
+	// Listing is ListingAll (every entry) or ListingApproved (only those
+	// an admin approved: an organisation's private catalogue).
+	Listing   string
 	SyncEvery time.Duration
 	// SyncPrivate lets the sync reach non-public addresses; SyncProxy
 	// fetches through the environment's proxy.
@@ -193,7 +196,7 @@ func (s *Service) open(ctx context.Context) (http.Handler, *metrics.Metrics, err
 		return nil, nil, err
 	}
 	start := time.Now()
-	index, inner, tools, err := BuildDirectory(ctx, store, cfg.SearchCache, cfg.Trust)
+	index, inner, tools, err := BuildDirectory(ctx, store, cfg.SearchCache, cfg.Trust, cfg.Listing == ListingApproved)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -309,6 +312,13 @@ func (s *Service) open(ctx context.Context) (http.Handler, *metrics.Metrics, err
 	storeUp.Store(true)
 	// The registry API, when on, also follows versions written elsewhere.
 	followers := changefeed.Followers{Keys: guard, Grants: authServer, State: func(ctx context.Context, keys []string) error {
+		if cfg.Listing == ListingApproved && slices.Contains(keys, merge.ApprovedKey) {
+			approved, err := loadApproved(ctx, store)
+			if err != nil {
+				return err
+			}
+			index.SetListing(approved)
+		}
 		if !slices.Contains(keys, merge.SplitsKey) && !slices.Contains(keys, merge.JoinsKey) {
 			return nil
 		}
@@ -327,6 +337,7 @@ func (s *Service) open(ctx context.Context) (http.Handler, *metrics.Metrics, err
 		Logger:            logger,
 		Index:             searcher,
 		Conflicts:         index.Conflicts,
+		GroupOf:           index.GroupOf,
 		Tools:             tools,
 		Guard:             counted,
 		Store:             store,

@@ -31,7 +31,7 @@ func searchCmd(ctx context.Context, args []string, env envLookup, stdout, stderr
 		return err
 	}
 	defer store.Close()
-	index, _, _, err := service.BuildDirectory(ctx, store, 0, mcpdir.Trust{})
+	index, _, _, err := service.BuildDirectory(ctx, store, 0, mcpdir.Trust{}, false)
 	if err != nil {
 		return err
 	}

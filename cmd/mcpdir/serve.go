@@ -51,6 +51,7 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 	fs.BoolVar(&cfg.SyncPrivate, "sync-allow-private", envTrue(env("MCPDIR_SYNC_ALLOW_PRIVATE")), "let --sync-from reach loopback, private and other non-public addresses (env MCPDIR_SYNC_ALLOW_PRIVATE=1)")
 	fs.BoolVar(&cfg.SyncProxy, "sync-proxy-from-env", envTrue(env("MCPDIR_SYNC_PROXY_FROM_ENV")), "fetch --sync-from through the proxy HTTPS_PROXY/HTTP_PROXY name (env MCPDIR_SYNC_PROXY_FROM_ENV=1)")
 	verifying := fs.String("verifying-registries", env.or("MCPDIR_VERIFYING_REGISTRIES", mcpdir.OfficialRegistry), "comma-separated base URLs of the followed registries that verify namespaces and package ownership, as the official one does: their records may join entries by name and package (env MCPDIR_VERIFYING_REGISTRIES; docs/trust.md)")
+	fs.StringVar(&cfg.Listing, "listing", env.or("MCPDIR_LISTING", service.ListingAll), "all: every entry is served; approved: only the entries an admin approved (POST /api/admin/v1/entries/{id}/approve), an organisation's private catalogue (env MCPDIR_LISTING)")
 	checkEvery := seconds(0)
 	if v := env("MCPDIR_CHECK_EVERY"); v != "" {
 		if err := checkEvery.Set(v); err != nil {
@@ -82,6 +83,9 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 	cfg.SignupClosed = signup == "closed"
 	if cfg.CheckEvery = time.Duration(checkEvery); cfg.CheckEvery != 0 && cfg.CheckEvery < time.Second {
 		return usageError{"--check-every must be at least 1s (hours suit a directory; seconds, tests)"}
+	}
+	if cfg.Listing != service.ListingAll && cfg.Listing != service.ListingApproved {
+		return usageError{"--listing must be all or approved"}
 	}
 	if cfg.RegistryAPI != "public" && cfg.RegistryAPI != "key" && cfg.RegistryAPI != "off" {
 		return usageError{"--registry-api must be public, key or off"}
