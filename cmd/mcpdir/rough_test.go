@@ -106,3 +106,57 @@ func TestDocsCountTheMCPTools(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsContainerLinesRunOnRestrictedHosts: every `podman run` and
+// `docker run` the README and docs/deploy.md show carries the limits
+// e2e/image.sh runs the image with, without which it does not start on
+// restricted hosts (issue 35, item 6.2).
+func TestDocsContainerLinesRunOnRestrictedHosts(t *testing.T) {
+	const limits = "--ulimit nofile=1024:1024 --ulimit nproc=1024:1024"
+	if b, _ := os.ReadFile("../../e2e/image.sh"); !strings.Contains(string(b), limits) {
+		t.Fatalf("e2e/image.sh no longer runs with %s: change the docs with it", limits)
+	}
+	for _, f := range []string{"../../README.md", "../../docs/deploy.md"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for line := range strings.Lines(string(b)) {
+			if l := strings.TrimSpace(line); strings.HasPrefix(l, "podman run ") || strings.HasPrefix(l, "docker run ") {
+				n++
+				if !strings.Contains(l, limits) {
+					t.Errorf("%s: %s lacks %s", f, l, limits)
+				}
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s shows no container run", f)
+		}
+	}
+}
+
+// TestQuickStartKeyIsUnlimited: the quick start's operator key has no
+// limit, and says how to make one, so that trying the service does not
+// spend a 20-an-hour budget in a minute (issue 35, item 6.3).
+func TestQuickStartKeyIsUnlimited(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	quick, _, _ := strings.Cut(string(b)[strings.Index(string(b), "## Quick start"):], "\n## ")
+	const line = "go run ./cmd/mcpdir keys create --name laptop --rate-limit unlimited"
+	if !strings.Contains(quick, line) {
+		t.Fatalf("the quick start does not make an unlimited key:\n%s", quick)
+	}
+	dir := t.TempDir()
+	key := newKey(t, dir, "--rate-limit", "unlimited")
+	s := startServer(t, dir)
+	for i := range 25 {
+		resp := get(t, s.URL+"/api/open/v1/search?keywords=postgres", "Bearer "+key)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("search %d with the quick start's key: %d", i+1, resp.StatusCode)
+		}
+	}
+}
