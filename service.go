@@ -91,6 +91,18 @@ type RateLimiter interface {
 	Allow(ctx context.Context, key string, limit int, window time.Duration) (RateDecision, error)
 }
 
+// RateReserver is a RateLimiter that can take back a request it counted:
+// a login counts its attempt as a failure before the password is checked
+// (so that attempts arriving at once cannot all pass a limit that is only
+// looked at), and takes the count back when the password was right.
+type RateReserver interface {
+	RateLimiter
+	// Reserve counts one request for key as Allow does, atomically. When
+	// it was counted, undo takes it back (once; later calls do nothing);
+	// otherwise undo does nothing.
+	Reserve(ctx context.Context, key string, limit int, window time.Duration) (d RateDecision, undo func(), err error)
+}
+
 // Hit is one search result.
 type Hit struct {
 	Entry *Entry

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/mail"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -52,16 +53,28 @@ func (e *ThrottledError) Error() string {
 // Service signs people up and in.
 type Service struct {
 	store    mcpdir.AccountStore
-	failures mcpdir.RateLimiter
+	failures mcpdir.RateReserver
+	hasher   *Hasher
 	now      func() time.Time
 	// dummy is verified for unknown emails, so that they take as long as
 	// a wrong password.
 	dummy string
 }
 
+// dummyHash is one hash for every Service of the process.
+var dummyHash = sync.OnceValue(func() string { return HashPassword("not a password of anyone") })
+
 // New returns a Service over the store; failures counts failed logins.
-func New(store mcpdir.AccountStore, failures mcpdir.RateLimiter) *Service {
-	return &Service{store: store, failures: failures, now: time.Now, dummy: HashPassword("not a password of anyone")}
+// Its passwords are hashed within the process's hashing bound.
+func New(store mcpdir.AccountStore, failures mcpdir.RateReserver) *Service {
+	return &Service{store: store, failures: failures, hasher: defaultHasher, now: time.Now, dummy: dummyHash()}
+}
+
+// WithHasher makes the Service hash within h's bound instead of the
+// process's.
+func (s *Service) WithHasher(h *Hasher) *Service {
+	s.hasher = h
+	return s
 }
 
 // NormalizeEmail checks an address and returns it lower-cased.
@@ -91,7 +104,11 @@ func (s *Service) SignUp(ctx context.Context, email, password string) (string, *
 	if err := checkPassword(password); err != nil {
 		return "", nil, err
 	}
-	a := &mcpdir.Account{ID: uuid.NewString(), Email: email, PasswordHash: HashPassword(password), CreatedAt: s.now().UTC()}
+	hash, err := s.hasher.Hash(ctx, password)
+	if err != nil {
+		return "", nil, err
+	}
+	a := &mcpdir.Account{ID: uuid.NewString(), Email: email, PasswordHash: hash, CreatedAt: s.now().UTC()}
 	if err := s.store.CreateAccount(ctx, a); err != nil {
 		if mcpdir.ErrorCode(err) == mcpdir.ECodeConflict {
 			return "", nil, mcpdir.Errorf(mcpdir.ECodeConflict, "An account with this email exists: log in")
@@ -104,7 +121,13 @@ func (s *Service) SignUp(ctx context.Context, email, password string) (string, *
 
 // LogIn checks an email and password and signs the account in. A wrong
 // email and a wrong password get the same answer in about the same time;
-// too many recent failures (see MaxFailures) get a ThrottledError.
+// too many recent failures (see MaxFailures) get a ThrottledError, and a
+// login finding every hashing slot taken a BusyError.
+//
+// An attempt is counted as a failure before its password is checked, and
+// the count taken back when the password was right: attempts arriving at
+// once, on one replica or many, cannot all pass a limit that a failure
+// would only reach once they are done.
 func (s *Service) LogIn(ctx context.Context, email, password, clientIP string) (string, *mcpdir.Account, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
 	if len(email) > 254 || len(password) > 4*MaxPassword {
@@ -112,34 +135,62 @@ func (s *Service) LogIn(ctx context.Context, email, password, clientIP string) (
 	}
 	addr := clientnet.Key(clientIP)
 	byAddr, byPair, byAccount := "login-ip:"+addr, "login-pair:"+addr+"|"+email, "login-account:"+email
-	for _, c := range []struct {
-		key   string
-		limit int
-	}{{byAddr, MaxAddressFailures}, {byPair, MaxFailures}} {
-		if d := s.peek(ctx, c.key, c.limit); !d.Allowed {
-			return "", nil, &ThrottledError{After: d.RetryAfter}
+	var undo []func()
+	release := func() {
+		for _, u := range undo {
+			u()
 		}
 	}
-	if d := s.peek(ctx, byAccount, MaxAccountFailures); !d.Allowed {
-		if p := s.peek(ctx, byPair, 1); !p.Allowed { // this address has failed on the account
-			return "", nil, &ThrottledError{After: min(d.RetryAfter, p.RetryAfter)}
+	reserve := func(key string, limit int) (mcpdir.RateDecision, error) {
+		d, u, err := s.failures.Reserve(ctx, key, limit, ThrottleWindow)
+		if err != nil {
+			release()
+			return d, err
 		}
+		undo = append(undo, u)
+		if !d.Allowed {
+			release()
+			return d, &ThrottledError{After: d.RetryAfter}
+		}
+		return d, nil
 	}
-	a, err := s.store.AccountByEmail(ctx, email)
-	if err != nil && !errors.Is(err, mcpdir.ErrNotFound) {
+	if _, err := reserve(byAddr, MaxAddressFailures); err != nil {
 		return "", nil, err
 	}
-	hash := s.dummy
+	pair, err := reserve(byPair, MaxFailures)
+	if err != nil {
+		return "", nil, err
+	}
+	// Past the account's bar, only an address with no failure (nor attempt
+	// under way) on it gets a try: one per address.
+	if d := s.peek(ctx, byAccount, MaxAccountFailures); !d.Allowed && MaxFailures-pair.Remaining > 1 {
+		release()
+		return "", nil, &ThrottledError{After: min(d.RetryAfter, pair.Reset)}
+	}
+	// Counted on the account only while under its bar: the bar holds back
+	// addresses that failed, not the owner's.
+	if _, u, err := s.failures.Reserve(ctx, byAccount, MaxAccountFailures, ThrottleWindow); err == nil {
+		undo = append(undo, u)
+	}
+
+	a, err := s.store.AccountByEmail(ctx, email)
+	if err != nil && !errors.Is(err, mcpdir.ErrNotFound) {
+		release()
+		return "", nil, err
+	}
+	hash := s.dummy // an unknown email costs one hash, as a known one does
 	if a != nil {
 		hash = a.PasswordHash
 	}
-	ok := VerifyPassword(hash, password) && a != nil && !a.Disabled()
-	if !ok {
-		s.failures.Allow(ctx, byAddr, MaxAddressFailures, ThrottleWindow)
-		s.failures.Allow(ctx, byPair, MaxFailures, ThrottleWindow)
-		s.failures.Allow(ctx, byAccount, MaxAccountFailures, ThrottleWindow)
+	ok, err := s.hasher.Verify(ctx, hash, password)
+	if err != nil { // not checked: not a failure
+		release()
+		return "", nil, err
+	}
+	if !ok || a == nil || a.Disabled() {
 		return "", nil, ErrBadLogin
 	}
+	release() // a success is no failure
 	token, err := s.newSession(ctx, a)
 	return token, a, err
 }

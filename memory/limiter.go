@@ -30,8 +30,41 @@ func NewLimiter(now func() time.Time) *Limiter {
 	return &Limiter{now: now, logs: map[string][]time.Time{}, dirty: map[string]bool{}}
 }
 
+var _ mcpdir.RateReserver = (*Limiter)(nil)
+
 // Allow implements mcpdir.RateLimiter.
 func (l *Limiter) Allow(_ context.Context, key string, limit int, window time.Duration) (mcpdir.RateDecision, error) {
+	d, _ := l.allow(key, limit, window)
+	return d, nil
+}
+
+// Reserve implements mcpdir.RateReserver: undo removes the request it
+// counted from the key's window.
+func (l *Limiter) Reserve(_ context.Context, key string, limit int, window time.Duration) (mcpdir.RateDecision, func(), error) {
+	d, at := l.allow(key, limit, window)
+	if !d.Allowed {
+		return d, func() {}, nil
+	}
+	var once sync.Once
+	return d, func() { once.Do(func() { l.remove(key, at) }) }, nil
+}
+
+// remove takes one request counted at at out of key's window.
+func (l *Limiter) remove(key string, at time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	log := l.logs[key]
+	for i := len(log) - 1; i >= 0; i-- {
+		if log[i].Equal(at) {
+			l.logs[key] = append(log[:i:i], log[i+1:]...)
+			l.dirty[key] = true
+			return
+		}
+	}
+}
+
+// allow counts a request for key when it fits, and says when it counted it.
+func (l *Limiter) allow(key string, limit int, window time.Duration) (mcpdir.RateDecision, time.Time) {
 	now := l.now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -54,7 +87,7 @@ func (l *Limiter) Allow(_ context.Context, key string, limit int, window time.Du
 		d.Reset = log[0].Add(window).Sub(now)
 	}
 	l.logs[key] = log
-	return d, nil
+	return d, now
 }
 
 // Sweep forgets keys with no request in the last window, bounding memory.

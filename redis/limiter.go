@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -93,28 +94,60 @@ func NewLimiter(ctx context.Context, url string, fallback mcpdir.RateLimiter, lo
 // Close closes the connection to Redis.
 func (l *Limiter) Close() error { return l.client.Close() }
 
+var _ mcpdir.RateReserver = (*Limiter)(nil)
+
 // Allow implements mcpdir.RateLimiter.
 func (l *Limiter) Allow(ctx context.Context, key string, limit int, window time.Duration) (mcpdir.RateDecision, error) {
+	d, _, err := l.Reserve(ctx, key, limit, window)
+	return d, err
+}
+
+// Reserve implements mcpdir.RateReserver: the request is counted in Redis
+// by the one script, so that requests arriving at once on every replica
+// never pass more than limit; undo removes its member from the window.
+// While Redis is unreachable the in-process limiter counts (and undoes).
+func (l *Limiter) Reserve(ctx context.Context, key string, limit int, window time.Duration) (mcpdir.RateDecision, func(), error) {
 	if l.degraded.Load() {
-		return l.fallback.Allow(ctx, key, limit, window)
+		return l.fallbackReserve(ctx, key, limit, window)
 	}
-	ctx, cancel := context.WithTimeout(ctx, l.timeout)
+	tctx, cancel := context.WithTimeout(ctx, l.timeout)
 	defer cancel()
-	res, err := allowScript.Run(ctx, l.client, []string{l.prefix + key}, window.Microseconds(), limit, rand.Text()).Int64Slice()
+	member := rand.Text()
+	res, err := allowScript.Run(tctx, l.client, []string{l.prefix + key}, window.Microseconds(), limit, member).Int64Slice()
 	if err != nil || len(res) != 4 {
 		if err == nil {
 			err = fmt.Errorf("unexpected answer %v", res)
 		}
 		l.fail(err)
-		return l.fallback.Allow(ctx, key, limit, window)
+		return l.fallbackReserve(ctx, key, limit, window)
 	}
 	allowed, n, now, oldest := res[0] == 1, int(res[1]), res[2], res[3]
 	d := mcpdir.RateDecision{Allowed: allowed, Limit: limit, Remaining: max(0, limit-n),
 		Reset: time.Duration(oldest+window.Microseconds()-now) * time.Microsecond}
 	if !allowed {
 		d.RetryAfter = d.Reset
+		return d, func() {}, nil
 	}
-	return d, nil
+	var once sync.Once
+	undo := func() {
+		once.Do(func() {
+			uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), l.timeout)
+			defer cancel()
+			if err := l.client.ZRem(uctx, l.prefix+key, member).Err(); err != nil {
+				// The request stays counted: a limit errs on the strict side.
+				l.log.Warn("redis: cannot take back a counted request", "err", err)
+			}
+		})
+	}
+	return d, undo, nil
+}
+
+func (l *Limiter) fallbackReserve(ctx context.Context, key string, limit int, window time.Duration) (mcpdir.RateDecision, func(), error) {
+	if r, ok := l.fallback.(mcpdir.RateReserver); ok {
+		return r.Reserve(ctx, key, limit, window)
+	}
+	d, err := l.fallback.Allow(ctx, key, limit, window)
+	return d, func() {}, err
 }
 
 // fail switches to the in-process limiter, logging it once.

@@ -223,7 +223,7 @@ func (s *Service) open(ctx context.Context) (http.Handler, *metrics.Metrics, err
 	// Failed logins and pages per address are counted where budgets are:
 	// in Redis, shared by every replica, when there is one.
 	pageLimiter, loginFailures := memory.NewLimiter(nil), memory.NewLimiter(nil)
-	perAddress, failures := mcpdir.RateLimiter(pageLimiter), mcpdir.RateLimiter(loginFailures)
+	perAddress, failures := mcpdir.RateLimiter(pageLimiter), mcpdir.RateReserver(loginFailures)
 	if shared != nil {
 		perAddress, failures = shared, shared
 	}

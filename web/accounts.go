@@ -136,14 +136,16 @@ func (p *Pages) signup(w http.ResponseWriter, r *http.Request) {
 	email, password := r.PostFormValue("email"), r.PostFormValue("password")
 	token, _, err := p.accounts.Accounts.SignUp(r.Context(), email, password)
 	if err != nil {
-		status := http.StatusBadRequest
+		status, msg := http.StatusBadRequest, mcpdir.ErrorMessage(err)
 		if mcpdir.ErrorCode(err) == mcpdir.ECodeConflict {
 			status = http.StatusConflict
+		} else if busy, ok := errors.AsType[*accounts.BusyError](err); ok {
+			status, msg = tooBusy(w, busy)
 		} else if _, ok := errors.AsType[*mcpdir.Error](err); !ok {
 			p.logger.ErrorContext(r.Context(), "web: sign up", "err", err)
 			status = http.StatusServiceUnavailable
 		}
-		p.render(w, r, status, "signup", &formPage{Base: Base{Title: "Sign up"}, Email: email, Error: mcpdir.ErrorMessage(err), Next: nextPath(r)})
+		p.render(w, r, status, "signup", &formPage{Base: Base{Title: "Sign up"}, Email: email, Error: msg, Next: nextPath(r)})
 		return
 	}
 	p.setSession(w, r, token)
@@ -160,10 +162,13 @@ func (p *Pages) login(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		status, msg := http.StatusUnauthorized, "Invalid email or password"
 		var th *accounts.ThrottledError
+		var busy *accounts.BusyError
 		switch {
 		case errors.As(err, &th):
 			w.Header().Set("Retry-After", strconv.Itoa(max(1, int(th.After/time.Second))))
 			status, msg = http.StatusTooManyRequests, "Too many failed logins: wait "+th.After.Round(time.Second).String()+" and try again."
+		case errors.As(err, &busy):
+			status, msg = tooBusy(w, busy)
 		case err != accounts.ErrBadLogin:
 			p.logger.ErrorContext(r.Context(), "web: log in", "err", err)
 			status, msg = http.StatusServiceUnavailable, "Logging in is not possible right now: try again shortly."
@@ -173,6 +178,13 @@ func (p *Pages) login(w http.ResponseWriter, r *http.Request) {
 	}
 	p.setSession(w, r, token)
 	afterSignIn(w, r)
+}
+
+// tooBusy answers an attempt that found every password-hashing slot taken:
+// 429 with Retry-After, its password unchecked.
+func tooBusy(w http.ResponseWriter, busy *accounts.BusyError) (int, string) {
+	w.Header().Set("Retry-After", strconv.Itoa(max(1, int(busy.After/time.Second))))
+	return http.StatusTooManyRequests, "Too many people are signing in right now: try again in a moment."
 }
 
 func (p *Pages) logout(w http.ResponseWriter, r *http.Request) {
