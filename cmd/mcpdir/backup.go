@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -14,12 +15,13 @@ import (
 // server uses it.
 func backupCmd(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
 	fs, storeAt := newFlags("backup", env, stderr)
+	force := fs.Bool("force", false, "replace FILE if it exists")
 	args, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(args) != 1 || args[0] == "" {
-		return usageError{"usage: mcpdir backup FILE [--data-dir DIR]"}
+		return usageError{"usage: mcpdir backup FILE [--force] [--data-dir DIR]"}
 	}
 	if storeAt.databaseURL != "" {
 		return usageError{"backup copies the embedded SQLite store; back up PostgreSQL with its own tools (pg_dump)"}
@@ -33,6 +35,9 @@ func backupCmd(ctx context.Context, args []string, env envLookup, stdout, stderr
 	absDB, err2 := filepath.Abs(db)
 	if err1 == nil && err2 == nil && slices.Contains([]string{absDB, absDB + "-wal", absDB + "-shm", absDB + "-journal"}, absFile) {
 		return usageError{"the backup would overwrite the store itself: name a file outside " + sqlite.FileName}
+	}
+	if fi, err := os.Stat(file); err == nil && !fi.IsDir() && !*force {
+		return usageError{terminalSafe(file) + " exists: name another file, or add --force to replace it"}
 	}
 	store, err := sqlite.Open(ctx, storeAt.dataDir)
 	if err != nil {

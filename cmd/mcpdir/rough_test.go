@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -158,5 +160,28 @@ func TestQuickStartKeyIsUnlimited(t *testing.T) {
 		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("search %d with the quick start's key: %d", i+1, resp.StatusCode)
 		}
+	}
+}
+
+// TestBackupKeepsAnExistingFile: backup FILE refuses a FILE that exists,
+// which it would replace, unless told --force (issue 35, item 6.7).
+func TestBackupKeepsAnExistingFile(t *testing.T) {
+	dir := t.TempDir()
+	cli(t, dir, "keys", "list") // makes the store
+	file := filepath.Join(t.TempDir(), "kept.db")
+	os.WriteFile(file, []byte("last week's backup"), 0o600)
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"mcpdir", "backup", file, "--data-dir", dir}, noEnv, nil, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "exists") || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("a backup over an existing file: %v", err)
+	}
+	if b, _ := os.ReadFile(file); string(b) != "last week's backup" {
+		t.Fatalf("the refused backup changed the file")
+	}
+	if out := cli(t, dir, "backup", file, "--force"); !strings.Contains(out, "backed up") {
+		t.Fatalf("backup --force: %s", out)
+	}
+	if b, _ := os.ReadFile(file); string(b) == "last week's backup" {
+		t.Fatalf("backup --force left the file as it was")
 	}
 }
