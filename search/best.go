@@ -21,7 +21,8 @@ const collapseSlack = 30
 type hit struct {
 	doc   uint32
 	score float32
-	tie   uint64 // tieKey of the doc
+	tie   uint64  // tieKey of the doc
+	idf   float32 // the share of the query's IDF it covers, unnormalised
 }
 
 // tieKey orders entries of equal scores as betterTie does, as far as 64

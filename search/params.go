@@ -37,6 +37,17 @@ type Params struct {
 	// SameLanguage is the factor of an entry written in the query's
 	// language, when that is not English.
 	SameLanguage float32
+	// Weak is the share of a query word an entry covers (of its IDF,
+	// weight and score) when it matches the word by weak expansions only
+	// (lexicon.Expansion.Weak: the word's neighbours, or another word it
+	// begins or nearly spells beside its own); Sense, when the word names
+	// a concept with another of the query's and the entry matches it but
+	// is not of the concept.
+	Weak, Sense float32
+	// An entry ranks only when it answers the query (the tail stops): its
+	// coverage of the query is at least FloorCover times the best entry's,
+	// and its score at least FloorScore times the best score.
+	FloorCover, FloorScore float32
 	// Lexicon weighs how query words find index words.
 	Lexicon lexicon.Params
 }
@@ -60,6 +71,9 @@ func DefaultParams() Params {
 		Verified:     1.05,
 		Down:         0.9,
 		SameLanguage: 1.21,
+		Weak:         0.5,
+		Sense:        0.75,
+		FloorScore:   0.1,
 		Lexicon: lexicon.Params{
 			Stem: 0.95, Synonym: 0.9, Prefix: 0.512, Typo: 0.48,
 			Concept: 0.4032, Gloss: 0.864, Related: 0.45,

@@ -119,8 +119,11 @@ type searcher struct {
 	// candidate marks the window offsets a required clause touched: the
 	// only ones the optional clauses add to (see requireClauses).
 	candidate [window / 64]uint64
-	byIDF     []int
-	optional  []bool
+	// strong marks the window offsets the current clause touched by an
+	// expansion that is not weak (lexicon.Expansion.Weak).
+	strong   [window / 64]uint64
+	byIDF    []int
+	optional []bool
 	// best holds the hits that may be among the best k: at most twice k,
 	// then the best k are selected and the worst of them is the bar.
 	best []hit
@@ -163,6 +166,7 @@ type cursor struct {
 	// optional: the cursor's clause cannot make an entry match on its own,
 	// so it adds only to the candidates of the required clauses.
 	optional bool
+	weak     bool
 	weight   float32
 	clause   int
 	norms    *normTable // the searcher's, with names damped or not
@@ -217,6 +221,9 @@ func (s *searcher) fill(c *cursor, base, end uint32, live []uint64) {
 		}
 		if off := c.doc - base; !c.optional || s.isCandidate(off) {
 			s.add(off, c.tf)
+			if !c.weak {
+				s.strong[off/64] |= 1 << (off % 64)
+			}
 		}
 		c.pending = false
 	}
@@ -261,6 +268,9 @@ func (s *searcher) fill(c *cursor, base, end uint32, live []uint64) {
 			continue
 		}
 		s.add(d-base, c.weight*tf)
+		if !c.weak {
+			s.strong[(d-base)/64] |= 1 << ((d - base) % 64)
+		}
 	}
 	c.i, c.doc = i, d
 }
@@ -295,7 +305,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 				norms = &s.norms[1]
 			}
 			for _, e := range c.Exps {
-				s.cursors = append(s.cursors, cursor{b: x.terms[e.Term].postings, weight: e.Weight, clause: ci, optional: opt, norms: norms})
+				s.cursors = append(s.cursors, cursor{b: x.terms[e.Term].postings, weight: e.Weight, clause: ci, optional: opt, weak: e.Weak, norms: norms})
 			}
 		}
 	}
@@ -331,7 +341,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			for ; i < len(s.cursors) && s.cursors[i].clause == ci; i++ {
 				s.fill(&s.cursors[i], base, end, x.liveBits)
 			}
-			s.endClause(&s.parser.Clauses[ci], x.params.K1)
+			s.endClause(&s.parser.Clauses[ci], &x.params)
 		}
 		for _, off := range s.touched[:s.nTouched] {
 			a := &s.acc[off]
@@ -358,7 +368,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			if sc < s.bar {
 				continue // k hits are better
 			}
-			s.best = append(s.best, hit{d, sc, tieKey(&x.docs[d])})
+			s.best = append(s.best, hit{d, sc, tieKey(&x.docs[d]), idf})
 			if len(s.best) == 2*k {
 				x.selectBest(s.best, k)
 				s.best = s.best[:k]
@@ -374,6 +384,9 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 		return mcpdir.SearchResult{}
 	}
 	ranked := x.leading(s.best, k, limit)
+	if kept := x.floor(ranked, best); len(kept) < len(ranked) {
+		ranked, total = kept, len(kept)
+	}
 	hits := make([]mcpdir.Hit, len(ranked))
 	for i, h := range ranked {
 		sc := float64(h.score)
@@ -383,6 +396,29 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 		hits[i] = mcpdir.Hit{Entry: x.docs[h.doc].entry, Score: sc}
 	}
 	return mcpdir.SearchResult{Hits: hits, Total: total}
+}
+
+// floor keeps, of the ranked hits, those that answer the query: past them
+// the tail stops, so that a small directory shows its two good servers
+// rather than two and eight that share a word with the query. A hit
+// answers when it covers at least Params.FloorCover of what the best
+// covering hit covers (cover: the best coverage of any match, whatever the limit)
+// and scores at least Params.FloorScore of the first
+// hit's score (both fitted on the tune half). It keeps the order, and
+// reorders hs in place.
+func (x *Index) floor(hs []hit, cover float32) []hit {
+	p := &x.params
+	if len(hs) == 0 || p.FloorCover <= 0 && p.FloorScore <= 0 {
+		return hs
+	}
+	minCover, minScore := p.FloorCover*cover*(1-1e-6), p.FloorScore*hs[0].score
+	kept := hs[:1] // the decision to answer is the query's, made before
+	for _, h := range hs[1:] {
+		if h.idf >= minCover && h.score >= minScore {
+			kept = append(kept, h)
+		}
+	}
+	return kept
 }
 
 // need is the IDF an entry must cover to match (less a rounding margin).
@@ -425,11 +461,22 @@ var pruneOptional = true
 
 // endClause saturates the counts of the clause in the window and adds its
 // score to the entries' totals.
-func (s *searcher) endClause(c *lexicon.Clause, k1 float32) {
+//
+// An entry that matches the clause by weak expansions only (its word's
+// neighbours, or the word in another sense than the query's) covers it in
+// part: Params.Weak, or Params.Sense for a word the query uses in a
+// concept's sense.
+func (s *searcher) endClause(c *lexicon.Clause, p *Params) {
+	k1 := p.K1
 	weight := c.Weight // a bonus clause adds to scores, not to coverage
 	if c.Bonus {
 		weight = 0
 	}
+	weak := p.Weak
+	if c.Sensed {
+		weak = p.Sense
+	}
+	weak = max(weak, 1e-4) // a touched entry's score stays above zero
 	for _, off := range s.inClause[:s.nIn] {
 		a := &s.acc[off]
 		tf := a.tf
@@ -437,9 +484,16 @@ func (s *searcher) endClause(c *lexicon.Clause, k1 float32) {
 		s.candidate[off/64] |= 1 << (off % 64)
 		s.touched[s.nTouched] = off
 		s.nTouched += isZero(a.score)
-		a.score += c.Weight * tf * (k1 + 1) / (tf + k1)
-		a.idf += c.IDF
-		a.weight += weight
+		share := float32(1)
+		if s.strong[off/64]&(1<<(off%64)) == 0 {
+			share = weak
+		}
+		a.score += share * c.Weight * tf * (k1 + 1) / (tf + k1)
+		a.idf += share * c.IDF
+		a.weight += share * weight
+	}
+	for _, off := range s.inClause[:s.nIn] {
+		s.strong[off/64] = 0
 	}
 	s.nIn = 0
 }

@@ -140,7 +140,15 @@ func (x *Index) Generation() uint64 { return x.Servers.Generation() + x.tools.Ge
 
 // FindTools returns the best q.Limit tools for q.Text, at most PerServer
 // of one server in each ten unless the query names the server.
+//
+// It answers nothing for a query the servers' search answers nothing for:
+// the decision whether the directory is about a query is the same for
+// servers and their tools ("get the weather" is no redis get), and the
+// tools' own search stops its tail as the servers' does.
 func (x *Index) FindTools(q mcpdir.Query) mcpdir.ToolResult {
+	if x.Servers.Find(mcpdir.Query{Text: q.Text, Limit: 1}).Total == 0 {
+		return mcpdir.ToolResult{}
+	}
 	res := x.tools.Find(mcpdir.Query{Text: q.Text, Limit: maxCandidates, Filter: mcpdir.Filter{Warnings: q.Filter.Warnings}})
 	x.mu.RLock()
 	defer x.mu.RUnlock()

@@ -29,6 +29,7 @@ type analysis struct {
 	df     uint32
 	nameDF uint32
 	asked  bool
+	sensed bool
 }
 
 // appendClauseKey appends the cache key of word w of query word qw to b:

@@ -2,6 +2,7 @@ package lexicon
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -76,7 +77,7 @@ func (p *Parser) addClause(w string, qw *qword) {
 		}
 		c := p.newClause(w)
 		c.Stem, c.Weight, c.IDF, c.Known, c.Asked = a.stem, a.weight, a.idf, a.known, a.asked
-		c.DF, c.NameDF = a.df, a.nameDF
+		c.DF, c.NameDF, c.Sensed = a.df, a.nameDF, a.sensed
 		c.Exps = append(c.Exps, a.exps...)
 		c.Common, c.Cue = isCommon(w, qw), qw.term || len(qw.concepts) > 0
 		return
@@ -92,7 +93,7 @@ func (p *Parser) addClause(w string, qw *qword) {
 	p.cache.Put(p.gen, string(p.key), &analysis{
 		stem: st, exps: append([]Expansion(nil), c.Exps...),
 		weight: c.Weight, idf: c.IDF, known: c.Known, asked: c.Asked,
-		df: c.DF, nameDF: c.NameDF,
+		df: c.DF, nameDF: c.NameDF, sensed: c.Sensed,
 	})
 }
 
@@ -129,7 +130,7 @@ func (p *Parser) newClause(w string) *Clause {
 	}
 	c := &p.Clauses[len(p.Clauses)-1]
 	c.Word, c.Stem, c.Exps, c.Bonus, c.Asked = w, "", c.Exps[:0], false, false
-	c.Known, c.DF, c.NameDF, c.Common, c.Cue, c.Damped = false, 0, 0, false, false, false
+	c.Known, c.DF, c.NameDF, c.Common, c.Cue, c.Damped, c.Sensed = false, 0, 0, false, false, false, false
 	return c
 }
 
@@ -185,6 +186,16 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword) {
 		p.addStem(c, Stem(g), p.params.Gloss*p.params.Stem)
 	}
 	core := len(c.Exps)
+	// What the word finds beside itself is weak evidence of it: another
+	// word it begins or nearly spells, when it has entries of its own, and
+	// its corpus neighbours always ("weather" is not "network conditions").
+	own := p.maxDF(c, core) > 0
+	// A word two of the query's words name a concept with is meant in the
+	// concept's sense: an entry that has it but is not of the concept
+	// uses it in another ("prices" of "stock prices" is not AWS pricing).
+	for _, k := range qw.concepts {
+		c.Sensed = c.Sensed || k.words >= 2
+	}
 	// A word of a sentence that entries have is meant as written: "anna"
 	// is not "annotation", "unread" not "unreal".
 	// A word of a query in another language is a word of that language:
@@ -203,16 +214,25 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword) {
 	if typo && p.maxDF(c, len(c.Exps)) <= uint32(p.live/typoRareness) {
 		p.addTypos(c, w, p.maxDF(c, len(c.Exps)))
 	}
+	if own {
+		c.markWeak(core)
+	}
 	if p.maxDF(c, core) == 0 {
 		// Nothing but prefixes and typos: they stand for the word.
 		core = len(c.Exps)
 	}
 	// Neighbours stand in for a rare keyword, where the index has little
 	// of its own (and cost the scan of their postings).
+	relFrom, relTo := len(c.Exps), len(c.Exps)
 	if !p.Sentence && p.maxDF(c, core) < relatedBelowDF {
 		for _, n := range relatedByStem[st] {
 			p.addStem(c, n.stem, p.params.Related*n.weight)
 		}
+		relTo = len(c.Exps)
+		c.markWeak(relFrom)
+	}
+	if c.Sensed {
+		c.markWeak(0) // the concept's term, added below, is strong
 	}
 	// A word people ask for a concept with stands for the concept's
 	// entries (in keywords, only where the query bears the concept out:
@@ -223,6 +243,13 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword) {
 	// entries than the word itself ("umbrella", "leftovers"); a word
 	// entries use as much ("desktop") says what it says.
 	wordDF := p.maxDF(c, core)
+	if c.Sensed && !p.sensedHere(qw) {
+		// No entry is of the concept the query means the word in, and
+		// none has the other words it names the concept with: those that
+		// have the word use it in another sense ("book" of "book a flight"
+		// in a directory without flights is not Airbnb's).
+		c.Exps, core = c.Exps[:0], 0
+	}
 	for _, k := range qw.concepts {
 		if id, ok := p.v.Term(k.concept); ok {
 			c.add(id, p.params.Concept/float32(k.words))
@@ -234,7 +261,14 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword) {
 		// stand for it.
 		core = len(c.Exps)
 	}
-	df := p.maxDF(c, core)
+	// A word found only by its neighbours is not known: in a directory
+	// with no weather server, "weather" is not its "conditions".
+	df := uint32(0)
+	for i, e := range c.Exps[:core] {
+		if i < relFrom || i >= relTo {
+			df = max(df, p.df(e.Term))
+		}
+	}
 	c.Known = df > 0
 	// The evidence of what the word finds: its own entries, or else those
 	// of its prefixes and near spellings ("postgress"), not its concepts'.
@@ -300,7 +334,38 @@ func (c *Clause) add(id uint32, weight float32) {
 			return
 		}
 	}
-	c.Exps = append(c.Exps, Expansion{id, weight})
+	c.Exps = append(c.Exps, Expansion{Term: id, Weight: weight})
+}
+
+// sensedHere reports whether some entry is of a concept that two or more
+// of the query's words, qw among them, name.
+func (p *Parser) sensedHere(qw *qword) bool {
+	for _, k := range qw.concepts {
+		if id, ok := p.v.Term(k.concept); ok && k.words >= 2 && p.df(id) > 0 {
+			return true
+		}
+	}
+	// Or every word that names it with qw is one some entry has: an entry
+	// may say it in those words without being assigned the concept.
+	for i := range p.words {
+		w := &p.words[i]
+		if w == qw || w.stop || p.Foreign {
+			continue // (another language's words are its own)
+		}
+		for _, k := range qw.concepts {
+			if k.words >= 2 && slices.ContainsFunc(w.concepts, func(n named) bool { return n.concept == k.concept }) && !p.knows(w.text) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// markWeak marks the clause's expansions from the i-th on as weak.
+func (c *Clause) markWeak(i int) {
+	for ; i < len(c.Exps); i++ {
+		c.Exps[i].Weak = true
+	}
 }
 
 func (c *Clause) has(id uint32) bool {
@@ -396,7 +461,7 @@ type cand struct {
 
 func (p *Parser) addCand(c *Clause, id uint32, weight float32) {
 	if df := p.df(id); df > 0 && !c.has(id) {
-		p.cands = append(p.cands, cand{Expansion{id, weight}, df})
+		p.cands = append(p.cands, cand{Expansion{Term: id, Weight: weight}, df})
 	}
 }
 

@@ -116,12 +116,20 @@ type Clause struct {
 	// adds to the score of entries that match its words in that order,
 	// and is no part of the query's coverage.
 	Bonus bool
+	// Sensed marks a word that names a concept with another word of the
+	// query: its own expansions are weak, the concept's entries strong.
+	Sensed bool
 }
 
 // Expansion is an index word standing for a query word, with its weight.
+// A weak one is evidence of the word's form or neighbourhood, not of the
+// word in the sense the query uses it (see Clause.Sensed): an entry that
+// matches a clause by weak expansions only covers it in part
+// (search.Params.Weak).
 type Expansion struct {
 	Term   uint32
 	Weight float32
+	Weak   bool
 }
 
 // qword is one word of a query as typed.
@@ -192,7 +200,10 @@ func (p *Parser) parse(q string) bool {
 	// Agent phrasing ("find an mcp server to …") is dropped when there is
 	// anything else to search for, and so is the small talk of a sentence
 	// ("is there something that tells me the weather today").
-	weak := func(w string) bool { return weakWords[w] || p.Sentence && fillerWords[w] }
+	// A keyword query with a stop word is phrased ("get the weather"):
+	// its small talk is small talk too.
+	phrased := p.Sentence || len(p.words) > len(content)
+	weak := func(w string) bool { return weakWords[w] || phrased && fillerWords[w] }
 	strong := false
 	for _, i := range content {
 		strong = strong || !weak(p.words[i].text)

@@ -1,0 +1,64 @@
+package toolsearch_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/search"
+	"github.com/mcpdir/mcpdir/starter"
+	"github.com/mcpdir/mcpdir/toolsearch"
+)
+
+// TestStarterAnswersWhatAPersonExpects runs the checks a person makes of
+// the starter directory (214 servers): a query no server is for answers
+// nothing, for servers and tools alike, and no entry ranks on a word the
+// query did not use in its sense (issue 34).
+func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
+	es, err := starter.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range es {
+		e.ID = mcpdir.EntryID(e.NaturalKey())
+	}
+	x := toolsearch.New(search.New())
+	x.Upsert(es...)
+	servers := func(q string) []string {
+		var out []string
+		for _, h := range x.Find(mcpdir.Query{Text: q, Limit: 10}).Hits {
+			out = append(out, h.Entry.Name)
+		}
+		return out
+	}
+	// No weather server: nothing, not chrome-devtools's "network
+	// conditions" nor redis's get.
+	for _, q := range []string{"get the weather", "weather"} {
+		if got := servers(q); len(got) > 0 {
+			t.Errorf("%q: %v, want nothing", q, got)
+		}
+		if r := x.FindTools(mcpdir.Query{Text: q, Limit: 100}); len(r.Hits) > 0 || r.Total > 0 {
+			t.Errorf("%q tools: %d of %d, want none", q, len(r.Hits), r.Total)
+		}
+	}
+	if got := servers("book a flight"); slices.Contains(got, "io.github.openbnb-org/mcp-server-airbnb") {
+		t.Errorf("book a flight: %v, want no Airbnb", got)
+	}
+	rank := func(got []string, name string) int {
+		if i := slices.Index(got, name); i >= 0 {
+			return i
+		}
+		return len(got)
+	}
+	got := servers("run python code")
+	if blender := rank(got, "io.github.ahujasid/blender-mcp"); min(rank(got, "io.github.e2b-dev/mcp-server"), rank(got, "io.github.formulahendry/mcp-server-code-runner")) > blender {
+		t.Errorf("run python code: %v, want a code runner above Blender", got)
+	}
+	got = servers("postgres")
+	mongo := rank(got, "io.github.mongodb-js/mongodb-mcp-server")
+	for _, pg := range []string{"io.github.modelcontextprotocol/server-postgres", "io.github.crystaldba/postgres-mcp", "io.github.neondatabase-labs/mcp-server-neon"} {
+		if rank(got, pg) > mongo || rank(got, pg) == len(got) {
+			t.Errorf("postgres: %v, want %s above MongoDB", got, pg)
+		}
+	}
+}
