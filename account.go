@@ -35,8 +35,14 @@ type AccountStore interface {
 	AccountByEmail(ctx context.Context, email string) (*Account, error)
 	AccountByID(ctx context.Context, id string) (*Account, error)
 	Accounts(ctx context.Context) ([]*Account, error)
-	// DisableAccount disables an account and ends its sessions.
+	// DisableAccount disables an account, ends its sessions and stops its
+	// keys (APIKey.OwnerDisabled), telling other processes through the
+	// change feed (a key change per key). ErrNotFound for no such account.
 	DisableAccount(ctx context.Context, email string, at time.Time) error
+	// EnableAccount enables a disabled account again: it can log in, and
+	// its keys work again, except those revoked (or expired) meanwhile.
+	// Its ended sessions and grants stay ended. ErrNotFound for none.
+	EnableAccount(ctx context.Context, email string) error
 
 	CreateSession(ctx context.Context, s *WebSession) error
 	// SessionByHash returns ErrNotFound for none.

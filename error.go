@@ -63,5 +63,8 @@ var (
 	ErrInvalidKey = &Error{ECodeInvalidKey, "the API key is not valid"}
 	ErrExpiredKey = &Error{ECodeExpiredKey, "the API key has expired: create a new one"}
 	ErrRevokedKey = &Error{ECodeRevokedKey, "the API key has been revoked: create a new one"}
+	// ErrDisabledKey is a key whose account the operator disabled: it
+	// shares revoked_key's code, and works again if the account is enabled.
+	ErrDisabledKey = &Error{ECodeRevokedKey, "the account that owns this API key is disabled"}
 	ErrNotFound   = &Error{ECodeNotFound, "not found"}
 )

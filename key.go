@@ -41,6 +41,10 @@ type APIKey struct {
 	ExpiresAt  time.Time // zero: never
 	LastUsedAt time.Time // zero: never used
 	RevokedAt  time.Time // zero: not revoked
+	// OwnerDisabled says the account that owns the key is disabled: the
+	// key authenticates no more until the account is enabled again. The
+	// store fills it from the account; it is not the key's own state.
+	OwnerDisabled bool
 }
 
 // Expired reports whether the key has expired at now.

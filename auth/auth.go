@@ -93,7 +93,8 @@ func (s *Service) Refresh(ctx context.Context, prefixes []string) error {
 }
 
 // Authenticate returns the key an Authorization header value carries, or
-// one of mcpdir.ErrMissingKey, ErrInvalidKey, ErrExpiredKey, ErrRevokedKey.
+// one of mcpdir.ErrMissingKey, ErrInvalidKey, ErrExpiredKey, ErrRevokedKey,
+// ErrDisabledKey (its account is disabled).
 func (s *Service) Authenticate(ctx context.Context, authorization string) (*mcpdir.APIKey, error) {
 	token := TokenFromHeader(authorization)
 	if token == "" {
@@ -121,6 +122,8 @@ func (s *Service) Authenticate(ctx context.Context, authorization string) (*mcpd
 		return nil, mcpdir.ErrRevokedKey
 	case k.Expired(now):
 		return nil, mcpdir.ErrExpiredKey
+	case k.OwnerDisabled:
+		return nil, mcpdir.ErrDisabledKey
 	}
 	s.usedMu.Lock()
 	s.used[k.Prefix] = now
@@ -187,7 +190,8 @@ func (b *tokenBucket) take(now time.Time) bool {
 }
 
 // Check reports whether a key authenticated earlier is still usable: nil,
-// or ErrRevokedKey, ErrExpiredKey or ErrInvalidKey (gone from the store).
+// or ErrRevokedKey, ErrExpiredKey, ErrDisabledKey or ErrInvalidKey (gone
+// from the store).
 // Open streams are checked with it, so that a revocation ends them.
 func (s *Service) Check(k *mcpdir.APIKey) error {
 	s.mu.RLock()
@@ -200,6 +204,8 @@ func (s *Service) Check(k *mcpdir.APIKey) error {
 		return mcpdir.ErrRevokedKey
 	case cur.Expired(s.now()):
 		return mcpdir.ErrExpiredKey
+	case cur.OwnerDisabled:
+		return mcpdir.ErrDisabledKey
 	}
 	return nil
 }

@@ -88,7 +88,10 @@ func (db *DB) DisableAccount(ctx context.Context, email string, at time.Time) er
 		if _, err := tx.Exec(ctx, `DELETE FROM oauth_codes WHERE account_id = $1 AND grant_id = ''`, id); err != nil {
 			return err
 		}
-		return revokeGrants(ctx, tx, `account_id = $2`, id, at)
+		if err := revokeGrants(ctx, tx, `account_id = $2`, id, at); err != nil {
+			return err
+		}
+		return recordKeysOf(ctx, tx, id, at)
 	})
 	if errors.Is(err, mcpdir.ErrNotFound) {
 		return err
@@ -97,6 +100,43 @@ func (db *DB) DisableAccount(ctx context.Context, email string, at time.Time) er
 		return fmt.Errorf("disable account: %w", err)
 	}
 	return nil
+}
+
+// EnableAccount implements mcpdir.AccountStore.
+func (db *DB) EnableAccount(ctx context.Context, email string) error {
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		var id string
+		if err := tx.QueryRow(ctx, `SELECT id FROM accounts WHERE email = $1`, email).Scan(&id); errors.Is(err, pgx.ErrNoRows) {
+			return mcpdir.ErrNotFound
+		} else if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE accounts SET disabled_at = 0 WHERE id = $1`, id); err != nil {
+			return err
+		}
+		return recordKeysOf(ctx, tx, id, db.now())
+	})
+	if errors.Is(err, mcpdir.ErrNotFound) {
+		return err
+	}
+	if err != nil {
+		return fmt.Errorf("enable account: %w", err)
+	}
+	return nil
+}
+
+// recordKeysOf writes a key change for each key of an account whose state
+// changed, so that every replica re-reads them.
+func recordKeysOf(ctx context.Context, tx pgx.Tx, accountID string, at time.Time) error {
+	rows, err := tx.Query(ctx, `SELECT prefix FROM api_keys WHERE owner = $1`, accountID)
+	if err != nil {
+		return err
+	}
+	prefixes, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return err
+	}
+	return recordChanges(ctx, tx, mcpdir.ChangeKey, prefixes, at)
 }
 
 // CreateSession implements mcpdir.AccountStore.

@@ -29,13 +29,16 @@ func (db *DB) CreateKey(ctx context.Context, k *mcpdir.APIKey) error {
 	return nil
 }
 
-const keyColumns = `prefix, name, scope, hash, rate_limit, created_at, expires_at, last_used_at, revoked_at, owner`
+// keyColumns are read from api_keys k joined with the owner's account a.
+const keyColumns = `k.prefix, k.name, k.scope, k.hash, k.rate_limit, k.created_at, k.expires_at, k.last_used_at, k.revoked_at, k.owner, COALESCE(a.disabled_at, 0) <> 0`
+
+const keysFrom = ` FROM api_keys k LEFT JOIN accounts a ON k.owner <> '' AND a.id = k.owner`
 
 func scanKey(row pgx.Row) (*mcpdir.APIKey, error) {
 	var k mcpdir.APIKey
 	var scope string
 	var created, expires, used, revoked int64
-	if err := row.Scan(&k.Prefix, &k.Name, &scope, &k.Hash, &k.RateLimit, &created, &expires, &used, &revoked, &k.Owner); err != nil {
+	if err := row.Scan(&k.Prefix, &k.Name, &scope, &k.Hash, &k.RateLimit, &created, &expires, &used, &revoked, &k.Owner, &k.OwnerDisabled); err != nil {
 		return nil, err
 	}
 	k.Scope = mcpdir.Scope(scope)
@@ -45,7 +48,7 @@ func scanKey(row pgx.Row) (*mcpdir.APIKey, error) {
 
 // Keys implements mcpdir.KeyStore.
 func (db *DB) Keys(ctx context.Context) ([]*mcpdir.APIKey, error) {
-	rows, err := db.pool.Query(ctx, `SELECT `+keyColumns+` FROM api_keys ORDER BY created_at, prefix`)
+	rows, err := db.pool.Query(ctx, `SELECT `+keyColumns+keysFrom+` ORDER BY k.created_at, k.prefix`)
 	if err != nil {
 		return nil, fmt.Errorf("list keys: %w", err)
 	}
@@ -58,7 +61,7 @@ func (db *DB) Keys(ctx context.Context) ([]*mcpdir.APIKey, error) {
 
 // KeyByPrefix implements mcpdir.KeyStore.
 func (db *DB) KeyByPrefix(ctx context.Context, prefix string) (*mcpdir.APIKey, error) {
-	k, err := scanKey(db.pool.QueryRow(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE prefix = $1`, prefix))
+	k, err := scanKey(db.pool.QueryRow(ctx, `SELECT `+keyColumns+keysFrom+` WHERE k.prefix = $1`, prefix))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, mcpdir.ErrNotFound
 	}

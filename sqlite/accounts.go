@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"time"
@@ -98,7 +99,60 @@ func (s *DB) DisableAccount(ctx context.Context, email string, at time.Time) err
 	if err := revokeGrants(ctx, tx, `account_id = ?`, id, at); err != nil {
 		return fmt.Errorf("disable account: %w", err)
 	}
+	if err := recordKeysOf(ctx, tx, id, at); err != nil {
+		return fmt.Errorf("disable account: %w", err)
+	}
 	return tx.Commit()
+}
+
+// EnableAccount implements mcpdir.AccountStore.
+func (s *DB) EnableAccount(ctx context.Context, email string) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("enable account: %w", err)
+	}
+	defer tx.Rollback()
+	var id string
+	if err := tx.QueryRowContext(ctx, `SELECT id FROM accounts WHERE email = ?`, email).Scan(&id); isNoRows(err) {
+		return mcpdir.ErrNotFound
+	} else if err != nil {
+		return fmt.Errorf("enable account: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE accounts SET disabled_at = 0 WHERE id = ?`, id); err != nil {
+		return fmt.Errorf("enable account: %w", err)
+	}
+	if err := recordKeysOf(ctx, tx, id, s.now()); err != nil {
+		return fmt.Errorf("enable account: %w", err)
+	}
+	return tx.Commit()
+}
+
+// recordKeysOf writes a key change for each key of an account whose state
+// changed, so that every server re-reads them.
+func recordKeysOf(ctx context.Context, tx *sql.Tx, accountID string, at time.Time) error {
+	rows, err := tx.QueryContext(ctx, `SELECT prefix FROM api_keys WHERE owner = ?`, accountID)
+	if err != nil {
+		return err
+	}
+	var prefixes []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			rows.Close()
+			return err
+		}
+		prefixes = append(prefixes, p)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, p := range prefixes {
+		if err := recordChange(ctx, tx, mcpdir.ChangeKey, p, at); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // CreateSession implements mcpdir.AccountStore.

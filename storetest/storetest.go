@@ -37,6 +37,8 @@ func Run(t *testing.T, open Opener) {
 	t.Run("oauth", func(t *testing.T) { oauth(t, open) })
 	t.Run("oauth client quota", func(t *testing.T) { clientQuota(t, open) })
 	t.Run("server versions", func(t *testing.T) { versions(t, open) })
+	t.Run("rate windows", func(t *testing.T) { rateWindows(t, open) })
+	t.Run("audit", func(t *testing.T) { audit(t, open) })
 	t.Run("state", func(t *testing.T) {
 		ctx := context.Background()
 		db, another := open(t)
@@ -348,11 +350,30 @@ func accounts(t *testing.T, open Opener) {
 	if err := db.CreateKey(ctx, k); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := db.KeyByPrefix(ctx, k.Prefix); got.Owner != a.ID {
-		t.Fatalf("the key's owner: %q", got.Owner)
+	if got, _ := db.KeyByPrefix(ctx, k.Prefix); got.Owner != a.ID || got.OwnerDisabled {
+		t.Fatalf("the key's owner: %q (disabled %v)", got.Owner, got.OwnerDisabled)
 	}
+	before, _ := db.LatestChange(ctx)
 	if err := db.DisableAccount(ctx, "a@example.com", time.Now()); err != nil {
 		t.Fatal(err)
+	}
+	// Its keys stop, and every server hears of them.
+	ownerDisabled := func() (bool, bool) {
+		one, err := db.KeyByPrefix(ctx, k.Prefix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, _ := db.Keys(ctx)
+		if len(all) != 1 {
+			t.Fatalf("keys: %d", len(all))
+		}
+		return one.OwnerDisabled, all[0].OwnerDisabled
+	}
+	if one, all := ownerDisabled(); !one || !all {
+		t.Fatalf("a disabled account's key: OwnerDisabled %v (by prefix) %v (in Keys)", one, all)
+	}
+	if changes, _ := db.ChangesSince(ctx, before, 100); !slices.ContainsFunc(changes, func(c mcpdir.Change) bool { return c.Kind == mcpdir.ChangeKey && c.Ref == k.Prefix }) {
+		t.Fatalf("disabling wrote no key change: %+v", changes)
 	}
 	if _, err := db.SessionByHash(ctx, ws.Hash); !errors.Is(err, mcpdir.ErrNotFound) {
 		t.Fatalf("a disabled account's session lives on: %v", err)
@@ -362,6 +383,22 @@ func accounts(t *testing.T, open Opener) {
 	}
 	if all, _ := db.Accounts(ctx); len(all) != 1 {
 		t.Fatalf("accounts: %d", len(all))
+	}
+	before, _ = db.LatestChange(ctx)
+	if err := db.EnableAccount(ctx, "a@example.com"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := db.AccountByEmail(ctx, "a@example.com"); got.Disabled() {
+		t.Fatal("still disabled")
+	}
+	if one, all := ownerDisabled(); one || all {
+		t.Fatalf("an enabled account's key: OwnerDisabled %v %v", one, all)
+	}
+	if changes, _ := db.ChangesSince(ctx, before, 100); len(changes) == 0 {
+		t.Fatal("enabling wrote no key change")
+	}
+	if err := db.EnableAccount(ctx, "nobody@example.com"); !errors.Is(err, mcpdir.ErrNotFound) {
+		t.Fatalf("enable an unknown account: %v", err)
 	}
 	if err := db.DeleteSession(ctx, []byte("none")); err != nil {
 		t.Fatal(err)

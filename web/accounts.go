@@ -266,8 +266,19 @@ func (p *Pages) renderKeys(w http.ResponseWriter, r *http.Request, a *mcpdir.Acc
 	p.render(w, r, status, "keys", data)
 }
 
-// maxKeysPerAccount bounds what one account can make.
+// maxKeysPerAccount bounds the live keys (neither revoked nor expired) of
+// one account; revoked and expired ones stay listed but leave room.
 const maxKeysPerAccount = 20
+
+func liveKeys(keys []*mcpdir.APIKey, now time.Time) int {
+	n := 0
+	for _, k := range keys {
+		if !k.Revoked() && !k.Expired(now) {
+			n++
+		}
+	}
+	return n
+}
 
 func (p *Pages) createKey(w http.ResponseWriter, r *http.Request) {
 	a := p.SignedIn(r)
@@ -285,8 +296,8 @@ func (p *Pages) createKey(w http.ResponseWriter, r *http.Request) {
 	case !ok:
 		p.renderKeys(w, r, a, http.StatusBadRequest, nil, "Choose when the key expires.")
 		return
-	case len(p.accounts.Keys.KeysOf(a.ID)) >= maxKeysPerAccount:
-		p.renderKeys(w, r, a, http.StatusBadRequest, nil, fmt.Sprintf("An account has at most %d keys: revoke one first.", maxKeysPerAccount))
+	case liveKeys(p.accounts.Keys.KeysOf(a.ID), time.Now()) >= maxKeysPerAccount:
+		p.renderKeys(w, r, a, http.StatusBadRequest, nil, fmt.Sprintf("An account has at most %d active keys: revoke one first.", maxKeysPerAccount))
 		return
 	}
 	secret, k, err := auth.CreateKey(r.Context(), p.accounts.Store, auth.KeySpec{Owner: a.ID, Name: name, Scope: mcpdir.ScopeSearch,

@@ -12,16 +12,16 @@ import (
 	"github.com/mcpdir/mcpdir/accounts"
 )
 
-// accountsCmd lets the operator see and disable accounts.
+// accountsCmd lets the operator see, disable and enable accounts.
 func accountsCmd(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usageError{"accounts needs a subcommand: list or disable EMAIL"}
+		return usageError{"accounts needs a subcommand: list, disable EMAIL or enable EMAIL"}
 	}
 	if isHelp(args[0]) {
 		return helpRequested{synopsis: groupSynopsis("accounts")}
 	}
-	if args[0] != "list" && args[0] != "disable" {
-		return usageError{fmt.Sprintf("unknown accounts subcommand %q: use list or disable EMAIL", args[0])}
+	if args[0] != "list" && args[0] != "disable" && args[0] != "enable" {
+		return usageError{fmt.Sprintf("unknown accounts subcommand %q: use list, disable EMAIL or enable EMAIL", args[0])}
 	}
 	fs, storeAt := newFlags("accounts "+args[0], env, stderr)
 	rest, err := parseFlags(fs, args[1:])
@@ -30,26 +30,35 @@ func accountsCmd(ctx context.Context, args []string, env envLookup, stdout, stde
 	}
 	switch {
 	case args[0] == "list" && len(rest) == 0:
-	case args[0] == "disable" && len(rest) == 1:
+	case (args[0] == "disable" || args[0] == "enable") && len(rest) == 1:
 	default:
-		return usageError{"usage: mcpdir accounts list | mcpdir accounts disable EMAIL"}
+		return usageError{"usage: mcpdir accounts list | mcpdir accounts disable EMAIL | mcpdir accounts enable EMAIL"}
 	}
 	store, err := storeAt.open(ctx)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	if args[0] == "disable" {
+	if args[0] == "disable" || args[0] == "enable" {
 		email, err := accounts.NormalizeEmail(rest[0])
 		if err != nil {
 			return usageError{mcpdir.ErrorMessage(err)}
 		}
-		if err := store.DisableAccount(ctx, email, time.Now()); errors.Is(err, mcpdir.ErrNotFound) {
+		if args[0] == "disable" {
+			err = store.DisableAccount(ctx, email, time.Now())
+		} else {
+			err = store.EnableAccount(ctx, email)
+		}
+		if errors.Is(err, mcpdir.ErrNotFound) {
 			return fmt.Errorf("no account has the email %s", email)
 		} else if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "disabled %s: it can no longer log in; its sessions, connected apps and pending authorizations ended (revoke its keys with mcpdir keys revoke)\n", email)
+		if args[0] == "disable" {
+			fmt.Fprintf(stdout, "disabled %s: it can no longer log in; its keys stop working on every server (until enabled again); its sessions, connected apps and pending authorizations ended\n", email)
+		} else {
+			fmt.Fprintf(stdout, "enabled %s: it can log in again and its keys work again, except those revoked or expired meanwhile; its ended sessions and connected apps stay ended\n", email)
+		}
 		return nil
 	}
 	all, err := store.Accounts(ctx)
