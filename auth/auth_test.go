@@ -231,3 +231,45 @@ func FuzzAuthenticate(f *testing.F) {
 		}
 	})
 }
+
+// A key whose account is disabled authenticates no more (and open streams
+// see it), until the account is enabled again; the store says so through
+// the key, re-read on a change.
+func TestDisabledOwnersKey(t *testing.T) {
+	ctx := context.Background()
+	db, svc := setup(t)
+	a := &mcpdir.Account{ID: "acct-1", Email: "ada@example.com", PasswordHash: "h", CreatedAt: time.Now()}
+	if err := db.CreateAccount(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	secret, prefix := auth.NewSecret()
+	if err := db.CreateKey(ctx, &mcpdir.APIKey{Prefix: prefix, Name: "t", Scope: mcpdir.ScopeSearch, Hash: auth.Hash(secret), RateLimit: 20, CreatedAt: time.Now(), Owner: a.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	k, err := svc.Authenticate(ctx, "Bearer "+secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.DisableAccount(ctx, a.Email, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Refresh(ctx, []string{prefix}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Authenticate(ctx, "Bearer "+secret); err != mcpdir.ErrDisabledKey {
+		t.Fatalf("a disabled account's key: %v", err)
+	}
+	if err := svc.Check(k); err != mcpdir.ErrDisabledKey {
+		t.Fatalf("a disabled account's stream: %v", err)
+	}
+	if err := db.EnableAccount(ctx, a.Email); err != nil {
+		t.Fatal(err)
+	}
+	svc.Refresh(ctx, []string{prefix})
+	if _, err := svc.Authenticate(ctx, "Bearer "+secret); err != nil {
+		t.Fatalf("enabled again: %v", err)
+	}
+}

@@ -74,3 +74,30 @@ func TestLimiterSweep(t *testing.T) {
 		t.Fatal("active key swept")
 	}
 }
+
+// Reserve counts as Allow does; undo takes the request back, once.
+func TestLimiterReserveUndo(t *testing.T) {
+	ctx := context.Background()
+	l := NewLimiter(nil)
+	var undos []func()
+	for range 3 {
+		d, undo, err := l.Reserve(ctx, "k", 3, time.Hour)
+		if err != nil || !d.Allowed {
+			t.Fatalf("reserve: %+v %v", d, err)
+		}
+		undos = append(undos, undo)
+	}
+	d, refused, _ := l.Reserve(ctx, "k", 3, time.Hour)
+	if d.Allowed {
+		t.Fatal("a fourth of three")
+	}
+	refused() // undoing a refused request takes nothing back
+	undos[1]()
+	undos[1]() // once
+	if d, _ := l.Allow(ctx, "k", 3, time.Hour); !d.Allowed {
+		t.Fatal("an undone request still counted")
+	}
+	if d, _ := l.Allow(ctx, "k", 3, time.Hour); d.Allowed {
+		t.Fatal("undo took back more than one request")
+	}
+}

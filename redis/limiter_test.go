@@ -234,3 +234,30 @@ func TestCopyWindows(t *testing.T) {
 		t.Fatal("no Redis there, and no error")
 	}
 }
+
+// Reserve counts in Redis as Allow does, on every replica; undo takes the
+// request back.
+func TestReserveUndo(t *testing.T) {
+	url := storetest.RedisURL(t)
+	prefix := testPrefix()
+	a, b := newLimiter(t, url, prefix, io.Discard), newLimiter(t, url, prefix, io.Discard)
+	ctx := context.Background()
+	_, undo, err := a.Reserve(ctx, "k", 2, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := b.Allow(ctx, "k", 2, time.Hour); !d.Allowed {
+		t.Fatal("the second of two")
+	}
+	if d, _ := b.Allow(ctx, "k", 2, time.Hour); d.Allowed {
+		t.Fatal("a third of two")
+	}
+	undo()
+	undo()
+	if d, _ := b.Allow(ctx, "k", 2, time.Hour); !d.Allowed {
+		t.Fatal("an undone request still counted")
+	}
+	if d, _ := b.Allow(ctx, "k", 2, time.Hour); d.Allowed {
+		t.Fatal("undo took back more than one")
+	}
+}
