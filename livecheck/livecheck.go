@@ -33,6 +33,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -72,6 +73,11 @@ type Checker struct {
 type Result struct {
 	mcpdir.LiveCheck
 	Reason string // for down and auth_required: what happened, for the log and the terminal
+	// Unreachable says the check failed before reaching the network's far
+	// side: its name did not resolve, or there was no route (network or
+	// host unreachable, no address to send from). Every check failing so
+	// says this machine has no network (Run).
+	Unreachable bool
 }
 
 // Check connects to r as an MCP client, initializes, and lists the tools.
@@ -117,7 +123,9 @@ func (c *Checker) Check(ctx context.Context, r mcpdir.Remote) Result {
 	case rt.tooLarge.Load():
 		res.Status, res.Reason = mcpdir.LiveDown, fmt.Sprintf("answers larger than %d bytes", rt.limit)
 	case rt.dns.Load() != nil:
-		res.Status, res.Reason = mcpdir.LiveDown, dnsReason(rt.dns.Load())
+		res.Status, res.Reason, res.Unreachable = mcpdir.LiveDown, dnsReason(rt.dns.Load()), true
+	case rt.noRoute.Load():
+		res.Status, res.Reason, res.Unreachable = mcpdir.LiveDown, reason(err), true
 	case ctx.Err() != nil:
 		res.Status, res.Reason = mcpdir.LiveDown, fmt.Sprintf("no answer within %s", timeout)
 	case rt.serverError.Load() != 0:
@@ -228,6 +236,7 @@ type bounded struct {
 	challenge   atomic.Pointer[challenge]
 	// What the SDK may report in words of its own.
 	refused, redirects, tooLarge atomic.Bool
+	noRoute                      atomic.Bool                  // no route to a server: this machine's network (noRoute)
 	dns                          atomic.Pointer[net.DNSError] // a name that did not resolve
 
 	mu        sync.Mutex
@@ -259,6 +268,9 @@ func (b *bounded) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		if dnsErr := (*net.DNSError)(nil); errors.As(err, &dnsErr) {
 			b.dns.CompareAndSwap(nil, dnsErr)
+		}
+		if noRoute(err) {
+			b.noRoute.Store(true)
 		}
 		return nil, err
 	}
@@ -366,16 +378,55 @@ func Targets(ctx context.Context, store mcpdir.EntryStore, olderThan time.Durati
 	return out, nil
 }
 
-// Summary counts a run's results by status.
+// Summary counts a run's results by status, and under NotRecorded those
+// it did not record.
 type Summary map[string]int
+
+// NotRecorded counts, in a Summary, the results Run did not record: every
+// check of the run was Unreachable, which says that this machine, not the
+// servers, has no network.
+const NotRecorded = "not_recorded"
+
+// noRoute reports whether err is this machine's network failing: no route
+// to the network or the host, or no address to send from.
+func noRoute(err error) bool {
+	return errors.Is(err, syscall.ENETUNREACH) || errors.Is(err, syscall.EHOSTUNREACH) || errors.Is(err, syscall.EADDRNOTAVAIL) ||
+		errors.Is(err, syscall.ENETDOWN)
+}
 
 // Run checks targets, at most Concurrency at once, records each result in
 // store and hands it to report (from one goroutine at a time), until done
 // or ctx ends. A result that cannot be recorded is logged and counted all
 // the same.
+//
+// With no network, every check fails without reaching a server (its name
+// does not resolve, or there is no route): marking every server down
+// would rank them all lower for a fault of this machine. So Unreachable
+// results are held until some check reaches the network; when none of two
+// or more does, none is recorded, and Summary counts them as NotRecorded.
+// (One target alone is recorded whatever its result: a single name that
+// does not resolve says nothing of the network.)
 func (c *Checker) Run(ctx context.Context, store mcpdir.LiveStore, targets []Target, logger *slog.Logger, report func(Target, Result)) Summary {
 	sum := Summary{}
 	var mu sync.Mutex
+	type held struct {
+		t   Target
+		res Result
+	}
+	var pending []held                     // Unreachable results not recorded yet; guarded by mu
+	reached := len(targets) < 2            // some check reached the network; guarded by mu
+	record := func(t Target, res Result) { // the result's record, and what follows from it
+		err := store.RecordLiveCheck(ctx, t.ID, &res.LiveCheck)
+		if err != nil && !errors.Is(err, mcpdir.ErrNotFound) {
+			logger.Warn("live check: cannot record the result", "entry", t.ID, "err", err)
+		}
+		if ch := res.ToolChanges; err == nil && len(ch) > 0 && !ch[0].First && ch[0].At.Equal(res.CheckedAt) {
+			logger.Info("live check: the tool list changed", "entry", t.ID, "change", ch[0].Words(), "redefined", ch[0].Redefined())
+			if c.ToolsChanged != nil {
+				c.ToolsChanged(ch[0])
+			}
+		}
+	}
 	work := make(chan Target)
 	var wg sync.WaitGroup
 	for range min(cmp.Or(c.Concurrency, DefaultConcurrency), max(len(targets), 1)) {
@@ -385,15 +436,22 @@ func (c *Checker) Run(ctx context.Context, store mcpdir.LiveStore, targets []Tar
 				if ctx.Err() != nil {
 					return // cut short: not a finding about the server
 				}
-				err := store.RecordLiveCheck(ctx, t.ID, &res.LiveCheck)
-				if err != nil && !errors.Is(err, mcpdir.ErrNotFound) {
-					logger.Warn("live check: cannot record the result", "entry", t.ID, "err", err)
+				mu.Lock()
+				var flush []held
+				switch {
+				case reached:
+				case res.Unreachable:
+					pending = append(pending, held{t, res})
+				default:
+					reached, flush, pending = true, pending, nil
 				}
-				if ch := res.ToolChanges; err == nil && len(ch) > 0 && !ch[0].First && ch[0].At.Equal(res.CheckedAt) {
-					logger.Info("live check: the tool list changed", "entry", t.ID, "change", ch[0].Words(), "redefined", ch[0].Redefined())
-					if c.ToolsChanged != nil {
-						c.ToolsChanged(ch[0])
-					}
+				now := reached
+				mu.Unlock()
+				for _, h := range flush {
+					record(h.t, h.res)
+				}
+				if now {
+					record(t, res)
 				}
 				mu.Lock()
 				sum[res.Status]++
@@ -414,6 +472,10 @@ feed:
 	}
 	close(work)
 	wg.Wait()
+	if len(pending) > 0 {
+		logger.Warn("live check: no check reached the network (no name resolved, no route): nothing recorded", "checks", len(pending))
+		sum[NotRecorded] = len(pending)
+	}
 	return sum
 }
 

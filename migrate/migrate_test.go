@@ -76,6 +76,7 @@ func fill(t *testing.T, db *sqlite.DB) {
 		&mcpdir.OAuthToken{Hash: []byte("access"), GrantID: g.ID, ExpiresAt: now.Add(time.Hour)},
 		&mcpdir.OAuthToken{Hash: []byte("refresh"), GrantID: g.ID, Refresh: true, ExpiresAt: now.Add(24 * time.Hour)}))
 	must(t, db.SetState(ctx, "registry-sync:https://registry.example", now.Format(time.RFC3339Nano)))
+	must(t, db.SaveRateWindows(ctx, "keys", map[string][]time.Time{"mcpd_Abcdefgh": {now.Add(-time.Minute), now}}))
 }
 
 func must(t *testing.T, err error) {

@@ -177,6 +177,15 @@ var migrations = []string{
 	// Refresh tokens that a refresh replaced stay, marked, so that a
 	// replay is recognised (and revokes the grant) until they expire.
 	`ALTER TABLE oauth_tokens ADD COLUMN rotated_at BIGINT NOT NULL DEFAULT 0;`,
+	// The rate windows of a server without Redis, kept across restarts as
+	// the embedded store keeps them (ratewindows.go).
+	`CREATE TABLE rate_windows (
+		limiter TEXT NOT NULL,
+		key     TEXT NOT NULL,
+		times   BYTEA NOT NULL,
+		last_at BIGINT NOT NULL,
+		PRIMARY KEY (limiter, key)
+	);`,
 }
 
 // migrate applies what migrations the database lacks, under an advisory

@@ -59,7 +59,7 @@ func checkCmd(ctx context.Context, args []string, env envLookup, stdout, stderr 
 	}
 	c := service.NewChecker(*allowPrivate, time.Duration(timeout), *concurrency, version)
 	if tried := livecheck.Unresolved(ctx, c.Guard, targets); len(tried) > 0 {
-		fmt.Fprintf(stdout, "no name resolves (tried %s): no network or no DNS here? The checks below will be down.\n", terminalSafe(strings.Join(tried, ", ")))
+		fmt.Fprintf(stdout, "no name resolves (tried %s): no network or no DNS here? If no check gets through, none is recorded.\n", terminalSafe(strings.Join(tried, ", ")))
 	}
 	start := time.Now()
 	terminal := isTerminal(stdout)
@@ -73,6 +73,10 @@ func checkCmd(ctx context.Context, args []string, env envLookup, stdout, stderr 
 		fmt.Fprintln(stdout, line)
 	})
 	fmt.Fprintln(stdout, checkSummary(sum, done, time.Since(start)))
+	if n := sum[livecheck.NotRecorded]; n > 0 {
+		return fmt.Errorf("no check reached the network (no name resolved, no route to any server): no network here? "+
+			"Nothing was recorded: the %d servers keep their last status", n)
+	}
 	return ctx.Err()
 }
 

@@ -80,7 +80,8 @@ func migrateCmd(ctx context.Context, args []string, env envLookup, stdout, stder
 	}
 	fmt.Fprintf(stdout, "migrated in %s; verified: each table's count read back from PostgreSQL after the commit is what it held plus what was copied\n", time.Since(start).Round(time.Millisecond))
 	if *redisURL == "" {
-		fmt.Fprintln(stdout, "next: serve with --database-url (MCPDIR_DATABASE_URL) and, for rate budgets shared by replicas, --redis-url; budgets start afresh (give migrate --redis-url to carry them on)")
+		fmt.Fprintln(stdout, "rate windows: the keys' and logins' budgets are in PostgreSQL: a server on it without Redis carries them on")
+		fmt.Fprintln(stdout, "next: serve with --database-url (MCPDIR_DATABASE_URL) and, for rate budgets shared by replicas, --redis-url (give migrate --redis-url to carry the budgets on there)")
 		return nil
 	}
 	windows, err := src.AllRateWindows(ctx)

@@ -4,15 +4,21 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/sqlite"
+	"github.com/mcpdir/mcpdir/storetest"
 )
 
 // TestErrorBodiesPlain: an error body says "Bearer <key>", not
@@ -184,4 +190,64 @@ func TestBackupKeepsAnExistingFile(t *testing.T) {
 	if b, _ := os.ReadFile(file); string(b) == "last week's backup" {
 		t.Fatalf("backup --force left the file as it was")
 	}
+}
+
+// TestCheckWithoutNetworkMarksNothingDown: when no check gets through
+// (here no name resolves: the .invalid names never do, and no server is
+// reached), check says so, exits with an error, and records nothing, so
+// that no server ranks lower for this machine's fault (issue 35, item
+// 6.6; livecheck's TestRunWithoutNetworkRecordsNothing covers no route).
+func TestCheckWithoutNetworkMarksNothingDown(t *testing.T) {
+	dir := t.TempDir()
+	var lines []string
+	for _, n := range []string{"alpha", "beta", "gamma"} {
+		lines = append(lines, fmt.Sprintf(`{"name": %q, "brief": "Hosted", "website_url": "https://example.com/%s", "remotes": [{"url": "https://%s.mcpdir-test.invalid/mcp", "type": "streamable-http"}]}`, n, n, n))
+	}
+	cli(t, dir, "import", writeLines(t, lines...))
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"mcpdir", "check", "--data-dir", dir}, noEnv, nil, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "no network here?") || !strings.Contains(err.Error(), "Nothing was recorded") {
+		t.Fatalf("check without a network: %v\n%s", err, stdout.String())
+	}
+	store, err := sqlite.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	store.AllEntries(context.Background(), func(e *mcpdir.Entry) error {
+		if l := e.CheckedLive(); l != nil && strings.Contains(e.WebsiteURL, "https://example.com/") {
+			t.Errorf("%s recorded %s", e.Name, l.Status)
+		}
+		return nil
+	})
+}
+
+// TestRateWindowsKeptOnPostgres: a key's spent budget survives migrate
+// (SQLite to PostgreSQL, without Redis) and a restart of a server on
+// PostgreSQL without Redis, as it survives a restart on SQLite (issue 35,
+// item 6.11).
+func TestRateWindowsKeptOnPostgres(t *testing.T) {
+	dir := t.TempDir()
+	key := newKey(t, dir)
+	spend := func(t *testing.T, s *testServer, n, left int) {
+		t.Helper()
+		for i := range n {
+			resp := get(t, s.URL+"/api/open/v1/search?keywords=postgres", "Bearer "+key)
+			resp.Body.Close()
+			if want := strconv.Itoa(left - 1 - i); resp.StatusCode != 200 || resp.Header.Get("RateLimit-Remaining") != want {
+				t.Fatalf("search %d: %d, %s remaining, want %s", i+1, resp.StatusCode, resp.Header.Get("RateLimit-Remaining"), want)
+			}
+		}
+	}
+	t.Run("spend 5 on SQLite", func(t *testing.T) { spend(t, startServer(t, dir), 5, 20) })
+	db := storetest.PostgresURL(t)
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), []string{"mcpdir", "migrate", "--from-data-dir", dir, "--to", db}, noEnv, nil, &stdout, &stderr); err != nil {
+		t.Fatalf("migrate: %v\n%s%s", err, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "rate windows") || strings.Contains(stdout.String(), "start afresh") {
+		t.Errorf("migrate does not say the budgets carry on:\n%s", stdout.String())
+	}
+	t.Run("spend 3 on PostgreSQL", func(t *testing.T) { spend(t, startServer(t, "", "--database-url", db), 3, 15) })
+	t.Run("after a restart", func(t *testing.T) { spend(t, startServer(t, "", "--database-url", db), 1, 12) })
 }
