@@ -148,6 +148,7 @@ type Store interface {
 	StateStore
 	LiveStore
 	VersionStore
+	AuditStore
 	// Ping checks that the store answers.
 	Ping(ctx context.Context) error
 	Close() error

@@ -23,6 +23,7 @@ import (
 type AdminStore interface {
 	mcpdir.EntryStore
 	mcpdir.StateStore
+	mcpdir.AuditStore
 }
 
 // AdminGuard is a Guard that also keeps admin keys' admin budget
@@ -68,7 +69,7 @@ func (a *admin) authorize(next func(w http.ResponseWriter, r *http.Request)) htt
 			writeError(w, r, a.logger, mcpdir.RateLimitedError(d))
 			return
 		}
-		next(w, r)
+		next(w, r.WithContext(mcpdir.WithActor(r.Context(), mcpdir.KeyActor(key))))
 	})
 }
 
@@ -119,7 +120,7 @@ func (a *admin) create(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, err)
 		return
 	}
-	a.save(w, r, e, id, http.StatusCreated)
+	a.save(w, r, e, id, http.StatusCreated, nil)
 }
 
 func (a *admin) get(w http.ResponseWriter, r *http.Request) {
@@ -145,16 +146,18 @@ func (a *admin) replace(w http.ResponseWriter, r *http.Request) {
 	}
 	// Where it came from does not change; that an admin changed it is
 	// recorded, so that a registry sync leaves the change alone.
-	e.Source, e.Key, e.Edited = stored.Source, stored.Key, true
+	e.Source, e.Origin, e.Key, e.Edited = stored.Source, stored.Origin, stored.Key, true
 	if got := mcpdir.EntryID(e.NaturalKey()); got != id {
 		writeError(w, r, a.logger, mcpdir.Errorf(mcpdir.ECodeInvalidRequest,
 			"the record's website_url (or name) belongs to id %s, not %s: an entry's id follows its website; delete this one and create the other", got, id))
 		return
 	}
-	a.save(w, r, e, id, http.StatusOK)
+	a.save(w, r, e, id, http.StatusOK, stored)
 }
 
-func (a *admin) save(w http.ResponseWriter, r *http.Request, e *mcpdir.Entry, id string, status int) {
+// save writes an entry an admin created (before nil) or replaced, and
+// records what changed in the audit.
+func (a *admin) save(w http.ResponseWriter, r *http.Request, e *mcpdir.Entry, id string, status int, before *mcpdir.Entry) {
 	if _, err := a.store.UpsertEntries(r.Context(), []*mcpdir.Entry{e}); err != nil {
 		a.fail(w, r, err)
 		return
@@ -164,28 +167,71 @@ func (a *admin) save(w http.ResponseWriter, r *http.Request, e *mcpdir.Entry, id
 		a.fail(w, r, err)
 		return
 	}
+	action := "entry.create"
+	if before != nil {
+		action = "entry.replace"
+	}
+	a.audit(r, action, id, mcpdir.EntryChanges(before, saved))
 	w.Header().Set("Location", "/api/admin/v1/entries/"+id)
 	writeJSON(w, status, saved)
 }
 
 func (a *admin) delete(w http.ResponseWriter, r *http.Request) {
-	n, err := a.store.DeleteEntries(r.Context(), []string{r.PathValue("id")})
+	id := r.PathValue("id")
+	before, err := a.entry(r.Context(), id)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	n, err := a.store.DeleteEntries(r.Context(), []string{id})
 	if err != nil {
 		a.fail(w, r, err)
 		return
 	}
 	if n == 0 {
-		writeError(w, r, a.logger, mcpdir.Errorf(mcpdir.ECodeNotFound, "no entry has id %s", r.PathValue("id")))
+		writeError(w, r, a.logger, mcpdir.Errorf(mcpdir.ECodeNotFound, "no entry has id %s", id))
 		return
 	}
+	a.audit(r, "entry.delete", id, mcpdir.EntryChanges(before, nil))
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// splitAnswer is what a split or a join answers: the ids an entry's
-// record is declared distinct from.
-type splitAnswer struct {
-	ID        string   `json:"id"`
-	SplitFrom []string `json:"split_from"`
+// audit records an admin's action; a failure to record it is logged (the
+// action is done).
+func (a *admin) audit(r *http.Request, action, target string, changes json.RawMessage) {
+	rec := mcpdir.AuditRecord{Actor: mcpdir.ActorOf(r.Context()), Action: action, Target: target, Changes: changes}
+	if err := a.store.AppendAudit(r.Context(), rec); err != nil {
+		a.logger.ErrorContext(r.Context(), "audit: an action was not recorded", "action", action, "target", target, "err", err)
+	}
+}
+
+// auditLog is the audit trail, newest first: ?before=SEQ&limit=N (at most
+// mcpdir.MaxAuditPage).
+func (a *admin) auditLog(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	before, err1 := strconv.ParseInt(cmp.Or(q.Get("before"), "0"), 10, 64)
+	limit, err2 := strconv.Atoi(cmp.Or(q.Get("limit"), "100"))
+	if err1 != nil || err2 != nil || before < 0 || limit < 1 || limit > mcpdir.MaxAuditPage {
+		writeError(w, r, a.logger, mcpdir.Errorf(mcpdir.ECodeInvalidRequest, "before is a sequence number and limit 1 to %d", mcpdir.MaxAuditPage))
+		return
+	}
+	recs, err := a.store.Audit(r.Context(), before, limit)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	out := map[string]any{"data": nonNilRecords(recs), "count": len(recs)}
+	if len(recs) == limit {
+		out["next_before"] = recs[len(recs)-1].Seq
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func nonNilRecords(rs []mcpdir.AuditRecord) []mcpdir.AuditRecord {
+	if rs == nil {
+		return []mcpdir.AuditRecord{}
+	}
+	return rs
 }
 
 // split declares two records distinct: they never merge into one entry
@@ -194,14 +240,14 @@ type splitAnswer struct {
 func (a *admin) split(w http.ResponseWriter, r *http.Request) {
 	other, ok := a.otherID(w, r, "from")
 	if ok {
-		a.changePairs(w, r, r.PathValue("id"), other, merge.Splits.Add, merge.Splits.Remove)
+		a.changePairs(w, r, "entry.split", r.PathValue("id"), other, merge.Splits.Add, merge.Splits.Remove)
 	}
 }
 
 // unsplit withdraws a split: the two records merge again if the rule says
 // they are one server.
 func (a *admin) unsplit(w http.ResponseWriter, r *http.Request) {
-	a.changePairs(w, r, r.PathValue("id"), r.PathValue("other"), merge.Splits.Remove, nil)
+	a.changePairs(w, r, "entry.unsplit", r.PathValue("id"), r.PathValue("other"), merge.Splits.Remove, nil)
 }
 
 // join declares two records one server, whatever the rule says: how an
@@ -210,13 +256,13 @@ func (a *admin) unsplit(w http.ResponseWriter, r *http.Request) {
 func (a *admin) join(w http.ResponseWriter, r *http.Request) {
 	other, ok := a.otherID(w, r, "with")
 	if ok {
-		a.changePairs(w, r, r.PathValue("id"), other, merge.Splits.Remove, merge.Splits.Add)
+		a.changePairs(w, r, "entry.join", r.PathValue("id"), other, merge.Splits.Remove, merge.Splits.Add)
 	}
 }
 
 // unjoin withdraws a join.
 func (a *admin) unjoin(w http.ResponseWriter, r *http.Request) {
-	a.changePairs(w, r, r.PathValue("id"), r.PathValue("other"), nil, merge.Splits.Remove)
+	a.changePairs(w, r, "entry.unjoin", r.PathValue("id"), r.PathValue("other"), nil, merge.Splits.Remove)
 }
 
 // otherID reads {"<field>": "<the other record's id>"}.
@@ -240,7 +286,7 @@ type pairsAnswer struct {
 
 // changePairs changes an admin's splits and joins of id and other (a nil
 // change leaves that set alone), on every replica within a second.
-func (a *admin) changePairs(w http.ResponseWriter, r *http.Request, id, other string, splits, joins func(merge.Splits, string, string)) {
+func (a *admin) changePairs(w http.ResponseWriter, r *http.Request, action, id, other string, splits, joins func(merge.Splits, string, string)) {
 	if id == other {
 		writeError(w, r, a.logger, mcpdir.Errorf(mcpdir.ECodeInvalidRequest, "a record is not split from or joined with itself"))
 		return
@@ -276,6 +322,7 @@ func (a *admin) changePairs(w http.ResponseWriter, r *http.Request, id, other st
 		}
 		*set.out = append(*set.out, s.Of(id)...)
 	}
+	a.audit(r, action, id, mustJSON(map[string]string{"other": other}))
 	writeJSON(w, http.StatusOK, answer)
 }
 
@@ -326,6 +373,7 @@ func (a *admin) changeApproved(w http.ResponseWriter, r *http.Request, approve b
 		a.fail(w, r, err)
 		return
 	}
+	a.audit(r, map[bool]string{true: "entry.approve", false: "entry.unapprove"}[approve], id, nil)
 	writeJSON(w, http.StatusOK, map[string]any{"id": id, "approved": approve})
 }
 
@@ -405,4 +453,10 @@ func (a *admin) fail(w http.ResponseWriter, r *http.Request, err error) {
 		err = mcpdir.Errorf(mcpdir.ECodeUnavailable, "the directory's store could not complete this: try again shortly")
 	}
 	writeError(w, r, a.logger, err)
+}
+
+// mustJSON is v's JSON; v is a value that always encodes.
+func mustJSON(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
 }

@@ -86,7 +86,7 @@ func registryAdmin(cfg Config) func(http.Handler) http.Handler {
 				refuse(mcpdir.RateLimitedError(d))
 				return
 			}
-			next.ServeHTTP(w, r)
+			next.ServeHTTP(w, r.WithContext(mcpdir.WithActor(r.Context(), mcpdir.KeyActor(key))))
 		})
 	}
 }

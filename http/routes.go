@@ -33,6 +33,7 @@ func addRoutes(mux *http.ServeMux, cfg Config) {
 		mux.Handle("POST /api/admin/v1/entries/{id}/join", a.authorize(a.join))
 		mux.Handle("DELETE /api/admin/v1/entries/{id}/join/{other}", a.authorize(a.unjoin))
 		mux.Handle("GET /api/admin/v1/conflicts", a.authorize(a.conflicts))
+		mux.Handle("GET /api/admin/v1/audit", a.authorize(a.auditLog))
 		mux.Handle("POST /api/admin/v1/entries/{id}/approve", a.authorize(a.approve))
 		mux.Handle("POST /api/admin/v1/entries/{id}/unapprove", a.authorize(a.unapprove))
 		mux.Handle("GET /api/admin/v1/export", a.authorize(a.export))

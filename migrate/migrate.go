@@ -62,6 +62,7 @@ var plans = []plan{
 	{table: "oauth_grants"},
 	{table: "oauth_tokens"},
 	{table: "state"},
+	{table: "audit", renumber: "seq"},
 	{table: "changes", renumber: "seq"},
 	{table: "schema_migrations", skip: "each store keeps its own schema version"},
 	// The server's budgets: a server on PostgreSQL without Redis keeps

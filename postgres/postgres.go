@@ -186,6 +186,15 @@ var migrations = []string{
 		last_at BIGINT NOT NULL,
 		PRIMARY KEY (limiter, key)
 	);`,
+	// The audit trail of admins' and publishers' actions (audit.go).
+	`CREATE TABLE audit (
+		seq     BIGSERIAL PRIMARY KEY,
+		at      BIGINT NOT NULL,
+		actor   TEXT NOT NULL,
+		action  TEXT NOT NULL,
+		target  TEXT NOT NULL,
+		changes TEXT NOT NULL DEFAULT ''
+	);`,
 }
 
 // migrate applies what migrations the database lacks, under an advisory

@@ -65,6 +65,9 @@ type API struct {
 	// Keep, if set, takes the write side's versions (registry.Keep); the
 	// write routes answer 501 without it.
 	Keep func(ctx context.Context, versions []*mcpdir.ServerVersion) error
+	// Audit, if set, records each write (who acts is in the context:
+	// mcpdir.ActorOf).
+	Audit func(ctx context.Context, r mcpdir.AuditRecord)
 	// MaxAge is how long a client may keep an answer (Cache-Control);
 	// answers carry an ETag, so that a sync that finds nothing changed
 	// costs a 304.

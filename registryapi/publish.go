@@ -304,6 +304,7 @@ func (a *API) keep(w http.ResponseWriter, r *http.Request, vs []*mcpdir.ServerVe
 			return
 		}
 		a.VersionsChanged()
+		a.audit(r, vs)
 	}
 	now, ok := a.serverVersionsOf(w, r, vs)
 	if !ok {
@@ -321,6 +322,20 @@ func (a *API) keep(w http.ResponseWriter, r *http.Request, vs []*mcpdir.ServerVe
 		out.Servers = append(out.Servers, a.render(v, now))
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// audit records a write: a publish (POST, PUT), a deletion (DELETE) or a
+// change of status (PATCH), one record a version.
+func (a *API) audit(r *http.Request, vs []*mcpdir.ServerVersion) {
+	if a.Audit == nil {
+		return
+	}
+	action := map[string]string{http.MethodPost: "registry.publish", http.MethodPut: "registry.publish",
+		http.MethodDelete: "registry.delete", http.MethodPatch: "registry.status"}[r.Method]
+	for _, v := range vs {
+		changes, _ := json.Marshal(map[string]string{"status": v.Status, "status_message": v.StatusMessage})
+		a.Audit(r.Context(), mcpdir.AuditRecord{Actor: mcpdir.ActorOf(r.Context()), Action: action, Target: v.Name + "@" + v.Version, Changes: changes})
+	}
 }
 
 // serverVersionsOf reads back the versions written, as stored.

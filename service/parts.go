@@ -134,6 +134,11 @@ func registryOf(access string, index *merge.Index, trust mcpdir.Trust, store mcp
 	}
 	return &registryapi.API{
 		Dir: index, History: store, MaxAge: time.Minute, Log: logger,
+		Audit: func(ctx context.Context, r mcpdir.AuditRecord) {
+			if err := store.AppendAudit(ctx, r); err != nil {
+				logger.ErrorContext(ctx, "audit: a publisher's write was not recorded", "action", r.Action, "target", r.Target, "err", err)
+			}
+		},
 		Keep: func(ctx context.Context, vs []*mcpdir.ServerVersion) error {
 			for _, v := range vs {
 				for _, h := range index.Holders(v.Name) {

@@ -196,6 +196,15 @@ var migrations = []string{
 		last_at INTEGER NOT NULL,
 		PRIMARY KEY (limiter, key)
 	);`,
+	// The audit trail of admins' and publishers' actions (audit.go).
+	`CREATE TABLE audit (
+		seq     INTEGER PRIMARY KEY,
+		at      INTEGER NOT NULL,
+		actor   TEXT NOT NULL,
+		action  TEXT NOT NULL,
+		target  TEXT NOT NULL,
+		changes TEXT NOT NULL DEFAULT ''
+	);`,
 }
 
 func (s *DB) migrate(ctx context.Context) error {

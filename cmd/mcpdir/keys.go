@@ -86,6 +86,9 @@ func keysCreate(ctx context.Context, args []string, env envLookup, stdout, stder
 	if err != nil {
 		return err
 	}
+	if err := cliAudit(ctx, store, "key.create", k.Prefix, map[string]any{"name": k.Name, "scope": k.Scope, "owner": *owner, "rate_limit": describeLimit(limit)}); err != nil {
+		return err
+	}
 	base, from := configURL(ctx, store, *publicURL, env)
 	// The key alone on the first line, so that scripts can take it with head -1.
 	fmt.Fprintln(stdout, secret)
@@ -165,8 +168,20 @@ func keysRevoke(ctx context.Context, args []string, env envLookup, stdout, stder
 		}
 		return err
 	}
+	if err := cliAudit(ctx, store, "key.revoke", prefix, nil); err != nil {
+		return err
+	}
 	fmt.Fprintf(stdout, "revoked %s\n", prefix)
 	return nil
+}
+
+// cliAudit records an operator's action at the command line.
+func cliAudit(ctx context.Context, store mcpdir.AuditStore, action, target string, changes any) error {
+	r := mcpdir.AuditRecord{Actor: "cli", Action: action, Target: target}
+	if changes != nil {
+		r.Changes, _ = json.Marshal(changes)
+	}
+	return store.AppendAudit(ctx, r)
 }
 
 // configURL is the base URL for client configurations, and where it came

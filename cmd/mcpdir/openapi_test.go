@@ -138,6 +138,7 @@ func TestOpenAPIDescribesTheServer(t *testing.T) {
 		{"DELETE", "/api/admin/v1/entries/{id}/join/{other}", id + "|00000000-0000-5000-8000-000000000000", "", []string{"Authorization", "Bearer " + admin}, 404},
 		{"GET", "/api/admin/v1/conflicts", "", "", []string{"Authorization", "Bearer " + admin}, 200},
 		{"GET", "/api/admin/v1/conflicts", "", "", []string{"Authorization", "Bearer " + key}, 403},
+		{"GET", "/api/admin/v1/audit", "", "", []string{"Authorization", "Bearer " + admin}, 200},
 		{"POST", "/api/admin/v1/entries/{id}/approve", id, "", []string{"Authorization", "Bearer " + admin}, 200},
 		{"POST", "/api/admin/v1/entries/{id}/unapprove", id, "", []string{"Authorization", "Bearer " + admin}, 200},
 		{"POST", "/api/admin/v1/entries/{id}/approve", "00000000-0000-5000-8000-000000000000", "", []string{"Authorization", "Bearer " + admin}, 404},

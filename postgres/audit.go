@@ -1,0 +1,52 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// AppendAudit implements mcpdir.AuditStore.
+func (db *DB) AppendAudit(ctx context.Context, r mcpdir.AuditRecord) error {
+	at := r.At
+	if at.IsZero() {
+		at = db.now()
+	}
+	_, err := db.pool.Exec(ctx, `INSERT INTO audit (at, actor, action, target, changes) VALUES ($1, $2, $3, $4, $5)`,
+		unixNano(at), r.Actor, r.Action, r.Target, string(r.Changes))
+	if err != nil {
+		return fmt.Errorf("append audit: %w", err)
+	}
+	return nil
+}
+
+// Audit implements mcpdir.AuditStore.
+func (db *DB) Audit(ctx context.Context, before int64, limit int) ([]mcpdir.AuditRecord, error) {
+	if before <= 0 {
+		before = 1<<63 - 1
+	}
+	rows, err := db.pool.Query(ctx, `SELECT seq, at, actor, action, target, changes FROM audit WHERE seq < $1 ORDER BY seq DESC LIMIT $2`,
+		before, min(max(limit, 1), mcpdir.MaxAuditPage))
+	if err != nil {
+		return nil, fmt.Errorf("read audit: %w", err)
+	}
+	defer rows.Close()
+	var out []mcpdir.AuditRecord
+	for rows.Next() {
+		var r mcpdir.AuditRecord
+		var at int64
+		var changes string
+		if err := rows.Scan(&r.Seq, &at, &r.Actor, &r.Action, &r.Target, &changes); err != nil {
+			return nil, fmt.Errorf("read audit: %w", err)
+		}
+		r.At = time.Unix(0, at).UTC()
+		if changes != "" {
+			r.Changes = json.RawMessage(changes)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
