@@ -3,7 +3,6 @@ package toolscan
 import (
 	"encoding/base64"
 	"encoding/hex"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -18,11 +17,6 @@ const (
 	maxEncodedRun = 8 << 10
 )
 
-var (
-	base64Run = regexp.MustCompile(`[A-Za-z0-9+/_-]{16,}={0,2}`)
-	hexRun    = regexp.MustCompile(`(?:[0-9A-Fa-f]{2}){8,}`)
-)
-
 // encoded is a run of text that decodes to readable text.
 type encoded struct {
 	start, end int    // the run, in the view's plain text
@@ -35,30 +29,65 @@ type encoded struct {
 // read.
 func encodedRuns(plain string) []encoded {
 	var out []encoded
-	for _, m := range hexRun.FindAllStringIndex(plain, maxDecoded) {
-		run := plain[m[0]:min(m[1], m[0]+maxEncodedRun)]
-		if b, err := hex.DecodeString(run[:len(run)&^1]); err == nil && readable(b) {
-			out = append(out, encoded{m[0], m[1], "hex", string(b)})
-		}
-	}
-	for _, m := range base64Run.FindAllStringIndex(plain, maxDecoded) {
+	for _, m := range runs(plain) {
 		if len(out) >= maxDecoded {
 			break
 		}
-		run := strings.TrimRight(plain[m[0]:min(m[1], m[0]+maxEncodedRun)], "=")
-		if hexRun.MatchString(run) && len(hexRun.FindString(run)) == len(run) {
-			continue // read as hex
+		run := plain[m[0]:min(m[1], m[0]+maxEncodedRun)]
+		if isHex(run) {
+			if b, err := hex.DecodeString(run[:len(run)&^1]); err == nil && readable(b) {
+				out = append(out, encoded{m[0], m[1], "hex", string(b)})
+			}
+			continue
 		}
 		// A run glued to a word before it ("id=" is not, "idSWdu…" is)
 		// decodes from one of the next three characters.
 		for skip := range 4 {
-			if b, ok := decodeBase64(run[skip:]); ok && readable(b) {
+			if b, ok := decodeBase64(strings.TrimRight(run[skip:], "=")); ok && readable(b) {
 				out = append(out, encoded{m[0] + skip, m[1], "base64", string(b)})
 				break
 			}
 		}
 	}
 	return out
+}
+
+// runs are the spans of plain's runs of at least minEncoded base64
+// characters (with their "=" padding): a loop over bytes, cheaper than an
+// expression over every text.
+func runs(plain string) [][2]int {
+	var out [][2]int
+	start := -1
+	for i := 0; i <= len(plain); i++ {
+		if i < len(plain) && isBase64(plain[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && i-start >= minEncoded {
+			end := i
+			for end < len(plain) && end < i+2 && plain[end] == '=' {
+				end++
+			}
+			out = append(out, [2]int{start, end})
+		}
+		start = -1
+	}
+	return out
+}
+
+func isBase64(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '_' || c == '-'
+}
+
+func isHex(run string) bool {
+	for i := 0; i < len(run); i++ {
+		if c := run[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 func decodeBase64(run string) ([]byte, bool) {

@@ -23,6 +23,9 @@ type view struct {
 	// how says in words how the view differs from the text ("" when it
 	// does not), for a warning's note.
 	how string
+	// focus, when set, are the spans of plain where it differs from a
+	// view already read: rules read only near them.
+	focus [][2]int
 }
 
 // span maps plain[a:b] back to the text as written.
@@ -34,6 +37,24 @@ func (v *view) span(a, b int) (int, int) {
 		return int(v.to[len(v.to)-1]), int(v.to[len(v.to)-1])
 	}
 	return int(v.from[a]), int(v.to[max(a, b-1)])
+}
+
+// changed are the spans of a folded view that differ from the text as
+// written: bytes from characters that were not one ASCII byte, and the
+// places where characters were dropped.
+func (v *view) changed() [][2]int {
+	var out [][2]int
+	for j := range len(v.plain) {
+		if v.to[j]-v.from[j] == 1 && (j == 0 || v.from[j] == v.to[j-1] || v.from[j] == v.from[j-1]) {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1][1] >= j {
+			out[n-1][1] = j + 1
+		} else {
+			out = append(out, [2]int{max(0, j-1), j + 1})
+		}
+	}
+	return out
 }
 
 // foldOptions choose how a view folds what is ambiguous.
@@ -172,10 +193,36 @@ func foldRune(r rune) string {
 // (0 o, 1 one, 3 e, 4 a, 5 s, 7 t, @ a, $ s), where they touch a letter:
 // "1gn0r3" but not "1000". Only ASCII bytes change, one for one.
 func leet(v view, one byte) (view, bool) {
+	isLeet := func(c byte) bool { return leetLetter[c] != 0 }
+	isLetter := func(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
+	isDigit := func(c byte) bool { return '0' <= c && c <= '9' }
+	// A phrase in leet has several words of letters and signs; "s3" or
+	// "mp4" is a name. Fewer than minLeet such words are not read.
+	words, ones := 0, false
+	var focus [][2]int
+	for i := 0; i < len(v.plain); {
+		j := i
+		var signs, letters int
+		for j < len(v.plain) && (isLeet(v.plain[j]) || isLetter(v.plain[j])) {
+			if isLeet(v.plain[j]) {
+				signs++
+				ones = ones || v.plain[j] == '1'
+			} else {
+				letters++
+			}
+			j++
+		}
+		if signs > 0 && letters > 0 && (j == len(v.plain) || !isDigit(v.plain[j])) && (i == 0 || !isDigit(v.plain[i-1])) {
+			words++
+			focus = append(focus, [2]int{i, j})
+		}
+		i = j + 1
+	}
+	if words < minLeet || one != 'i' && !ones {
+		return v, false
+	}
 	b := []byte(v.plain)
 	changed := false
-	isLeet := func(c byte) bool { return strings.IndexByte("013457@$", c) >= 0 }
-	isLetter := func(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 	for i := 0; i < len(b); {
 		if !isLeet(b[i]) {
 			i++
@@ -187,7 +234,9 @@ func leet(v view, one byte) (view, bool) {
 		}
 		if i > 0 && isLetter(b[i-1]) || j < len(b) && isLetter(b[j]) {
 			for k := i; k < j; k++ {
-				b[k] = map[byte]byte{'0': 'o', '1': one, '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', '$': 's'}[b[k]]
+				if b[k] = leetLetter[b[k]]; b[k] == '1' {
+					b[k] = one
+				}
 			}
 			changed = true
 		}
@@ -197,8 +246,15 @@ func leet(v view, one byte) (view, bool) {
 		return v, false
 	}
 	plain := string(b)
-	return view{plain: plain, lower: asciiLower(plain), from: v.from, to: v.to, how: "read with digits and signs as the letters they stand for"}, true
+	return view{plain: plain, lower: asciiLower(plain), from: v.from, to: v.to, how: "read with digits and signs as the letters they stand for", focus: focus}, true
 }
+
+// minLeet is how many words of letters and signs make a text worth
+// reading as leet.
+const minLeet = 3
+
+// leetLetter is the letter each leet sign stands for ('1' for i or l).
+var leetLetter = [256]byte{'0': 'o', '1': '1', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', '$': 's'}
 
 // rot13 is v with ASCII letters rotated by 13.
 func rot13(v view) view {

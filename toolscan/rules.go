@@ -24,6 +24,12 @@ type rule struct {
 	note string
 }
 
+// oneWord reports whether r can match text without a space (a tag): the
+// other rules are not run over identifiers, enum values, patterns.
+func (r rule) oneWord() bool { return r.note == tagNote }
+
+const tagNote = "a tag that addresses the model, as hidden instructions are wrapped"
+
 // sentence is the sentence around text[start:end]: from the last full
 // stop (of any script), line break or colon-less end before it to the
 // next, within sentenceContext bytes either side.
@@ -100,20 +106,23 @@ func foreignTool(s *scanner, text, lower string, m []int) bool {
 var rules = []rule{
 	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh, []string{"<", "[inst", "[/inst"}, nil,
 		regexp.MustCompile(`<\s*/?\s*(important|system|instructions?|secret|hidden|critical|sys|note[_ -]?to[_ -]?(ai|assistant|model|llm)|ai[_ -]?instructions?|assistant[_ -]?(note|instructions?))\s*>|<\|im_start\|>|\[/?inst\]|<<\s*sys\s*>>`),
-		nil, "a tag that addresses the model, as hidden instructions are wrapped"},
+		nil, tagNote},
 
 	// Setting aside the model's instructions, in words and paraphrase.
 	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh, []string{"ignor", "disregard", "forget", "overrid", "bypass", "discard", "pay no attention"}, nil,
 		regexp.MustCompile(`\b(ignor(e|es|ing)|disregard(s|ing)?|forget(s|ting)?|overrid(e|es|ing)|bypass(es|ing)?|discard(s|ing)?|pay\s+no\s+attention\s+to)\b[^.\n]{0,40}?\b(previous|prior|above|earlier|preceding|original|system|developer|safety|initial|former|old|existing|all\s+other)\b[^.\n]{0,30}?\b(instructions?|prompts?|rules|directions|guidelines|messages|guidance|directives|commands|orders|context|said|told)\b`),
 		nil, "tells the model to set aside its instructions"},
-	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh, []string{"told", "given", "instructed", "received", "no longer", "obsolete", "void", "only this", "only these", "your only", "your sole", "from here on", "said"}, nil,
+	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh, []string{"you were", "you've been", "you have been", "you got", "no longer", "obsolete", "void", "invalid", "revoked", "superseded", "cancel", "replaced", "discarded", "overridden", "only this", "only these", "your only", "your sole", "your new", "from here on", "from now on", "developer", "the system"},
+		[]string{"instruction", "rule", "direction", "guidance", "guideline", "prompt", "directive", "told", "said", "wrote", "given", "order", "command", "follow", "obey"},
 		regexp.MustCompile(`\b(everything|anything|all|whatever)\s+(that\s+)?(you\s+(were|have\s+been|got)|you've\s+been|you\s+have)\s+(told|given|instructed|taught|received)\b[^.\n]{0,40}?\b(no\s+longer|not|never|doesn't|don't)\b|` +
 			`\b(previous|prior|earlier|preceding|original|former|old|above|initial|existing)\s+(instructions|directions|guidance|rules|directives|guidelines|prompts?|orders|commands)\b[^.\n]{0,30}?\b(are|is|were|have\s+been|should\s+be|must\s+be)\s+(now\s+)?(obsolete|void|invalid|revoked|cancel+ed|superseded|replaced|discarded|ignored|overridden|null|no\s+longer)|` +
 			`\bthe\s+(guidance|instructions|directions|rules|guidelines|prompt)\s+(you\s+(received|were\s+given|got|have\s+been\s+given)|given\s+to\s+you)\s+(earlier\s+|before\s+|previously\s+|so\s+far\s+)?(is|are)\s+(now\s+)?(void|obsolete|invalid|revoked|cancel+ed|superseded|null|no\s+longer)|` +
 			`\btreat\s+(this|these)\s+(text|description|message|words|note|lines?)\s+as\s+your\s+(only|sole|new)\s+(rules|instructions|guidance|prompt)|\bfollow\s+only\s+(this|these)\s+(text|description|instructions|rules)|\bfrom\s+(here|now)\s+on,?\s+(follow|obey)\b|` +
 			`\b(anything|everything|what)\s+(your\s+developers?|the\s+system|your\s+system\s+prompt|the\s+developers?)[^.\n]{0,40}?\b(said|told|wrote)\b[^.\n]{0,20}?\b(before|earlier|previously)`),
 		nil, "tells the model that its instructions no longer hold"},
-	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh, []string{"ignor", "vergiss", "oubli", "olvid", "esquec", "dimentic", "negeer", "alles", "tout ce", "todo lo", "tudo o", "tutto", "игнор", "забудь", "не обращай", "что тебе", "что вам", "忽略", "无视", "忽视", "不要理会", "不再", "無視", "忘れ", "무시", "잊"}, nil,
+	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh, []string{"ignor", "vergiss", "oubli", "olvid", "esquec", "dimentic", "negeer", "alles", "tout ce", "todo lo", "игнор", "забудь", "не обращай", "что тебе", "что вам", "忽略", "无视", "忽视", "不要理会", "不要管", "不再", "無視", "忘れ", "무시", "잊"},
+		// words of the other languages one of which each form holds
+		[]string{"vorherig", "bisherig", "fruher", "obige", "vorige", "vorangegangen", "ursprunglich", "gilt nicht", "ungultig", "hinfallig", "precedent", "anterieur", "ci-dessus", "d'avant", "s'applique plus", "anterior", "previas", "de antes", "ya no", "negeer", "предыдущ", "прежн", "ранее", "прошл", "больше не", "之前", "以前", "先前", "上面", "前面", "此前", "上述", "原来", "これまで", "上記", "の指示", "の命令", "のルール", "이전", "앞의", "위의"},
 		regexp.MustCompile(`\b(ignorier\w*|vergiss|vergessen\s+sie)\s+(alle\s+|samtliche\s+)?(vorherigen|bisherigen|fruheren|obigen|vorigen|vorangegangenen|alten|ursprunglichen)\s+(anweisungen|instruktionen|regeln|befehle|vorgaben|anordnungen)|` +
 			`\balles,?\s+was\s+(dir|ihnen|du)\s+(zuvor|vorher|bisher|fruher)?\s*(gesagt|mitgeteilt|vorgegeben)\s+(wurde|worden\s+ist|hast)[^.\n]{0,20}?\b(gilt\s+nicht\s+mehr|ist\s+ungultig|ist\s+hinfallig)|` +
 			`\b(ignore[zs]?|oublie[zs]?)\s+(toutes\s+|tous\s+)?(les\s+|tes\s+|vos\s+)?(instructions|consignes|regles|directives|ordres|indications)\s+(precedentes|anterieures|ci-dessus|d'avant)|` +
@@ -123,7 +132,7 @@ var rules = []rule{
 			`\b(ignore|ignora|esqueca|esquece)\s+(todas\s+)?(as\s+|suas\s+)?(instrucoes|regras|orientacoes|ordens)\s+(anteriores|previas)|` +
 			`\b(ignora|ignori|dimentica|dimentichi)\s+(tutte\s+)?(le\s+)?(istruzioni|regole|indicazioni|direttive)\s+(precedenti|anteriori|di\s+prima)|` +
 			`\bnegeer\s+(alle\s+)?(vorige|eerdere|voorgaande)\s+(instructies|regels|opdrachten)|` +
-			`(игнорир\w*|игнорь\w*|забудь\w*|не\s+обращай\s+внимания\s+на)\s+(все\s+)?(предыдущ\w+|прежн\w+|ранее\s+\w+|прошл\w+)\s+(инструкц\w+|указан\w+|правил\w*|команд\w*|сообщен\w+)|` +
+			`(игнорир\p{L}*|игнорь\p{L}*|забудь\p{L}*|не\s+обращай\s+внимания\s+на)\s+(все\s+)?(предыдущ\p{L}+|прежн\p{L}+|ранее\s+\p{L}+|прошл\p{L}+)\s+(инструкц\p{L}+|указан\p{L}+|правил\p{L}*|команд\p{L}*|сообщен\p{L}+)|` +
 			`(все|всё),?\s+что\s+(тебе|вам)\s+(говорили|сказали|писали|велели)\s*(раньше|ранее|до\s+этого|прежде)?[^.\n]{0,20}?больше\s+не\s+(деиствует|действует|применяется|важно|актуально)|` +
 			`(忽略|无视|忽视|不要理会|不要管)[^。\n]{0,8}(之前|以前|先前|上面|前面|此前|上述|原来)[^。\n]{0,8}(指令|指示|说明|规则|命令|要求)|(之前|以前|先前)(告诉你|对你说|给你)的[^。\n]{0,8}不再(适用|有效)|` +
 			`(以前|前|これまで|上記)の(指示|命令|ルール)[^。\n]{0,10}(無視|忘れ)|(이전|앞의|위의)\s*(모든\s*)?(지시|명령|지침)[^.\n]{0,10}(무시|잊)`),
@@ -133,7 +142,7 @@ var rules = []rule{
 	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh, []string{"not", "n't", "never"}, []string{"user", "human", "person"},
 		regexp.MustCompile(`\b(do\s+not|don't|never|must\s+not|should\s+not|shouldn't)\s+(tell|inform|notify|alert|warn|let)\s+(the\s+|your\s+)?(users?|humans?|person)\b|\b(do\s+not|don't|never|must\s+not)\s+(mention|reveal|show|disclose|say|explain|report|admit)\b[^.\n]{0,60}?\bto\s+(the\s+|your\s+)?(users?|humans?)\b`),
 		notPossessive, "tells the model to keep something from the user"},
-	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh, []string{"without", "hide", "conceal", "not", "n't", "never", "keep", "yourself"}, []string{"user", "human", "person", "yourself"},
+	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh, []string{"without", "hide", "conceal", "know", "see", "notice", "hear", "be told", "be informed", "be aware", "keep", "find out", "learn", "discover"}, []string{"user", "human", "person", "yourself"},
 		regexp.MustCompile(`\bwithout\s+(telling|informing|notifying|alerting|letting)\s+(the\s+)?(user|human)|\b(hide|conceal)\b[^.\n]{0,40}?\bfrom\s+(the\s+)?(user|human)|\b(the\s+)?(user|human)\s+(must|should|does|need|needs)\s*(not|n't)\s+(know|see|notice|hear|be\s+(told|informed|aware))|` +
 			`\bkeep\s+(this|it|that|these)\s+(\w+\s+)?(to\s+yourself|from\s+(the\s+)?(user|human|person))|\bnever\s+let\s+(the\s+)?(user|human|person|people|them)\b[^.\n]{0,40}?\b(know|find\s+out|see|notice|learn|discover)\b|` +
 			`\b(the\s+)?(user|human)\s+(needn't|need\s+not|doesn't\s+need\s+to|does\s+not\s+need\s+to|should\s+never|must\s+never)\s+(know|hear|see|notice|be\s+told|find\s+out)`),
@@ -148,7 +157,7 @@ var rules = []rule{
 			`\bnao\s+(conte|diga|mencione|informe|avise|revele)\s+(nada\s+)?(ao|para\s+o|a|aos)\s+usuarios?|` +
 			`\bnon\s+(dire|dirlo|dirglielo|menzionare|informare|rivelare|avvisare)\s+(nulla\s+|niente\s+)?(all'|a\s+l'|agli\s+)?utent[ei]|` +
 			`\bvertel\s+(het\s+)?(de\s+)?gebruiker\s+(niets|niet)|` +
-			`не\s+(говори|сообщай|рассказывай|упоминай|показывай|сказывай|уведомляй|информируй)\w*\s+(ничего\s+)?(об\s+этом\s+)?пользовател|ничего\s+не\s+(говори|сообщай|рассказывай)\w*\s+пользовател|без\s+ведома\s+пользовател|` +
+			`не\s+(говори|сообщай|рассказывай|упоминай|показывай|сказывай|уведомляй|информируй)\p{L}*\s+(ничего\s+)?(об\s+этом\s+)?пользовател|ничего\s+не\s+(говори|сообщай|рассказывай)\p{L}*\s+пользовател|без\s+ведома\s+пользовател|` +
 			`(不要|别|請勿|请勿|切勿|不得|不可)(告诉|告訴|通知|告知|提醒|透露给|让)(用户|使用者)|ユーザー(に|には)[^。\n]{0,6}(伝えない|言わない|知らせない|教えない)|사용자(에게|한테)[^.\n]{0,6}(알리지|말하지)\s*마`),
 		nil, "tells the model to keep something from the user"},
 
@@ -179,7 +188,7 @@ var rules = []rule{
 			return instructs.MatchString(lower[m[0]:m[1]])
 		}, "an instruction where a rendered page hides it (an HTML comment or a link's title): a model reads it, a person does not see it"},
 
-	{mcpdir.WarnCredentialAccess, mcpdir.SeverityHigh, []string{"ssh", "id_", "credentials", ".netrc", ".npmrc", ".pypirc", ".pgpass", "config", "passwd", "shadow", "mcp.json", "cursor/", "wallet", "_history", "gnupg", ".env"}, nil,
+	{mcpdir.WarnCredentialAccess, mcpdir.SeverityHigh, []string{"ssh", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "/credentials", "-credentials", ".netrc", ".npmrc", ".pypirc", ".pgpass", "/config", "_config", "/etc/passwd", "/etc/shadow", "mcp.json", "cursor/", "wallet.dat", "_history", "gnupg", ".env"}, nil,
 		regexp.MustCompile(`(~|\$home|%userprofile%)?/?\.ssh\b/?|\bid_(rsa|dsa|ecdsa|ed25519)\b|\.aws/credentials|\.git-credentials|(^|[\s"'\x60(/~])\.(netrc|npmrc|pypirc|pgpass)\b|\.kube/config|\.docker/config\.json|/etc/(passwd|shadow)\b|\bmcp\.json\b|claude_desktop_config\.json|\.cursor/|\bwallet\.dat\b|\.(bash|zsh)_history|\.gnupg\b|(^|[\s"'\x60(/~])\.env\b`),
 		verbHas(readOrSend), "asks the model to read or hand on a secret or a local file"},
 	{mcpdir.WarnCredentialAccess, mcpdir.SeverityHigh, []string{"content", "text"}, []string{"pass", "send", "include", "attach", "upload", "forward", "append", "post", "share", "transmit", "paste", "put", "provide", "exfiltrate", "embed", "insert", "add"},
@@ -188,10 +197,10 @@ var rules = []rule{
 			sen := sentence(lower, m[0], m[1])
 			return handOn.MatchString(sen) && secretWords.MatchString(sen)
 		}, "asks the model to pass a file's or a secret's content into a call"},
-	{mcpdir.WarnCredentialAccess, mcpdir.SeverityHigh, []string{"environment", "env vars", "key", "secrets", "tokens", "credentials", "passwords", "cookies"}, nil,
+	{mcpdir.WarnCredentialAccess, mcpdir.SeverityHigh, []string{"environment", "env vars", "api key", "private key", "ssh key", "secrets", "tokens", "session token", "credentials", "passwords", "cookies"}, nil,
 		regexp.MustCompile(`\b(all|every|any|your|the\s+user'?s|their)\s+(environment\s+variables|env\s+vars|api\s+keys?|secrets|tokens|credentials|passwords|private\s+keys?|ssh\s+keys?|cookies|session\s+tokens?)\b`),
 		sentenceHas(handOn), "asks the model to hand on keys, tokens or passwords"},
-	{mcpdir.WarnCredentialAccess, mcpdir.SeverityHigh, []string{"schlussel", "passworter", "zugangsdaten", "umgebungsvariablen", "cles", "mots de passe", "jetons", "identifiants", "variables d", "claves", "contrasenas", "credenciales", "variables de entorno", "chaves", "senhas", "credenciais", "chiavi", "credenziali", "ключ", "парол", "токен", "секрет", "переменные окружения", "密钥", "密码", "令牌", "凭据", "凭证", "环境变量", "秘钥", "キー", "パスワード", "トークン", "環境変数"}, nil,
+	{mcpdir.WarnCredentialAccess, mcpdir.SeverityHigh, []string{"schlussel", "passworter", "zugangsdaten", "umgebungsvariablen", "les cles", "tes cles", "vos cles", "mots de passe", "jetons", "identifiants", "variables d'env", "claves", "contrasenas", "credenciales", "variables de entorno", "chaves", "senhas", "credenciais", "chiavi", "credenziali", "ключ", "парол", "токен", "секрет", "переменные окружения", "密钥", "密码", "令牌", "凭据", "凭证", "环境变量", "秘钥", "キー", "パスワード", "トークン", "環境変数"}, nil,
 		regexp.MustCompile(`\b(alle|samtliche|deine|ihre)\s+(api-?\s?schlussel|schlussel|passworter|zugangsdaten|tokens|geheimnisse|umgebungsvariablen|privaten\s+schlussel)|` +
 			`\b(toutes\s+les|tous\s+les|tes|vos)\s+(cles|mots\s+de\s+passe|jetons|tokens|secrets|identifiants|variables\s+d'environnement)|` +
 			`\b(todas\s+las|todos\s+los|tus|sus)\s+(claves|contrasenas|tokens|secretos|credenciales|variables\s+de\s+entorno)|` +

@@ -84,24 +84,32 @@ func (s *scanner) text(tool, field, text, shown string) {
 	}
 	s.invisible(tool, field, shown, mcpdir.HiddenSpans(text))
 	s.selectors(tool, field, shown)
+	if len(text) < minRuleText {
+		return // "string", "object": no rule matches so little
+	}
 	found := make([]bool, len(rules))
 	var base view
 	if !needsFold(text) {
 		base = view{plain: text, lower: asciiLower(text)}
 		s.rules(tool, field, shown, &base, nil, found)
 	} else {
+		// The text as written first, then each fold only where it
+		// changed the text: the rest was read.
+		same := view{plain: text, lower: asciiLower(text)}
+		s.rules(tool, field, shown, &same, nil, found)
 		how := "read with look-alike letters, accents and invisible characters folded"
 		base = fold(text, foldOptions{skeleton: true}, s.cache)
-		base.how = how
+		base.how, base.focus = how, base.changed()
 		s.rules(tool, field, shown, &base, nil, found)
+		base.focus = nil
 		own := fold(text, foldOptions{}, s.cache) // a Russian text as Russian
 		if own.plain != base.plain {
-			own.how = how
+			own.how, own.focus = how, own.changed()
 			s.rules(tool, field, shown, &own, nil, found)
 		}
 		if strings.ContainsFunc(text, func(r rune) bool { return isBlank(r) || mcpdir.Hidden(r) }) {
 			joined := fold(text, foldOptions{skeleton: true, blanksJoin: true}, s.cache)
-			joined.how = how
+			joined.how, joined.focus = how, joined.changed()
 			s.rules(tool, field, shown, &joined, nil, found)
 		}
 	}
@@ -110,7 +118,7 @@ func (s *scanner) text(tool, field, text, shown string) {
 			s.rules(tool, field, shown, &v, nil, found)
 		}
 	}
-	for _, e := range encodedRuns(base.plain) {
+	for _, e := range encodedRuns(base.plain) { // none in most texts: a loop over bytes tells
 		var v view
 		if needsFold(e.text) {
 			v = fold(e.text, foldOptions{skeleton: true}, s.cache)
@@ -121,7 +129,7 @@ func (s *scanner) text(tool, field, text, shown string) {
 		v.how = fmt.Sprintf("in %s that decodes to %q", e.as, clip(e.text))
 		s.rules(tool, field, shown, &v, &[2]int{a, b}, found)
 	}
-	if !slices.Contains(found, true) {
+	if !slices.Contains(found, true) && mayBeROT13(base.lower) {
 		r := rot13(base)
 		s.rules(tool, field, shown, &r, nil, found)
 	}
@@ -132,11 +140,12 @@ func (s *scanner) text(tool, field, text, shown string) {
 // the span of the text as written that the whole view stands for (a
 // decoded run).
 func (s *scanner) rules(tool, field, shown string, v *view, over *[2]int, found []bool) {
+	words := strings.ContainsAny(v.plain, " \t\n") || needsFold(v.plain) // Chinese and Japanese need no spaces
 	for k, r := range rules {
-		if found[k] {
+		if found[k] || !words && !r.oneWord() {
 			continue
 		}
-		for _, m := range r.find(v.lower) {
+		for _, m := range r.find(v.lower, v.focus...) {
 			if r.keep != nil && !r.keep(s, v.plain, v.lower, m) {
 				continue
 			}
@@ -162,6 +171,25 @@ func (s *scanner) rules(tool, field, shown string, v *view, over *[2]int, found 
 			break // one warning per rule and field: the first span tells
 		}
 	}
+}
+
+// minRuleText is the length under which a text is read only for
+// invisible characters: no rule matches fewer bytes.
+const minRuleText = 8
+
+// mayBeROT13 reports whether lower reads more like ROT13 than like
+// English: it holds more of the commonest English words in ROT13 ("gur",
+// "naq", "lbh") than as written. English and other texts are not worth a
+// second pass of every rule.
+func mayBeROT13(lower string) bool {
+	count := func(words []string) (n int) {
+		for _, w := range words {
+			n += strings.Count(lower, w)
+		}
+		return n
+	}
+	rot := count([]string{" gur ", " naq ", " gb ", " bs ", " lbh ", " vf ", " vg ", " n ", " sbe ", " guvf ", " nyy ", " lbhe "})
+	return rot > 0 && rot >= count([]string{" the ", " and ", " to ", " of ", " you ", " is ", " it ", " a ", " for ", " this ", " all ", " your "})
 }
 
 // clip is s cut to maxMatch bytes for a note, hidden characters shown.
@@ -200,7 +228,11 @@ func (s *scanner) selectors(tool, field, text string) {
 // find returns the rule's matches in lower, as FindAllStringSubmatchIndex
 // would, looking only near its hints: the expressions are slow on long
 // texts, and every match holds a hint.
-func (r rule) find(lower string) [][]int {
+//
+// With focus set, only windows that hold one of its spans are read: a
+// view that differs from one already read only there (leet) matches
+// nothing new elsewhere.
+func (r rule) find(lower string, focus ...[2]int) [][]int {
 	if r.also != nil && !slices.ContainsFunc(r.also, func(a string) bool { return strings.Contains(lower, a) }) {
 		return nil
 	}
@@ -212,7 +244,10 @@ func (r rule) find(lower string) [][]int {
 				break
 			}
 			i += j
-			windows = append(windows, [2]int{wordStart(lower, max(0, i-hintWindow)), wordEnd(lower, min(len(lower), i+len(h)+hintWindow))})
+			w := [2]int{wordStart(lower, max(0, i-hintWindow)), wordEnd(lower, min(len(lower), i+len(h)+hintWindow))}
+			if focus == nil || slices.ContainsFunc(focus, func(f [2]int) bool { return f[0] < w[1] && w[0] < f[1] }) {
+				windows = append(windows, w)
+			}
 			i += len(h)
 		}
 	}

@@ -3,6 +3,7 @@ package toolscan
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -261,5 +262,29 @@ func BenchmarkIndexing(b *testing.B) {
 				x.Upsert(entries...)
 			}
 		})
+	}
+}
+
+// BenchmarkScanLargest scans the largest server the directory keeps: 400
+// tools, each with a 16 KiB description and a 64 KiB schema of ordinary
+// text; the scan reads maxServerText of it and says where it stopped.
+func BenchmarkScanLargest(b *testing.B) {
+	sentence := "Returns the matching records with their identifiers, owners, timestamps and status; pass the cursor from the previous page to read on. "
+	props := map[string]any{}
+	for i := 0; len(fmt.Sprint(props)) < 60<<10; i++ {
+		props[fmt.Sprintf("field_%03d", i)] = map[string]any{"type": "string", "description": sentence + sentence + sentence}
+	}
+	schema, _ := json.Marshal(map[string]any{"type": "object", "properties": props})
+	desc := strings.Repeat(sentence, (16<<10)/len(sentence))
+	var tools []mcpdir.Tool
+	for i := range mcpdir.MaxTools {
+		tools = append(tools, mcpdir.CleanTool(mcpdir.Tool{Name: fmt.Sprintf("tool_%03d", i), Description: desc, InputSchema: schema}))
+	}
+	var ws []mcpdir.ToolWarning
+	for b.Loop() {
+		ws = Scan(tools, "")
+	}
+	if len(ws) == 0 || !strings.Contains(ws[len(ws)-1].Note, "stopped") {
+		b.Fatalf("the scan did not say where it stopped: %+v", ws)
 	}
 }

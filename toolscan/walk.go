@@ -115,7 +115,15 @@ func walkJSON(path, parent string, v any, add func(piece) bool) bool {
 		for _, k := range keys {
 			sub := path + "." + k
 			if named || !schemaKeywords[k] {
-				if !add(piece{field: sub, text: nameWords.Replace(k), shown: k, name: true}) {
+				// A key is a field of its own, "…/x-hint#key" when its value is
+				// text too; a parameter's name is its path.
+				field := sub
+				switch v[k].(type) {
+				case map[string]any, []any:
+				default:
+					field += "#key"
+				}
+				if !add(piece{field: field, text: nameWords.Replace(k), shown: k, name: true}) {
 					return false
 				}
 			}
