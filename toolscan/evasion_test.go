@@ -34,7 +34,9 @@ func TestEvasions(t *testing.T) {
 	long := strings.Repeat("Returns items with their stock levels, prices and warehouse locations. ", 110)[:7200]
 	js := func(v any) json.RawMessage { b, _ := json.Marshal(v); return b }
 	desc := func(d string) mcpdir.Tool { return mcpdir.Tool{Name: "t", Description: d} }
-	schema := func(s string) mcpdir.Tool { return mcpdir.Tool{Name: "t", Description: "A tool.", InputSchema: json.RawMessage(s)} }
+	schema := func(s string) mcpdir.Tool {
+		return mcpdir.Tool{Name: "t", Description: "A tool.", InputSchema: json.RawMessage(s)}
+	}
 	for _, c := range []struct {
 		name  string
 		tool  mcpdir.Tool
