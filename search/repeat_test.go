@@ -2,6 +2,7 @@ package search
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/mcpdir/mcpdir"
@@ -32,4 +33,38 @@ func hitIDs(hits []mcpdir.Hit) []string {
 		ids[i] = h.Entry.ID
 	}
 	return ids
+}
+
+// TestWordAnalysisIndependentOfEarlierQueries asks two queries that share
+// a word in both orders, each on an index that has answered the other
+// first: every answer must be the one a fresh index gives. A word meant in
+// a concept's sense ("book" of "book a hotel", "book a room") is analysed
+// by the other words of its query (is "hotel" or "room" a word some entry
+// has?), and the cache of word analyses once served the first query's
+// analysis to the second.
+func TestWordAnalysisIndependentOfEarlierQueries(t *testing.T) {
+	entries := func() []*mcpdir.Entry {
+		return []*mcpdir.Entry{
+			entry("bookstack-mcp", "Read and write book pages in a BookStack wiki", 10),
+			entry("chat-rooms-mcp", "Join a chat room and post messages", 10),
+			entry("notes-mcp", "Take notes in markdown", 0),
+		}
+	}
+	for _, pair := range [][2]string{
+		{"book a hotel", "book a room"},
+		{"book a flight", "book a table"},
+	} {
+		fresh := make(map[string][]string)
+		for _, q := range pair {
+			fresh[q] = names(indexOf(entries()).Search(q, 10))
+		}
+		for _, order := range [][2]string{pair, {pair[1], pair[0]}} {
+			x := indexOf(entries())
+			for _, q := range order {
+				if got := names(x.Search(q, 10)); !slices.Equal(got, fresh[q]) {
+					t.Errorf("%q after %q: %v, a fresh index %v", q, order[0], got, fresh[q])
+				}
+			}
+		}
+	}
 }

@@ -34,16 +34,22 @@ type analysis struct {
 
 // appendClauseKey appends the cache key of word w of query word qw to b:
 // its analysis depends on the phrases, concepts and gloss qw was found in,
-// and on whether the query is a sentence and in another language. The key
-// is built in a reused buffer, so that a hit allocates nothing.
-func appendClauseKey(b []byte, w string, qw *qword, sentence, foreign bool) []byte {
-	if sentence || foreign {
+// on whether the query is a sentence and in another language, and on
+// whether the concept the query means qw in is borne out by nothing (no
+// entry of it, and a word that names it with qw no entry has: see
+// sensedHere), which the query's other words decide. The key is built in a
+// reused buffer, so that a hit allocates nothing.
+func appendClauseKey(b []byte, w string, qw *qword, sentence, foreign, unborne bool) []byte {
+	if sentence || foreign || unborne {
 		flags := byte(2)
 		if foreign {
 			flags |= 4
 		}
 		if sentence {
 			flags |= 8
+		}
+		if unborne {
+			flags |= 16
 		}
 		b = append(b, flags)
 	}

@@ -70,7 +70,8 @@ const (
 // parts) unless one with the same stem exists. The analysis of a word is
 // cached across searches.
 func (p *Parser) addClause(w string, qw *qword) {
-	p.key = appendClauseKey(p.key[:0], w, qw, p.Sentence, p.Foreign)
+	unborne := p.sensedAway(qw)
+	p.key = appendClauseKey(p.key[:0], w, qw, p.Sentence, p.Foreign, unborne)
 	if a, ok := p.cache.Get(p.gen, p.key); ok {
 		if p.clauseOf(a.stem) != nil {
 			return
@@ -89,7 +90,7 @@ func (p *Parser) addClause(w string, qw *qword) {
 	c := p.newClause(w)
 	c.Stem = st
 	c.Common, c.Cue = isCommon(w, qw), qw.term || len(qw.concepts) > 0
-	p.expand(c, w, st, qw)
+	p.expand(c, w, st, qw, unborne)
 	p.cache.Put(p.gen, string(p.key), &analysis{
 		stem: st, exps: append([]Expansion(nil), c.Exps...),
 		weight: c.Weight, idf: c.IDF, known: c.Known, asked: c.Asked,
@@ -157,8 +158,8 @@ func (p *Parser) addPairClauses() {
 }
 
 // expand finds the index words that stand for query word w, and the
-// clause's weight.
-func (p *Parser) expand(c *Clause, w, st string, qw *qword) {
+// clause's weight. unborne is p.sensedAway(qw).
+func (p *Parser) expand(c *Clause, w, st string, qw *qword, unborne bool) {
 	if id, ok := p.v.Term(w); ok {
 		c.add(id, weightExact)
 	}
@@ -243,7 +244,7 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword) {
 	// entries than the word itself ("umbrella", "leftovers"); a word
 	// entries use as much ("desktop") says what it says.
 	wordDF := p.maxDF(c, core)
-	if c.Sensed && !p.sensedHere(qw) {
+	if unborne {
 		// No entry is of the concept the query means the word in, and
 		// none has the other words it names the concept with: those that
 		// have the word use it in another sense ("book" of "book a flight"
@@ -335,6 +336,19 @@ func (c *Clause) add(id uint32, weight float32) {
 		}
 	}
 	c.Exps = append(c.Exps, Expansion{Term: id, Weight: weight})
+}
+
+// sensedAway reports whether qw names a concept with another word of the
+// query (it is sensed) and the concept is borne out by nothing in the
+// index (see sensedHere). It depends on the query's other words, so it is
+// part of the key of qw's cached analysis.
+func (p *Parser) sensedAway(qw *qword) bool {
+	for _, k := range qw.concepts {
+		if k.words >= 2 {
+			return !p.sensedHere(qw)
+		}
+	}
+	return false
 }
 
 // sensedHere reports whether some entry is of a concept that two or more
