@@ -59,6 +59,9 @@ type LiveCheck struct {
 	// most MaxToolChanges; the first list seen is always kept, last).
 	ToolChanges []ToolChange
 	Auth        *LiveAuth // when auth_required: how a client would sign in
+	// History is the endpoint's checks day by day, the last HistoryDays
+	// days, oldest first (this one included).
+	History []LiveDay
 }
 
 // Follow makes c the check after prev, the endpoint's previous check (nil
@@ -69,6 +72,11 @@ func (c *LiveCheck) Follow(prev *LiveCheck) {
 	if prev != nil && prev.URL != c.URL {
 		prev = nil
 	}
+	var history []LiveDay
+	if prev != nil {
+		history = slices.Clone(prev.History)
+	}
+	c.History = record(history, c)
 	var changes []ToolChange
 	if prev != nil {
 		changes = prev.ToolChanges
@@ -266,6 +274,8 @@ type LiveDetail struct {
 	// ToolsWarning says, when tools were redefined after the server was
 	// first seen, that they should be read again before they are trusted.
 	ToolsWarning string `json:"tools_warning,omitempty"`
+	// History is what the last HistoryDays days of checks say.
+	History *LiveHistory `json:"history,omitempty"`
 }
 
 // ToolChangeView is a change of a tool list, with its words.
@@ -298,6 +308,7 @@ func newLiveDetail(c *LiveCheck) *LiveDetail {
 		d.ToolChanges = append(d.ToolChanges, ToolChangeView{ToolChange: ch, Words: ch.Words()})
 	}
 	d.ToolsWarning = ToolsWarning(c.ToolChanges)
+	d.History = NewLiveHistory(c.History)
 	if c.Auth != nil {
 		a := *c.Auth
 		a.AuthorizationServers = nonNil(a.AuthorizationServers)
@@ -342,13 +353,14 @@ type liveDetails struct {
 	Auth             *LiveAuth    `json:"auth,omitempty"`
 	ToolChanges      []ToolChange `json:"tool_changes,omitempty"`
 	Instructions     string       `json:"instructions,omitempty"`
+	History          []LiveDay    `json:"history,omitempty"`
 }
 
 // EncodeLiveDetails is how stores keep a check's protocol versions,
 // sign-in and tool changes: a JSON object.
 func EncodeLiveDetails(c *LiveCheck) ([]byte, error) {
 	b, err := json.Marshal(liveDetails{ProtocolVersions: c.ProtocolVersions, Auth: c.Auth, ToolChanges: c.ToolChanges,
-		Instructions: c.Instructions})
+		Instructions: c.Instructions, History: c.History})
 	if err != nil {
 		return nil, fmt.Errorf("encode live details: %w", err)
 	}
@@ -371,7 +383,7 @@ func DecodeLiveCheck(url, status string, checkedAt, latencyNS int64, protocolVer
 		if err := json.Unmarshal(details, &d); err != nil {
 			return nil, fmt.Errorf("live details: %w", err)
 		}
-		c.ProtocolVersions, c.Auth, c.ToolChanges, c.Instructions = d.ProtocolVersions, d.Auth, d.ToolChanges, d.Instructions
+		c.ProtocolVersions, c.Auth, c.ToolChanges, c.Instructions, c.History = d.ProtocolVersions, d.Auth, d.ToolChanges, d.Instructions, d.History
 	}
 	return c, nil
 }

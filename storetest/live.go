@@ -89,6 +89,14 @@ func liveChecks(t *testing.T, open Opener) {
 		!got.ToolChanges[0].At.Equal(redefined.CheckedAt) || got.ToolsChanged() != got.ToolChanges[0].At {
 		t.Fatalf("tool changes: %+v", got.ToolChanges)
 	}
+	// Every check of the endpoint is in its history, day by day.
+	var checks int
+	for _, d := range got.History {
+		checks += d.Checks
+	}
+	if h := mcpdir.NewLiveHistory(got.History); checks < 5 || h == nil || h.Checks != checks || h.Answered >= checks {
+		t.Fatalf("history: %+v", got.History)
+	}
 	e.Brief = "Hosted, better"
 	if _, err := db.UpsertEntries(ctx, []*mcpdir.Entry{e}); err != nil {
 		t.Fatal(err)

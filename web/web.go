@@ -194,6 +194,8 @@ type serverPage struct {
 	InstallUnavailable string
 	// Provenance says which source gave which fields, and when.
 	Provenance []mcpdir.Provenance
+	// Uptime draws the last days' live checks; nil if never checked.
+	Uptime *uptimeChart
 }
 
 // Server is an entry's page: everything get_mcp_detail returns, and
@@ -212,6 +214,9 @@ func (p *Pages) Server() http.Handler {
 			return
 		}
 		data := &serverPage{Base: Base{Title: e.Name}, Entry: e, Live: mcpdir.NewDetail(e).Live, Provenance: mcpdir.ProvenanceOf(e)}
+		if data.Live != nil {
+			data.Uptime = newUptimeChart(data.Live.History)
+		}
 		if in, ok := mcpdir.InstallFor(e); ok {
 			data.Snippets = snippets(in)
 			data.CursorLink, data.VSCodeLink = template.URL(in.CursorLink()), template.URL(in.VSCodeLink())
