@@ -233,11 +233,17 @@ func (s *scanner) selectors(tool, field, text string) {
 // view that differs from one already read only there (leet) matches
 // nothing new elsewhere.
 func (r rule) find(lower string, focus ...[2]int) [][]int {
-	if r.also != nil && !slices.ContainsFunc(r.also, func(a string) bool { return strings.Contains(lower, a) }) {
+	ascii := !needsFold(lower) // then hints in other scripts cannot occur
+	if r.also != nil && !slices.ContainsFunc(r.also, func(a string) bool {
+		return !(ascii && a[0] >= utf8.RuneSelf) && strings.Contains(lower, a)
+	}) {
 		return nil
 	}
 	var windows [][2]int
 	for _, h := range r.hints {
+		if ascii && h[0] >= utf8.RuneSelf {
+			continue
+		}
 		for i := 0; ; {
 			j := strings.Index(lower[i:], h)
 			if j < 0 {
