@@ -19,10 +19,18 @@ type ToolWarning struct {
 	// instructions.
 	Tool string `json:"tool,omitempty"`
 	// Field is where: "name", "title", "description", "instructions", or
-	// a parameter's "input_schema.properties.<name>.description".
+	// the JSON path of any text of the definition: a parameter's
+	// "input_schema.properties.<name>.description", its name
+	// "input_schema.properties.<name>", "input_schema.$defs.x.description",
+	// "input_schema.properties.<name>.enum.8", "output_schema.…",
+	// "annotations.title"; a key read as a name whose value is text too
+	// ends in "#key" ("input_schema.x-hint#key").
 	Field string `json:"field"`
 	// Start and End are the matched span's byte offsets in the field's
-	// text; Match is that span, invisible characters shown as escapes.
+	// text as written; Match is that span, invisible characters shown as
+	// escapes. A match found in the text folded (look-alike letters,
+	// accents, leet) or decoded (base64, hex, ROT13) points at the text
+	// as written, and the Note says what it read there.
 	Start int    `json:"start"`
 	End   int    `json:"end"`
 	Match string `json:"match"`

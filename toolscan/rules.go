@@ -50,10 +50,11 @@ var (
 	// Verbs that ask the model to read something or hand it on: the base
 	// form only, as an instruction is written ("read", not "reads"), in
 	// the languages the search reads (accents folded away), then in the
-	// scripts \b does not know.
-	readOrSend = regexp.MustCompile(`\b(read|open|cat|load|pass|send|include|attach|upload|forward|append|post|share|transmit|copy|paste|put|provide|exfiltrate|access|embed|insert|lies|lese|offne|sende|schicke|ubergib|ubergebe|fuge|kopiere|hange|lis|lire|ouvre|envoie|envoyez|joins|inclus|copie|transmets|passe|lee|leer|abre|envia|enviar|incluye|adjunta|copia|pasa|leia|abra|envie|inclua|anexe|copie|leggi|apri|invia|includi|allega|lees|open|stuur)\b|прочитай|прочти|открой|отправь|пришли|передай|вставь|скопируй|добавь|считай|读取|读|打开|发送|发到|传|附上|复制|包含|上传|放入|填入|読み|開い|送信|送っ|含め|コピー|읽|보내`)
+	// scripts \b does not know. (Folded text has no accents: Russian "й"
+	// and "ё" are written "и" and "е" in the rules.)
+	readOrSend = regexp.MustCompile(`\b(read|open|cat|load|pass|send|include|attach|upload|forward|append|post|share|transmit|copy|paste|put|provide|exfiltrate|access|embed|insert|lies|lese|offne|sende|schicke|ubergib|ubergebe|fuge|kopiere|hange|lis|lire|ouvre|envoie|envoyez|joins|inclus|copie|transmets|passe|lee|leer|abre|envia|enviar|incluye|adjunta|copia|pasa|leia|abra|envie|inclua|anexe|copie|leggi|apri|invia|includi|allega|lees|open|stuur)\b|прочитаи|прочти|открои|отправь|пришли|передаи|вставь|скопируи|добавь|считаи|读取|读|打开|发送|发到|传|附上|复制|包含|上传|放入|填入|読み|開い|送信|送っ|含め|コピー|읽|보내`)
 	// Verbs that hand something on (not those that only read it).
-	handOn = regexp.MustCompile(`\b(pass|send|include|attach|upload|forward|append|post|share|transmit|paste|put|provide|exfiltrate|embed|insert|add|copy|leak|sende|schicke|ubergib|ubergebe|fuge|kopiere|hange|gib|envoie|envoyez|transmets|joins|ajoute|copie|mets|passe|inclus|envia|envie|manda|adjunta|agrega|anade|copia|pon|pasa|incluye|mande|anexe|adicione|coloque|passe|inclua|invia|allega|aggiungi|metti|passa|includi|stuur)\b|отправь|пришли|передай|вставь|скопируй|добавь|перешли|发送|发到|传|附上|复制|上传|放入|填入|提交|送信|送っ|含め|コピー|貼り付け|보내`)
+	handOn = regexp.MustCompile(`\b(pass|send|include|attach|upload|forward|append|post|share|transmit|paste|put|provide|exfiltrate|embed|insert|add|copy|leak|sende|schicke|ubergib|ubergebe|fuge|kopiere|hange|gib|envoie|envoyez|transmets|joins|ajoute|copie|mets|passe|inclus|envia|envie|manda|adjunta|agrega|anade|copia|pon|pasa|incluye|mande|anexe|adicione|coloque|passe|inclua|invia|allega|aggiungi|metti|passa|includi|stuur)\b|отправь|пришли|передаи|вставь|скопируи|добавь|перешли|发送|发到|传|附上|复制|上传|放入|填入|提交|送信|送っ|含め|コピー|貼り付け|보내`)
 	// What a content-passing instruction is after.
 	secretWords = regexp.MustCompile(`\b(files?|keys?|tokens?|secrets?|passwords?|credentials?|config(uration)?|\.env|environment|ssh|cookies?|session|history|conversation|chat|messages?)\b`)
 	// A name that reads as a tool's: snake_case, camelCase or dotted.
@@ -120,7 +121,7 @@ var rules = []rule{
 			`\btreat\s+(this|these)\s+(text|description|message|words|note|lines?)\s+as\s+your\s+(only|sole|new)\s+(rules|instructions|guidance|prompt)|\bfollow\s+only\s+(this|these)\s+(text|description|instructions|rules)|\bfrom\s+(here|now)\s+on,?\s+(follow|obey)\b|` +
 			`\b(anything|everything|what)\s+(your\s+developers?|the\s+system|your\s+system\s+prompt|the\s+developers?)[^.\n]{0,40}?\b(said|told|wrote)\b[^.\n]{0,20}?\b(before|earlier|previously)`),
 		nil, "tells the model that its instructions no longer hold"},
-	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh, []string{"ignor", "vergiss", "oubli", "olvid", "esquec", "dimentic", "negeer", "alles", "tout ce", "todo lo", "игнор", "забудь", "не обращай", "что тебе", "что вам", "忽略", "无视", "忽视", "不要理会", "不要管", "不再", "無視", "忘れ", "무시", "잊"},
+	{mcpdir.WarnHiddenInstruction, mcpdir.SeverityHigh, []string{"ignor", "vergiss", "oubli", "olvid", "esquec", "dimentic", "negeer", "alles", "tout ce", "todo lo", "игнор", "забудь", "не обращаи", "что тебе", "что вам", "忽略", "无视", "忽视", "不要理会", "不要管", "不再", "無視", "忘れ", "무시", "잊"},
 		// words of the other languages one of which each form holds
 		[]string{"vorherig", "bisherig", "fruher", "obige", "vorige", "vorangegangen", "ursprunglich", "gilt nicht", "ungultig", "hinfallig", "precedent", "anterieur", "ci-dessus", "d'avant", "s'applique plus", "anterior", "previas", "de antes", "ya no", "negeer", "предыдущ", "прежн", "ранее", "прошл", "больше не", "之前", "以前", "先前", "上面", "前面", "此前", "上述", "原来", "これまで", "上記", "の指示", "の命令", "のルール", "이전", "앞의", "위의"},
 		regexp.MustCompile(`\b(ignorier\w*|vergiss|vergessen\s+sie)\s+(alle\s+|samtliche\s+)?(vorherigen|bisherigen|fruheren|obigen|vorigen|vorangegangenen|alten|ursprunglichen)\s+(anweisungen|instruktionen|regeln|befehle|vorgaben|anordnungen)|` +
@@ -132,8 +133,8 @@ var rules = []rule{
 			`\b(ignore|ignora|esqueca|esquece)\s+(todas\s+)?(as\s+|suas\s+)?(instrucoes|regras|orientacoes|ordens)\s+(anteriores|previas)|` +
 			`\b(ignora|ignori|dimentica|dimentichi)\s+(tutte\s+)?(le\s+)?(istruzioni|regole|indicazioni|direttive)\s+(precedenti|anteriori|di\s+prima)|` +
 			`\bnegeer\s+(alle\s+)?(vorige|eerdere|voorgaande)\s+(instructies|regels|opdrachten)|` +
-			`(игнорир\p{L}*|игнорь\p{L}*|забудь\p{L}*|не\s+обращай\s+внимания\s+на)\s+(все\s+)?(предыдущ\p{L}+|прежн\p{L}+|ранее\s+\p{L}+|прошл\p{L}+)\s+(инструкц\p{L}+|указан\p{L}+|правил\p{L}*|команд\p{L}*|сообщен\p{L}+)|` +
-			`(все|всё),?\s+что\s+(тебе|вам)\s+(говорили|сказали|писали|велели)\s*(раньше|ранее|до\s+этого|прежде)?[^.\n]{0,20}?больше\s+не\s+(деиствует|действует|применяется|важно|актуально)|` +
+			`(игнорир\p{L}*|игнорь\p{L}*|забудь\p{L}*|не\s+обращаи\s+внимания\s+на)\s+(все\s+)?(предыдущ\p{L}+|прежн\p{L}+|ранее\s+\p{L}+|прошл\p{L}+)\s+(инструкц\p{L}+|указан\p{L}+|правил\p{L}*|команд\p{L}*|сообщен\p{L}+)|` +
+			`(все|все),?\s+что\s+(тебе|вам)\s+(говорили|сказали|писали|велели)\s*(раньше|ранее|до\s+этого|прежде)?[^.\n]{0,20}?больше\s+не\s+(деиствует|деиствует|применяется|важно|актуально)|` +
 			`(忽略|无视|忽视|不要理会|不要管)[^。\n]{0,8}(之前|以前|先前|上面|前面|此前|上述|原来)[^。\n]{0,8}(指令|指示|说明|规则|命令|要求)|(之前|以前|先前)(告诉你|对你说|给你)的[^。\n]{0,8}不再(适用|有效)|` +
 			`(以前|前|これまで|上記)の(指示|命令|ルール)[^。\n]{0,10}(無視|忘れ)|(이전|앞의|위의)\s*(모든\s*)?(지시|명령|지침)[^.\n]{0,10}(무시|잊)`),
 		nil, "tells the model to set aside its instructions"},
@@ -157,7 +158,7 @@ var rules = []rule{
 			`\bnao\s+(conte|diga|mencione|informe|avise|revele)\s+(nada\s+)?(ao|para\s+o|a|aos)\s+usuarios?|` +
 			`\bnon\s+(dire|dirlo|dirglielo|menzionare|informare|rivelare|avvisare)\s+(nulla\s+|niente\s+)?(all'|a\s+l'|agli\s+)?utent[ei]|` +
 			`\bvertel\s+(het\s+)?(de\s+)?gebruiker\s+(niets|niet)|` +
-			`не\s+(говори|сообщай|рассказывай|упоминай|показывай|сказывай|уведомляй|информируй)\p{L}*\s+(ничего\s+)?(об\s+этом\s+)?пользовател|ничего\s+не\s+(говори|сообщай|рассказывай)\p{L}*\s+пользовател|без\s+ведома\s+пользовател|` +
+			`не\s+(говори|сообщаи|рассказываи|упоминаи|показываи|сказываи|уведомляи|информируи)\p{L}*\s+(ничего\s+)?(об\s+этом\s+)?пользовател|ничего\s+не\s+(говори|сообщаи|рассказываи)\p{L}*\s+пользовател|без\s+ведома\s+пользовател|` +
 			`(不要|别|請勿|请勿|切勿|不得|不可)(告诉|告訴|通知|告知|提醒|透露给|让)(用户|使用者)|ユーザー(に|には)[^。\n]{0,6}(伝えない|言わない|知らせない|教えない)|사용자(에게|한테)[^.\n]{0,6}(알리지|말하지)\s*마`),
 		nil, "tells the model to keep something from the user"},
 
@@ -206,7 +207,7 @@ var rules = []rule{
 			`\b(todas\s+las|todos\s+los|tus|sus)\s+(claves|contrasenas|tokens|secretos|credenciales|variables\s+de\s+entorno)|` +
 			`\b(todas\s+as|todos\s+os|suas)\s+(chaves|senhas|tokens|segredos|credenciais|variaveis\s+de\s+ambiente)|` +
 			`\b(tutte\s+le|tutti\s+i|le\s+tue)\s+(chiavi|password|token|segreti|credenziali|variabili\s+d'ambiente)|` +
-			`(все|всё|свои|твои)\s+(api[- ]?)?(ключи|пароли|токены|секреты|учетные\s+данные|переменные\s+окружения)|` +
+			`(все|все|свои|твои)\s+(api[- ]?)?(ключи|пароли|токены|секреты|учетные\s+данные|переменные\s+окружения)|` +
 			`(所有|全部|一切)(的)?\s*(api\s*)?(密钥|密码|令牌|凭据|凭证|环境变量|秘钥)|(すべて|全て)の\s*(api\s*)?(キー|鍵|パスワード|トークン|環境変数)`),
 		sentenceHas(handOn), "asks the model to hand on keys, tokens or passwords"},
 
