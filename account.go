@@ -12,10 +12,20 @@ type Account struct {
 	PasswordHash string // argon2id, encoded with its parameters and salt
 	CreatedAt    time.Time
 	DisabledAt   time.Time // zero: enabled
+	// Role is RoleAdmin for an account the operator promoted (`mcpdir
+	// accounts promote`), else "".
+	Role string
 }
+
+// RoleAdmin is the role of an account that may use the admin pages.
+const RoleAdmin = "admin"
 
 // Disabled reports whether the operator disabled the account.
 func (a *Account) Disabled() bool { return !a.DisabledAt.IsZero() }
+
+// IsAdmin reports whether the account may use the admin pages: promoted
+// and not disabled.
+func (a *Account) IsAdmin() bool { return a != nil && a.Role == RoleAdmin && !a.Disabled() }
 
 // WebSession is a signed-in browser: only the hash of its cookie's token
 // is stored.
@@ -43,6 +53,9 @@ type AccountStore interface {
 	// its keys work again, except those revoked (or expired) meanwhile.
 	// Its ended sessions and grants stay ended. ErrNotFound for none.
 	EnableAccount(ctx context.Context, email string) error
+	// SetAccountRole sets an account's role (RoleAdmin or ""); ErrNotFound
+	// for no such account.
+	SetAccountRole(ctx context.Context, email, role string) error
 
 	CreateSession(ctx context.Context, s *WebSession) error
 	// SessionByHash returns ErrNotFound for none.

@@ -24,12 +24,12 @@ func (db *DB) CreateAccount(ctx context.Context, a *mcpdir.Account) error {
 	return nil
 }
 
-const accountColumns = `id, email, password_hash, created_at, disabled_at`
+const accountColumns = `id, email, password_hash, created_at, disabled_at, role`
 
 func scanAccount(row pgx.Row) (*mcpdir.Account, error) {
 	var a mcpdir.Account
 	var created, disabled int64
-	if err := row.Scan(&a.ID, &a.Email, &a.PasswordHash, &created, &disabled); err != nil {
+	if err := row.Scan(&a.ID, &a.Email, &a.PasswordHash, &created, &disabled, &a.Role); err != nil {
 		return nil, err
 	}
 	a.CreatedAt, a.DisabledAt = fromUnixNano(created), fromUnixNano(disabled)
@@ -175,6 +175,18 @@ func (db *DB) TouchSession(ctx context.Context, hash []byte, at time.Time) error
 func (db *DB) DeleteSession(ctx context.Context, hash []byte) error {
 	if _, err := db.pool.Exec(ctx, `DELETE FROM web_sessions WHERE hash = $1`, hash); err != nil {
 		return fmt.Errorf("delete session: %w", err)
+	}
+	return nil
+}
+
+// SetAccountRole implements mcpdir.AccountStore.
+func (db *DB) SetAccountRole(ctx context.Context, email, role string) error {
+	tag, err := db.pool.Exec(ctx, `UPDATE accounts SET role = $1 WHERE email = $2`, role, email)
+	if err != nil {
+		return fmt.Errorf("set account role: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return mcpdir.ErrNotFound
 	}
 	return nil
 }

@@ -195,6 +195,8 @@ var migrations = []string{
 		target  TEXT NOT NULL,
 		changes TEXT NOT NULL DEFAULT ''
 	);`,
+	// An account's role: "admin" for one the operator promoted.
+	`ALTER TABLE accounts ADD COLUMN role TEXT NOT NULL DEFAULT '';`,
 }
 
 // migrate applies what migrations the database lacks, under an advisory

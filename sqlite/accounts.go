@@ -23,12 +23,12 @@ func (s *DB) CreateAccount(ctx context.Context, a *mcpdir.Account) error {
 	return nil
 }
 
-const accountColumns = `id, email, password_hash, created_at, disabled_at`
+const accountColumns = `id, email, password_hash, created_at, disabled_at, role`
 
 func scanAccount(row scanner) (*mcpdir.Account, error) {
 	var a mcpdir.Account
 	var created, disabled int64
-	if err := row.Scan(&a.ID, &a.Email, &a.PasswordHash, &created, &disabled); err != nil {
+	if err := row.Scan(&a.ID, &a.Email, &a.PasswordHash, &created, &disabled, &a.Role); err != nil {
 		return nil, err
 	}
 	a.CreatedAt, a.DisabledAt = fromUnixNano(created), fromUnixNano(disabled)
@@ -191,6 +191,20 @@ func (s *DB) TouchSession(ctx context.Context, hash []byte, at time.Time) error 
 func (s *DB) DeleteSession(ctx context.Context, hash []byte) error {
 	if _, err := s.db.ExecContext(ctx, `DELETE FROM web_sessions WHERE hash = ?`, hash); err != nil {
 		return fmt.Errorf("delete session: %w", err)
+	}
+	return nil
+}
+
+// SetAccountRole implements mcpdir.AccountStore.
+func (s *DB) SetAccountRole(ctx context.Context, email, role string) error {
+	res, err := s.db.ExecContext(ctx, `UPDATE accounts SET role = ? WHERE email = ?`, role, email)
+	if err != nil {
+		return fmt.Errorf("set account role: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("set account role: %w", err)
+	} else if n == 0 {
+		return mcpdir.ErrNotFound
 	}
 	return nil
 }

@@ -205,6 +205,8 @@ var migrations = []string{
 		target  TEXT NOT NULL,
 		changes TEXT NOT NULL DEFAULT ''
 	);`,
+	// An account's role: "admin" for one the operator promoted.
+	`ALTER TABLE accounts ADD COLUMN role TEXT NOT NULL DEFAULT '';`,
 }
 
 func (s *DB) migrate(ctx context.Context) error {

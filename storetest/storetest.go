@@ -33,6 +33,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("delete", func(t *testing.T) { deleteEntries(t, open) })
 	t.Run("change feed prune", func(t *testing.T) { pruneChanges(t, open) })
 	t.Run("accounts and sessions", func(t *testing.T) { accounts(t, open) })
+	t.Run("account roles", func(t *testing.T) { roles(t, open) })
 	t.Run("live checks", func(t *testing.T) { liveChecks(t, open) })
 	t.Run("oauth", func(t *testing.T) { oauth(t, open) })
 	t.Run("oauth client quota", func(t *testing.T) { clientQuota(t, open) })

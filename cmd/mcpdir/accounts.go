@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,16 +13,18 @@ import (
 	"github.com/mcpdir/mcpdir/accounts"
 )
 
-// accountsCmd lets the operator see, disable and enable accounts.
+// accountsCmd lets the operator see, disable and enable accounts, and
+// promote them to admins of the web pages (/admin) or demote them.
 func accountsCmd(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usageError{"accounts needs a subcommand: list, disable EMAIL or enable EMAIL"}
+		return usageError{"accounts needs a subcommand: list, disable EMAIL, enable EMAIL, promote EMAIL or demote EMAIL"}
 	}
 	if isHelp(args[0]) {
 		return helpRequested{synopsis: groupSynopsis("accounts")}
 	}
-	if args[0] != "list" && args[0] != "disable" && args[0] != "enable" {
-		return usageError{fmt.Sprintf("unknown accounts subcommand %q: use list, disable EMAIL or enable EMAIL", args[0])}
+	byEmail := args[0] == "disable" || args[0] == "enable" || args[0] == "promote" || args[0] == "demote"
+	if args[0] != "list" && !byEmail {
+		return usageError{fmt.Sprintf("unknown accounts subcommand %q: use list, disable EMAIL, enable EMAIL, promote EMAIL or demote EMAIL", args[0])}
 	}
 	fs, storeAt := newFlags("accounts "+args[0], env, stderr)
 	rest, err := parseFlags(fs, args[1:])
@@ -30,19 +33,22 @@ func accountsCmd(ctx context.Context, args []string, env envLookup, stdout, stde
 	}
 	switch {
 	case args[0] == "list" && len(rest) == 0:
-	case (args[0] == "disable" || args[0] == "enable") && len(rest) == 1:
+	case byEmail && len(rest) == 1:
 	default:
-		return usageError{"usage: mcpdir accounts list | mcpdir accounts disable EMAIL | mcpdir accounts enable EMAIL"}
+		return usageError{"usage: mcpdir accounts list | mcpdir accounts disable|enable|promote|demote EMAIL"}
 	}
 	store, err := storeAt.open(ctx)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	if args[0] == "disable" || args[0] == "enable" {
+	if byEmail {
 		email, err := accounts.NormalizeEmail(rest[0])
 		if err != nil {
 			return usageError{mcpdir.ErrorMessage(err)}
+		}
+		if args[0] == "promote" || args[0] == "demote" {
+			return setRole(ctx, store, args[0], email, stdout)
 		}
 		if args[0] == "disable" {
 			err = store.DisableAccount(ctx, email, time.Now())
@@ -74,9 +80,38 @@ func accountsCmd(ctx context.Context, args []string, env envLookup, stdout, stde
 		owned[k.Owner]++
 	}
 	tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "EMAIL\tCREATED\tKEYS\tDISABLED")
+	fmt.Fprintln(tw, "EMAIL\tROLE\tCREATED\tKEYS\tDISABLED")
 	for _, a := range all {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", terminalSafe(a.Email), describeTime(a.CreatedAt, "-"), owned[a.ID], describeTime(a.DisabledAt, "-"))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", terminalSafe(a.Email), cmp.Or(terminalSafe(a.Role), "-"), describeTime(a.CreatedAt, "-"), owned[a.ID], describeTime(a.DisabledAt, "-"))
 	}
 	return tw.Flush()
+}
+
+// setRole promotes an account to an admin of the web pages or demotes it,
+// recorded in the audit (account.promote, account.demote).
+func setRole(ctx context.Context, store mcpdir.Store, cmd, email string, stdout io.Writer) error {
+	a, err := store.AccountByEmail(ctx, email)
+	if errors.Is(err, mcpdir.ErrNotFound) {
+		return fmt.Errorf("no account has the email %s", email)
+	} else if err != nil {
+		return err
+	}
+	role := map[string]string{"promote": mcpdir.RoleAdmin, "demote": ""}[cmd]
+	if err := store.SetAccountRole(ctx, email, role); errors.Is(err, mcpdir.ErrNotFound) {
+		return fmt.Errorf("no account has the email %s", email)
+	} else if err != nil {
+		return err
+	}
+	if err := cliAudit(ctx, store, "account."+cmd, email, map[string]map[string]string{"role": {"before": a.Role, "after": role}}); err != nil {
+		return err
+	}
+	switch {
+	case cmd == "demote":
+		fmt.Fprintf(stdout, "demoted %s: it is an ordinary account again (no /admin)\n", email)
+	case a.Disabled():
+		fmt.Fprintf(stdout, "promoted %s to admin; it is disabled, so it has no admin rights until enabled\n", email)
+	default:
+		fmt.Fprintf(stdout, "promoted %s to admin: signed in, it opens /admin\n", email)
+	}
+	return nil
 }

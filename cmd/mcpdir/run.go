@@ -23,7 +23,7 @@ Usage:
   mcpdir keys    create --name NAME [--expires 90d|never] [--rate-limit 20/h|unlimited] [--scope search|admin] [--owner EMAIL]
   mcpdir keys    list
   mcpdir keys    revoke PREFIX
-  mcpdir accounts list | disable EMAIL | enable EMAIL
+  mcpdir accounts list | disable EMAIL | enable EMAIL | promote EMAIL | demote EMAIL
   mcpdir import  FILE...          (NDJSON, one entry a line; "-" reads standard input)
   mcpdir search  KEYWORDS...
   mcpdir sync    --from URL       (the official MCP Registry's list API, or one like it)
