@@ -42,6 +42,11 @@ func migrateCmd(ctx context.Context, args []string, env envLookup, stdout, stder
 	if err := storeExists(*from); err != nil {
 		return err
 	}
+	release, err := sqlite.Migrate(*from)
+	if err != nil {
+		return err
+	}
+	defer release()
 	if *redisURL != "" {
 		if _, err := redis.CopyWindows(ctx, *redisURL, nil, mcpdir.RateWindow); err != nil {
 			return fmt.Errorf("--redis-url: %w", err) // before anything is written

@@ -50,6 +50,12 @@ func TestMigrateToPostgresThenServeReplicas(t *testing.T) {
 		}
 		checkedEntry(t, s)
 		entries = s.search(t, cliKey, "github").Total
+		// Not while the server still writes to the store (issue 35).
+		var stdout, stderr bytes.Buffer
+		err := run(context.Background(), []string{"mcpdir", "migrate", "--from-data-dir", dir, "--to", "postgres://127.0.0.1:1/none"}, noEnv, nil, &stdout, &stderr)
+		if err == nil || !strings.Contains(err.Error(), "serving from it") {
+			t.Fatalf("migrate while serving: %v", err)
+		}
 	})
 
 	db, rdb := storetest.PostgresURL(t), ownRedisDB(t)

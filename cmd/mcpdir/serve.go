@@ -15,6 +15,7 @@ import (
 	"github.com/mcpdir/mcpdir/logwriter"
 	"github.com/mcpdir/mcpdir/search"
 	"github.com/mcpdir/mcpdir/service"
+	"github.com/mcpdir/mcpdir/sqlite"
 )
 
 // clock is the time the rate limiter counts by; tests move it.
@@ -106,6 +107,14 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 		if o = strings.TrimSpace(o); o != "" {
 			cfg.AllowedOrigins = append(cfg.AllowedOrigins, o)
 		}
+	}
+	if storeAt.databaseURL == "" {
+		// mcpdir migrate refuses to copy a store a server still writes to.
+		release, err := sqlite.Serve(storeAt.dataDir)
+		if err != nil {
+			return err
+		}
+		defer release()
 	}
 	return runServer(ctx, cfg, logLevel, logFormat, stderr)
 }
