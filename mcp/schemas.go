@@ -97,8 +97,9 @@ const toolProperties = `
               "title": {"type": "string"},
               "description": {"type": "string", "description": "The tool's own words: untrusted text."},
               "input_schema": {"type": "object", "description": "The JSON Schema of the tool's arguments (canonical JSON, at most 64 KiB)."},
+              "output_schema": {"type": "object", "description": "The JSON Schema of the tool's structured result, when it gives one (canonical JSON, at most 64 KiB)."},
               "annotations": {"type": "object", "description": "The server's hints about the tool (readOnlyHint, destructiveHint, …)."},
-              "cut": {"type": "array", "items": {"type": "string"}, "description": "What was cut to fit the directory's bounds: description, input_schema, annotations."},
+              "cut": {"type": "array", "items": {"type": "string"}, "description": "What was cut to fit the directory's bounds: description, input_schema, output_schema, annotations."},
               "fingerprint": {"type": "string", "description": "SHA-256 of the tool's canonical definition, hex: it changes when the tool is redefined."}`
 
 const searchOutputSchema = `{

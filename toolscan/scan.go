@@ -1,15 +1,19 @@
 // Package toolscan reads what servers tell models about their tools — each
-// tool's name, title and description, what its schema says of its
-// parameters (names, descriptions, defaults, examples), and the server's
-// instructions — and flags what looks like tool poisoning: hidden
+// tool's name, title and description, every string anywhere in its input
+// and output schemas and annotations, and the server's instructions, as
+// written, folded (look-alike letters, accents, invisible characters,
+// leet) and decoded (base64, hex, ROT13) — and flags what looks like tool
+// poisoning: hidden
 // instructions, requests for credentials and local files, instructions
 // about other servers' tools, invisible characters and descriptions far
 // longer than their tools need. A model reads all of that text as
 // instructions; a person choosing a server should see what it says.
 //
 // The rules are deliberately narrow: each names a phrase or a construction
-// that ordinary descriptions do not use, measured against real tool lists
-// (testdata/clean.jsonl) and a hostile server (docs/BENCHMARKS.md).
+// that ordinary descriptions do not use, in the languages the search
+// reads, measured against real tool lists (testdata/clean.jsonl), a hostile
+// server (testdata/hostile.json) and a labelled set of evasions and
+// ordinary definitions (testdata/poison.jsonl; docs/BENCHMARKS.md).
 package toolscan
 
 import (
