@@ -169,3 +169,37 @@ func TestChattyWordsOfALongTaskMatchNamesLess(t *testing.T) {
 		t.Errorf("%v, want kicad-mcp first", names(res))
 	}
 }
+
+// TestSensedWordsAreEverydayWords: a word of everyday English that names
+// a concept with another of the query's is meant in the concept's sense
+// ("key" of "api key"); a specific word means what it says with any
+// neighbour ("ssh", "linux", "api"). An entry that has the sensed word and
+// a specific word of its concept uses them together, in the query's sense,
+// and ranks as if it were of the concept (issue 34: the multi-constraint
+// queries "web search … no API key" lost their keyless search servers).
+func TestSensedWordsAreEverydayWords(t *testing.T) {
+	x := indexOf([]*mcpdir.Entry{
+		entry("keyless-search", "Web search with no API key", 0),
+		entry("search-plus", "Web search results for agents", 0),
+		entry("ssh-exec", "Run commands on remote servers over SSH", 0),
+	})
+	sensed := func(q string) map[string]bool {
+		s := x.searcher()
+		defer x.searchers.Put(s)
+		s.parse(x, q)
+		m := map[string]bool{}
+		for _, c := range s.parser.Clauses {
+			m[c.Word] = c.Sensed
+		}
+		return m
+	}
+	if m := sensed("ssh into linux servers"); m["ssh"] || m["linux"] {
+		t.Errorf("ssh into linux servers: sensed %v, want ssh and linux as written", m)
+	}
+	if m := sensed("web search for my agent that needs no api key"); !m["key"] || m["api"] {
+		t.Errorf("… no api key: sensed %v, want key sensed and api not", m)
+	}
+	if got := names(x.Search("web search for my agent that needs no api key", 10)); len(got) == 0 || got[0] != "keyless-search" {
+		t.Errorf("web search … no api key: %v, want keyless-search first", got)
+	}
+}

@@ -124,6 +124,15 @@ type searcher struct {
 	strong   [window / 64]uint64
 	byIDF    []int
 	optional []bool
+	// sense holds, while the query has sensed words (lexicon.Clause.Sensed),
+	// what each entry of the window lost to those it matched in another
+	// sense, and the concepts of the specific words it matched: an entry
+	// that has a specific word the query names the concept with uses the
+	// sensed word in the query's sense, and gets back what it lost ("key"
+	// of "no API key" in "search without an API key"). Allocated on first
+	// use.
+	sense   []senseAcc
+	senseOn bool
 	// best holds the hits that may be among the best k: at most twice k,
 	// then the best k are selected and the worst of them is the bar.
 	best []hit
@@ -151,6 +160,15 @@ type accum struct {
 	score  float32
 	idf    float32 // summed IDF of the clauses matched
 	weight float32 // summed weight of the clauses matched
+}
+
+// senseAcc is what one entry of a window lost to sensed clauses it
+// matched by weak expansions only (score, IDF, weight, and the concepts
+// of those clauses), and the concepts of the specific words it matched
+// (lexicon.Clause.Senses of clauses not sensed).
+type senseAcc struct {
+	score, idf, weight float32
+	lost, plain        uint16
 }
 
 // window is how many ordinals a search scores at a time.
@@ -312,6 +330,13 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 	for i := range s.cursors {
 		s.fill(&s.cursors[i], 0, 0, x.liveBits) // decode the first posting
 	}
+	s.senseOn = false
+	for i := range s.parser.Clauses {
+		s.senseOn = s.senseOn || s.parser.Clauses[i].Sensed && s.parser.Clauses[i].Senses != 0
+	}
+	if s.senseOn && s.sense == nil {
+		s.sense = make([]senseAcc, window)
+	}
 	// An entry in the query's language is the better answer of equals: a
 	// Chinese question is best answered by Chinese servers.
 	lang, sameLang := s.parser.Lang, x.params.SameLanguage
@@ -348,6 +373,12 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			sc, idf, weight := a.score, a.idf, a.weight
 			a.score, a.idf, a.weight = 0, 0, 0
 			s.candidate[off/64] = 0
+			if s.senseOn {
+				if sa := &s.sense[off]; sa.lost&sa.plain != 0 {
+					sc, idf, weight = sc+sa.score, idf+sa.idf, weight+sa.weight
+				}
+				s.sense[off] = senseAcc{}
+			}
 			if idf < need {
 				continue
 			}
@@ -465,7 +496,9 @@ var pruneOptional = true
 // An entry that matches the clause by weak expansions only (its word's
 // neighbours, or the word in another sense than the query's) covers it in
 // part: Params.Weak, or Params.Sense for a word the query uses in a
-// concept's sense.
+// concept's sense; what a sensed word's share lost is given back to an
+// entry that also has a specific word the query names the concept with
+// (see searcher.sense).
 func (s *searcher) endClause(c *lexicon.Clause, p *Params) {
 	k1 := p.K1
 	weight := c.Weight // a bonus clause adds to scores, not to coverage
@@ -477,6 +510,10 @@ func (s *searcher) endClause(c *lexicon.Clause, p *Params) {
 		weak = p.Sense
 	}
 	weak = max(weak, 1e-4) // a touched entry's score stays above zero
+	senses := c.Senses
+	if !s.senseOn {
+		senses = 0
+	}
 	for _, off := range s.inClause[:s.nIn] {
 		a := &s.acc[off]
 		tf := a.tf
@@ -488,9 +525,22 @@ func (s *searcher) endClause(c *lexicon.Clause, p *Params) {
 		if s.strong[off/64]&(1<<(off%64)) == 0 {
 			share = weak
 		}
-		a.score += share * c.Weight * tf * (k1 + 1) / (tf + k1)
+		sat := c.Weight * tf * (k1 + 1) / (tf + k1)
+		a.score += share * sat
 		a.idf += share * c.IDF
 		a.weight += share * weight
+		if senses != 0 {
+			sa := &s.sense[off]
+			if !c.Sensed {
+				sa.plain |= senses
+			}
+			if share < 1 && c.Sensed {
+				sa.lost |= senses
+				sa.score += (1 - share) * sat
+				sa.idf += (1 - share) * c.IDF
+				sa.weight += (1 - share) * weight
+			}
+		}
 	}
 	for _, off := range s.inClause[:s.nIn] {
 		s.strong[off/64] = 0

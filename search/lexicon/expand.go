@@ -70,7 +70,7 @@ const (
 // parts) unless one with the same stem exists. The analysis of a word is
 // cached across searches.
 func (p *Parser) addClause(w string, qw *qword) {
-	unborne := p.sensedAway(qw)
+	unborne := sensable(w, qw) && !p.sensedHere(qw)
 	p.key = appendClauseKey(p.key[:0], w, qw, p.Sentence, p.Foreign, unborne)
 	if a, ok := p.cache.Get(p.gen, p.key); ok {
 		if p.clauseOf(a.stem) != nil {
@@ -81,6 +81,7 @@ func (p *Parser) addClause(w string, qw *qword) {
 		c.DF, c.NameDF, c.Sensed = a.df, a.nameDF, a.sensed
 		c.Exps = append(c.Exps, a.exps...)
 		c.Common, c.Cue = isCommon(w, qw), qw.term || len(qw.concepts) > 0
+		c.Senses = p.sensesOf(qw)
 		return
 	}
 	st := Stem(w)
@@ -90,6 +91,7 @@ func (p *Parser) addClause(w string, qw *qword) {
 	c := p.newClause(w)
 	c.Stem = st
 	c.Common, c.Cue = isCommon(w, qw), qw.term || len(qw.concepts) > 0
+	c.Senses = p.sensesOf(qw)
 	p.expand(c, w, st, qw, unborne)
 	p.cache.Put(p.gen, string(p.key), &analysis{
 		stem: st, exps: append([]Expansion(nil), c.Exps...),
@@ -131,7 +133,7 @@ func (p *Parser) newClause(w string) *Clause {
 	}
 	c := &p.Clauses[len(p.Clauses)-1]
 	c.Word, c.Stem, c.Exps, c.Bonus, c.Asked = w, "", c.Exps[:0], false, false
-	c.Known, c.DF, c.NameDF, c.Common, c.Cue, c.Damped, c.Sensed = false, 0, 0, false, false, false, false
+	c.Known, c.DF, c.NameDF, c.Common, c.Cue, c.Damped, c.Sensed, c.Senses = false, 0, 0, false, false, false, false, 0
 	return c
 }
 
@@ -158,7 +160,8 @@ func (p *Parser) addPairClauses() {
 }
 
 // expand finds the index words that stand for query word w, and the
-// clause's weight. unborne is p.sensedAway(qw).
+// clause's weight. unborne is whether w is sensable and its sense is borne out by nothing in
+// the index (see sensedHere).
 func (p *Parser) expand(c *Clause, w, st string, qw *qword, unborne bool) {
 	if id, ok := p.v.Term(w); ok {
 		c.add(id, weightExact)
@@ -194,9 +197,7 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword, unborne bool) {
 	// A word two of the query's words name a concept with is meant in the
 	// concept's sense: an entry that has it but is not of the concept
 	// uses it in another ("prices" of "stock prices" is not AWS pricing).
-	for _, k := range qw.concepts {
-		c.Sensed = c.Sensed || k.words >= 2
-	}
+	c.Sensed = sensable(w, qw)
 	// A word of a sentence that entries have is meant as written: "anna"
 	// is not "annotation", "unread" not "unreal".
 	// A word of a query in another language is a word of that language:
@@ -338,17 +339,41 @@ func (c *Clause) add(id uint32, weight float32) {
 	c.Exps = append(c.Exps, Expansion{Term: id, Weight: weight})
 }
 
-// sensedAway reports whether qw names a concept with another word of the
-// query (it is sensed) and the concept is borne out by nothing in the
-// index (see sensedHere). It depends on the query's other words, so it is
-// part of the key of qw's cached analysis.
-func (p *Parser) sensedAway(qw *qword) bool {
+// sensable reports whether word w of query word qw is meant in the sense
+// of a concept it names with another word of the query: a word of
+// everyday English that does ("book" of "book a flight", "prices" of
+// "stock prices"). A word that is none names something specific and means
+// what it says with any neighbour ("ssh" of "ssh into linux servers").
+func sensable(w string, qw *qword) bool {
+	if !commonEnglish[w] {
+		return false
+	}
 	for _, k := range qw.concepts {
 		if k.words >= 2 {
-			return !p.sensedHere(qw)
+			return true
 		}
 	}
 	return false
+}
+
+// sensesOf is the mask of the concepts qw names with other words of the
+// query (Clause.Senses).
+func (p *Parser) sensesOf(qw *qword) uint16 {
+	var m uint16
+	for _, k := range qw.concepts {
+		if k.words < 2 {
+			continue
+		}
+		i := slices.Index(p.senses, k.concept)
+		if i < 0 && len(p.senses) < 16 {
+			i = len(p.senses)
+			p.senses = append(p.senses, k.concept)
+		}
+		if i >= 0 {
+			m |= 1 << i
+		}
+	}
+	return m
 }
 
 // sensedHere reports whether some entry is of a concept that two or more

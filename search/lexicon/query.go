@@ -78,6 +78,7 @@ type Parser struct {
 	set      stemSet // the stems cues are matched in
 	pairs    []string
 	cands    []cand
+	senses   []string // the concepts two or more of the query's words name
 }
 
 // Parse turns query q into clauses over vocabulary v with params, keeping
@@ -119,6 +120,11 @@ type Clause struct {
 	// Sensed marks a word that names a concept with another word of the
 	// query: its own expansions are weak, the concept's entries strong.
 	Sensed bool
+	// Senses marks the concepts the word names with other words of the
+	// query (one bit each, of the query's first 16 such concepts): an
+	// entry that matches two clauses of one concept uses their words
+	// together, in the sense the query does, whatever its concepts.
+	Senses uint16
 }
 
 // Expansion is an index word standing for a query word, with its weight.
@@ -209,6 +215,7 @@ func (p *Parser) parse(q string) bool {
 		strong = strong || !weak(p.words[i].text)
 	}
 	p.Clauses = p.Clauses[:0]
+	p.senses = p.senses[:0]
 	for _, i := range content {
 		w := &p.words[i]
 		if strong && weak(w.text) {
