@@ -1,7 +1,9 @@
 package mcpdir
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"time"
 )
 
@@ -86,4 +88,99 @@ type InsightStore interface {
 	ReadInsights(ctx context.Context, since time.Time, limit int) (Insights, error)
 	// PruneInsights drops the hours before before.
 	PruneInsights(ctx context.Context, before time.Time) error
+}
+
+// InsightDays is how many days of insight a store keeps by default
+// (serve --insight-days).
+const InsightDays = 30
+
+// InsightRecorder counts what the doors see (package insight keeps the
+// counts in memory and adds them to the store every second). The doors
+// call it on their hot path: it never waits on the store.
+type InsightRecorder interface {
+	// Searched counts one search of keywords through door that found
+	// total matches (0: it answered nothing).
+	Searched(door, keywords string, total int)
+	// Limited counts a request of door refused for its budget (429).
+	Limited(door string)
+	// Refused counts a request of door refused for its key (401, 403).
+	Refused(door string)
+}
+
+// InsightKey is how the insight names a key: its prefix, or for an OAuth
+// access token "app:" and its app's client id.
+func InsightKey(k *APIKey) string {
+	if k == nil {
+		return ""
+	}
+	if k.ClientID != "" {
+		return "app:" + k.ClientID
+	}
+	return k.Prefix
+}
+
+// Merged is the batch with its rows of one hour and door (query, key)
+// added into one, hours truncated to the hour (UTC), in the order of
+// their keys: one row per primary key, and every writer locks the rows in
+// the same order.
+func (b InsightBatch) Merged() InsightBatch {
+	var out InsightBatch
+	type dk struct {
+		h int64
+		d string
+	}
+	doors := map[dk]int{}
+	for _, x := range b.Buckets {
+		x.Hour = x.Hour.UTC().Truncate(time.Hour)
+		k := dk{x.Hour.UnixNano(), x.Door}
+		if i, ok := doors[k]; ok {
+			o := &out.Buckets[i]
+			o.Searches, o.Empty, o.Limited, o.Refused = o.Searches+x.Searches, o.Empty+x.Empty, o.Limited+x.Limited, o.Refused+x.Refused
+			continue
+		}
+		doors[k] = len(out.Buckets)
+		out.Buckets = append(out.Buckets, x)
+	}
+	queries := map[dk]int{}
+	for _, x := range b.Queries {
+		x.Hour = x.Hour.UTC().Truncate(time.Hour)
+		k := dk{x.Hour.UnixNano(), x.Query}
+		if i, ok := queries[k]; ok {
+			o := &out.Queries[i]
+			o.Count, o.Empty = o.Count+x.Count, o.Empty+x.Empty
+			if x.LastSeen.After(o.LastSeen) {
+				o.LastSeen = x.LastSeen
+			}
+			continue
+		}
+		queries[k] = len(out.Queries)
+		out.Queries = append(out.Queries, x)
+	}
+	keys := map[dk]int{}
+	for _, x := range b.Keys {
+		x.Hour = x.Hour.UTC().Truncate(time.Hour)
+		k := dk{x.Hour.UnixNano(), x.Key}
+		if i, ok := keys[k]; ok {
+			o := &out.Keys[i]
+			o.Requests, o.Limited = o.Requests+x.Requests, o.Limited+x.Limited
+			continue
+		}
+		keys[k] = len(out.Keys)
+		out.Keys = append(out.Keys, x)
+	}
+	slices.SortFunc(out.Buckets, func(a, b InsightBucket) int {
+		return cmp.Or(a.Hour.Compare(b.Hour), cmp.Compare(a.Door, b.Door))
+	})
+	slices.SortFunc(out.Queries, func(a, b HourQuery) int {
+		return cmp.Or(a.Hour.Compare(b.Hour), cmp.Compare(a.Query, b.Query))
+	})
+	slices.SortFunc(out.Keys, func(a, b HourKey) int {
+		return cmp.Or(a.Hour.Compare(b.Hour), cmp.Compare(a.Key, b.Key))
+	})
+	return out
+}
+
+// Empty reports whether the batch counts nothing.
+func (b InsightBatch) Empty() bool {
+	return len(b.Buckets) == 0 && len(b.Queries) == 0 && len(b.Keys) == 0
 }

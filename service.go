@@ -149,6 +149,7 @@ type Store interface {
 	LiveStore
 	VersionStore
 	AuditStore
+	InsightStore
 	// Ping checks that the store answers.
 	Ping(ctx context.Context) error
 	Close() error

@@ -69,6 +69,10 @@ var plans = []plan{
 	// them there, as the embedded one does (with --redis-url, they are
 	// copied to Redis too, where replicas count them).
 	{table: "rate_windows"},
+	// The operator's insight, in hourly buckets.
+	{table: "insight_doors"},
+	{table: "insight_queries"},
+	{table: "insight_keys"},
 }
 
 // Options change how Run copies.

@@ -77,6 +77,13 @@ func fill(t *testing.T, db *sqlite.DB) {
 		&mcpdir.OAuthToken{Hash: []byte("refresh"), GrantID: g.ID, Refresh: true, ExpiresAt: now.Add(24 * time.Hour)}))
 	must(t, db.SetState(ctx, "registry-sync:https://registry.example", now.Format(time.RFC3339Nano)))
 	must(t, db.SaveRateWindows(ctx, "keys", map[string][]time.Time{"mcpd_Abcdefgh": {now.Add(-time.Minute), now}}))
+	must(t, db.AppendAudit(ctx, mcpdir.AuditRecord{Actor: "cli", Action: "key.create", Target: "mcpd_Abcdefgh"}))
+	hour := now.Truncate(time.Hour)
+	must(t, db.AddInsights(ctx, mcpdir.InsightBatch{
+		Buckets: []mcpdir.InsightBucket{{Hour: hour, Door: mcpdir.DoorREST, Searches: 2, Empty: 1}},
+		Queries: []mcpdir.HourQuery{{Hour: hour, Query: "postgres", Count: 2, Empty: 1, LastSeen: now}},
+		Keys:    []mcpdir.HourKey{{Hour: hour, Key: "mcpd_Abcdefgh", Requests: 2}},
+	}))
 }
 
 func must(t *testing.T, err error) {
@@ -283,13 +290,14 @@ func TestRefusesANonEmptyTargetUnlessMerge(t *testing.T) {
 	if k, err := dst.KeyByPrefix(ctx, "mcpd_Zzzzzzzz"); err != nil || k.Name != "there" {
 		t.Fatalf("the target's key: %+v %v", k, err)
 	}
-	// Merging again copies nothing more but the change feed.
+	// Merging again copies nothing more but the change feed and the
+	// audit trail (both numbered anew: their rows have no key to match).
 	counts, err = runOn(t, src, dst, Options{Merge: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range counts {
-		if c.Copied != 0 && c.Table != "changes" {
+		if c.Copied != 0 && c.Table != "changes" && c.Table != "audit" {
 			t.Errorf("a second merge copied %d rows of %s", c.Copied, c.Table)
 		}
 	}

@@ -197,6 +197,33 @@ var migrations = []string{
 	);`,
 	// An account's role: "admin" for one the operator promoted.
 	`ALTER TABLE accounts ADD COLUMN role TEXT NOT NULL DEFAULT '';`,
+	// The operator's insight, in hourly buckets (insight.go): counts
+	// per door, per normalised query (never with a key, an account or an
+	// address) and per key.
+	`CREATE TABLE insight_doors (
+		hour     BIGINT NOT NULL,
+		door     TEXT NOT NULL,
+		searches BIGINT NOT NULL DEFAULT 0,
+		empty    BIGINT NOT NULL DEFAULT 0,
+		limited  BIGINT NOT NULL DEFAULT 0,
+		refused  BIGINT NOT NULL DEFAULT 0,
+		PRIMARY KEY (hour, door)
+	);
+	CREATE TABLE insight_queries (
+		hour      BIGINT NOT NULL,
+		query     TEXT NOT NULL,
+		count     BIGINT NOT NULL DEFAULT 0,
+		empty     BIGINT NOT NULL DEFAULT 0,
+		last_seen BIGINT NOT NULL DEFAULT 0,
+		PRIMARY KEY (hour, query)
+	);
+	CREATE TABLE insight_keys (
+		hour     BIGINT NOT NULL,
+		key      TEXT NOT NULL,
+		requests BIGINT NOT NULL DEFAULT 0,
+		limited  BIGINT NOT NULL DEFAULT 0,
+		PRIMARY KEY (hour, key)
+	);`,
 }
 
 // migrate applies what migrations the database lacks, under an advisory

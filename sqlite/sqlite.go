@@ -207,6 +207,33 @@ var migrations = []string{
 	);`,
 	// An account's role: "admin" for one the operator promoted.
 	`ALTER TABLE accounts ADD COLUMN role TEXT NOT NULL DEFAULT '';`,
+	// The operator's insight, in hourly buckets (insight.go): counts
+	// per door, per normalised query (never with a key, an account or an
+	// address) and per key.
+	`CREATE TABLE insight_doors (
+		hour     INTEGER NOT NULL,
+		door     TEXT NOT NULL,
+		searches INTEGER NOT NULL DEFAULT 0,
+		empty    INTEGER NOT NULL DEFAULT 0,
+		limited  INTEGER NOT NULL DEFAULT 0,
+		refused  INTEGER NOT NULL DEFAULT 0,
+		PRIMARY KEY (hour, door)
+	);
+	CREATE TABLE insight_queries (
+		hour      INTEGER NOT NULL,
+		query     TEXT NOT NULL,
+		count     INTEGER NOT NULL DEFAULT 0,
+		empty     INTEGER NOT NULL DEFAULT 0,
+		last_seen INTEGER NOT NULL DEFAULT 0,
+		PRIMARY KEY (hour, query)
+	);
+	CREATE TABLE insight_keys (
+		hour     INTEGER NOT NULL,
+		key      TEXT NOT NULL,
+		requests INTEGER NOT NULL DEFAULT 0,
+		limited  INTEGER NOT NULL DEFAULT 0,
+		PRIMARY KEY (hour, key)
+	);`,
 }
 
 func (s *DB) migrate(ctx context.Context) error {

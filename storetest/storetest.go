@@ -40,6 +40,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("server versions", func(t *testing.T) { versions(t, open) })
 	t.Run("rate windows", func(t *testing.T) { rateWindows(t, open) })
 	t.Run("audit", func(t *testing.T) { audit(t, open) })
+	t.Run("insight", func(t *testing.T) { insight(t, open) })
 	t.Run("state", func(t *testing.T) {
 		ctx := context.Background()
 		db, another := open(t)
