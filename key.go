@@ -32,6 +32,9 @@ type APIKey struct {
 	// Owner is the id of the account the key belongs to; empty for keys
 	// made by the operator with the CLI.
 	Owner string
+	// ClientID is the OAuth app's client id when the key stands for an
+	// access token (package oauth); empty for keys.
+	ClientID string
 	// Hash is SHA-256 of the whole secret. A 128-bit random secret needs no
 	// slow hash: it cannot be guessed, only stolen.
 	Hash []byte

@@ -58,7 +58,7 @@ func (g *guard) Check(k *mcpdir.APIKey) error {
 
 // grantKey is the key a grant's requests carry.
 func grantKey(g *mcpdir.OAuthGrant, expires time.Time) *mcpdir.APIKey {
-	return &mcpdir.APIKey{Prefix: grantKeyPrefix + g.ID, Name: g.ClientName, Scope: mcpdir.ScopeSearch, Owner: g.AccountID,
+	return &mcpdir.APIKey{Prefix: grantKeyPrefix + g.ID, Name: g.ClientName, ClientID: g.ClientID, Scope: mcpdir.ScopeSearch, Owner: g.AccountID,
 		RateLimit: mcpdir.DefaultRateLimit, CreatedAt: g.CreatedAt, ExpiresAt: expires}
 }
 
