@@ -9,12 +9,12 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/adminops"
 	"github.com/mcpdir/mcpdir/merge"
 )
 
@@ -40,10 +40,10 @@ type AdminGuard interface {
 type admin struct {
 	index       Searcher
 	conflictsOf func() []merge.Conflict
-	groupOf     func(id string) (string, []string, bool)
 	store       AdminStore
 	guard       AdminGuard
 	logger      *slog.Logger
+	ops         *adminops.Ops // the actions, shared with the admin page
 }
 
 // authorize lets admin keys through, spending their admin budget (not the
@@ -89,21 +89,7 @@ func (a *admin) record(r *http.Request) (*mcpdir.Entry, error) {
 	} else if err != nil {
 		return nil, err
 	}
-	e.Source = mcpdir.SourceAdmin
-	e.CreatedAt, e.UpdatedAt = time.Time{}, time.Time{} // the store's to set
-	return e, nil
-}
-
-// entry returns the stored entry id, or not_found.
-func (a *admin) entry(ctx context.Context, id string) (*mcpdir.Entry, error) {
-	got, err := a.store.EntriesByID(ctx, []string{id})
-	if err != nil {
-		return nil, err
-	}
-	if len(got) == 0 {
-		return nil, mcpdir.Errorf(mcpdir.ECodeNotFound, "no entry has id %s", id)
-	}
-	return got[0], nil
+	return adminops.AsAdmin(e), nil
 }
 
 func (a *admin) create(w http.ResponseWriter, r *http.Request) {
@@ -112,19 +98,12 @@ func (a *admin) create(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, a.logger, err)
 		return
 	}
-	id := mcpdir.EntryID(e.NaturalKey())
-	if _, err := a.entry(r.Context(), id); err == nil {
-		writeError(w, r, a.logger, mcpdir.Errorf(mcpdir.ECodeConflict, "an entry with this website_url (or name) exists: id %s; replace it with PUT", id))
-		return
-	} else if mcpdir.ErrorCode(err) != mcpdir.ECodeNotFound {
-		a.fail(w, r, err)
-		return
-	}
-	a.save(w, r, e, id, http.StatusCreated, nil)
+	saved, err := a.ops.Create(r.Context(), e)
+	a.answerSaved(w, r, saved, http.StatusCreated, err)
 }
 
 func (a *admin) get(w http.ResponseWriter, r *http.Request) {
-	e, err := a.entry(r.Context(), r.PathValue("id"))
+	e, err := a.ops.Entry(r.Context(), r.PathValue("id"))
 	if err != nil {
 		a.fail(w, r, err)
 		return
@@ -133,76 +112,31 @@ func (a *admin) get(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *admin) replace(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
 	e, err := a.record(r)
 	if err != nil {
 		writeError(w, r, a.logger, err)
 		return
 	}
-	stored, err := a.entry(r.Context(), id)
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	// Where it came from does not change; that an admin changed it is
-	// recorded, so that a registry sync leaves the change alone.
-	e.Source, e.Origin, e.Key, e.Edited = stored.Source, stored.Origin, stored.Key, true
-	if got := mcpdir.EntryID(e.NaturalKey()); got != id {
-		writeError(w, r, a.logger, mcpdir.Errorf(mcpdir.ECodeInvalidRequest,
-			"the record's website_url (or name) belongs to id %s, not %s: an entry's id follows its website; delete this one and create the other", got, id))
-		return
-	}
-	a.save(w, r, e, id, http.StatusOK, stored)
+	saved, err := a.ops.Replace(r.Context(), r.PathValue("id"), e)
+	a.answerSaved(w, r, saved, http.StatusOK, err)
 }
 
-// save writes an entry an admin created (before nil) or replaced, and
-// records what changed in the audit.
-func (a *admin) save(w http.ResponseWriter, r *http.Request, e *mcpdir.Entry, id string, status int, before *mcpdir.Entry) {
-	if _, err := a.store.UpsertEntries(r.Context(), []*mcpdir.Entry{e}); err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	saved, err := a.entry(r.Context(), id)
+// answerSaved answers a record an admin created or replaced.
+func (a *admin) answerSaved(w http.ResponseWriter, r *http.Request, saved *mcpdir.Entry, status int, err error) {
 	if err != nil {
 		a.fail(w, r, err)
 		return
 	}
-	action := "entry.create"
-	if before != nil {
-		action = "entry.replace"
-	}
-	a.audit(r, action, id, mcpdir.EntryChanges(before, saved))
-	w.Header().Set("Location", "/api/admin/v1/entries/"+id)
+	w.Header().Set("Location", "/api/admin/v1/entries/"+saved.ID)
 	writeJSON(w, status, saved)
 }
 
 func (a *admin) delete(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	before, err := a.entry(r.Context(), id)
-	if err != nil {
+	if err := a.ops.Delete(r.Context(), r.PathValue("id")); err != nil {
 		a.fail(w, r, err)
 		return
 	}
-	n, err := a.store.DeleteEntries(r.Context(), []string{id})
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	if n == 0 {
-		writeError(w, r, a.logger, mcpdir.Errorf(mcpdir.ECodeNotFound, "no entry has id %s", id))
-		return
-	}
-	a.audit(r, "entry.delete", id, mcpdir.EntryChanges(before, nil))
 	w.WriteHeader(http.StatusNoContent)
-}
-
-// audit records an admin's action; a failure to record it is logged (the
-// action is done).
-func (a *admin) audit(r *http.Request, action, target string, changes json.RawMessage) {
-	rec := mcpdir.AuditRecord{Actor: mcpdir.ActorOf(r.Context()), Action: action, Target: target, Changes: changes}
-	if err := a.store.AppendAudit(r.Context(), rec); err != nil {
-		a.logger.ErrorContext(r.Context(), "audit: an action was not recorded", "action", action, "target", target, "err", err)
-	}
 }
 
 // auditLog is the audit trail, newest first: ?before=SEQ&limit=N (at most
@@ -240,14 +174,14 @@ func nonNilRecords(rs []mcpdir.AuditRecord) []mcpdir.AuditRecord {
 func (a *admin) split(w http.ResponseWriter, r *http.Request) {
 	other, ok := a.otherID(w, r, "from")
 	if ok {
-		a.changePairs(w, r, "entry.split", r.PathValue("id"), other, merge.Splits.Add, merge.Splits.Remove)
+		a.changePairs(w, r, adminops.Split, r.PathValue("id"), other)
 	}
 }
 
 // unsplit withdraws a split: the two records merge again if the rule says
 // they are one server.
 func (a *admin) unsplit(w http.ResponseWriter, r *http.Request) {
-	a.changePairs(w, r, "entry.unsplit", r.PathValue("id"), r.PathValue("other"), merge.Splits.Remove, nil)
+	a.changePairs(w, r, adminops.Unsplit, r.PathValue("id"), r.PathValue("other"))
 }
 
 // join declares two records one server, whatever the rule says: how an
@@ -256,13 +190,13 @@ func (a *admin) unsplit(w http.ResponseWriter, r *http.Request) {
 func (a *admin) join(w http.ResponseWriter, r *http.Request) {
 	other, ok := a.otherID(w, r, "with")
 	if ok {
-		a.changePairs(w, r, "entry.join", r.PathValue("id"), other, merge.Splits.Remove, merge.Splits.Add)
+		a.changePairs(w, r, adminops.Join, r.PathValue("id"), other)
 	}
 }
 
 // unjoin withdraws a join.
 func (a *admin) unjoin(w http.ResponseWriter, r *http.Request) {
-	a.changePairs(w, r, "entry.unjoin", r.PathValue("id"), r.PathValue("other"), nil, merge.Splits.Remove)
+	a.changePairs(w, r, adminops.Unjoin, r.PathValue("id"), r.PathValue("other"))
 }
 
 // otherID reads {"<field>": "<the other record's id>"}.
@@ -284,46 +218,15 @@ type pairsAnswer struct {
 	JoinedWith []string `json:"joined_with"`
 }
 
-// changePairs changes an admin's splits and joins of id and other (a nil
-// change leaves that set alone), on every replica within a second.
-func (a *admin) changePairs(w http.ResponseWriter, r *http.Request, action, id, other string, splits, joins func(merge.Splits, string, string)) {
-	if id == other {
-		writeError(w, r, a.logger, mcpdir.Errorf(mcpdir.ECodeInvalidRequest, "a record is not split from or joined with itself"))
+// changePairs changes an admin's splits and joins of id and other, on
+// every replica within a second.
+func (a *admin) changePairs(w http.ResponseWriter, r *http.Request, c adminops.PairChange, id, other string) {
+	splitFrom, joinedWith, err := a.ops.ChangePairs(r.Context(), c, id, other)
+	if err != nil {
+		a.fail(w, r, err)
 		return
 	}
-	for _, x := range []string{id, other} {
-		if _, err := a.entry(r.Context(), x); err != nil {
-			a.fail(w, r, err)
-			return
-		}
-	}
-	answer := pairsAnswer{ID: id, SplitFrom: []string{}, JoinedWith: []string{}}
-	for _, set := range []struct {
-		key    string
-		change func(merge.Splits, string, string)
-		out    *[]string
-	}{{merge.SplitsKey, splits, &answer.SplitFrom}, {merge.JoinsKey, joins, &answer.JoinedWith}} {
-		s := merge.Splits{}
-		raw, err := a.store.State(r.Context(), set.key)
-		if err == nil && raw != "" {
-			err = json.Unmarshal([]byte(raw), &s)
-		}
-		if err != nil {
-			a.fail(w, r, err)
-			return
-		}
-		if set.change != nil {
-			set.change(s, id, other)
-			b, _ := json.Marshal(s)
-			if err := a.store.SetState(r.Context(), set.key, string(b)); err != nil {
-				a.fail(w, r, err)
-				return
-			}
-		}
-		*set.out = append(*set.out, s.Of(id)...)
-	}
-	a.audit(r, action, id, mustJSON(map[string]string{"other": other}))
-	writeJSON(w, http.StatusOK, answer)
+	writeJSON(w, http.StatusOK, pairsAnswer{ID: id, SplitFrom: splitFrom, JoinedWith: joinedWith})
 }
 
 // approve lists an entry in an approved-only catalogue (serve --listing
@@ -341,39 +244,10 @@ func (a *admin) unapprove(w http.ResponseWriter, r *http.Request) {
 
 func (a *admin) changeApproved(w http.ResponseWriter, r *http.Request, approve bool) {
 	id := strings.ToLower(r.PathValue("id"))
-	if _, err := a.entry(r.Context(), id); err != nil {
+	if err := a.ops.SetApproved(r.Context(), id, approve); err != nil {
 		a.fail(w, r, err)
 		return
 	}
-	raw, err := a.store.State(r.Context(), merge.ApprovedKey)
-	var ids []string
-	if err == nil && raw != "" {
-		err = json.Unmarshal([]byte(raw), &ids)
-	}
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	group := []string{id}
-	if a.groupOf != nil {
-		if _, members, ok := a.groupOf(id); ok {
-			group = append(group, members...)
-		}
-	}
-	if approve {
-		if !slices.Contains(ids, id) {
-			ids = append(ids, id)
-		}
-	} else {
-		ids = slices.DeleteFunc(ids, func(x string) bool { return slices.Contains(group, x) })
-	}
-	slices.Sort(ids)
-	b, _ := json.Marshal(ids)
-	if err := a.store.SetState(r.Context(), merge.ApprovedKey, string(b)); err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	a.audit(r, map[bool]string{true: "entry.approve", false: "entry.unapprove"}[approve], id, nil)
 	writeJSON(w, http.StatusOK, map[string]any{"id": id, "approved": approve})
 }
 

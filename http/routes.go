@@ -3,6 +3,7 @@ package http
 import (
 	"net/http"
 
+	"github.com/mcpdir/mcpdir/adminops"
 	"github.com/mcpdir/mcpdir/web"
 )
 
@@ -23,7 +24,8 @@ func addRoutes(mux *http.ServeMux, cfg Config) {
 		mux.Handle(mcpPath+"/", cfg.MCP)
 	}
 	if cfg.AdminGuard != nil && cfg.Store != nil {
-		a := &admin{index: cfg.Index, conflictsOf: cfg.Conflicts, groupOf: cfg.GroupOf, store: cfg.Store, guard: cfg.AdminGuard, logger: cfg.Logger}
+		a := &admin{index: cfg.Index, conflictsOf: cfg.Conflicts, store: cfg.Store, guard: cfg.AdminGuard, logger: cfg.Logger,
+			ops: &adminops.Ops{Store: cfg.Store, GroupOf: cfg.GroupOf, Logger: cfg.Logger}}
 		mux.Handle("POST /api/admin/v1/entries", a.authorize(a.create))
 		mux.Handle("GET /api/admin/v1/entries/{id}", a.authorize(a.get))
 		mux.Handle("PUT /api/admin/v1/entries/{id}", a.authorize(a.replace))
