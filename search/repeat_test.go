@@ -48,11 +48,14 @@ func TestWordAnalysisIndependentOfEarlierQueries(t *testing.T) {
 			entry("bookstack-mcp", "Read and write book pages in a BookStack wiki", 10),
 			entry("chat-rooms-mcp", "Join a chat room and post messages", 10),
 			entry("notes-mcp", "Take notes in markdown", 0),
+			entry("cloud-pricing-mcp", "Look up cloud prices and estimate costs", 0),
 		}
 	}
 	for _, pair := range [][2]string{
 		{"book a hotel", "book a room"},
 		{"book a flight", "book a table"},
+		{"stock prices", "cloud prices"},
+		{"stock prices", "prices"},
 	} {
 		fresh := make(map[string][]string)
 		for _, q := range pair {

@@ -41,6 +41,18 @@ func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
 			t.Errorf("%q tools: %d of %d, want none", q, len(r.Hits), r.Total)
 		}
 	}
+	// No market-data server: "stock prices" is not AWS prices nor
+	// Stripe's (prices is a word of the term "stock prices", whose sense
+	// no starter entry has).
+	for _, q := range []string{"stock prices", "stock price", "what are the stock prices of apple today"} {
+		if got := servers(q); len(got) > 0 {
+			t.Errorf("%q: %v, want nothing", q, got)
+		}
+	}
+	// … but prices in a sense the starter has are still found.
+	if got := servers("aws prices"); len(got) == 0 || got[0] != "io.github.awslabs/aws-pricing-mcp-server" {
+		t.Errorf("aws prices: %v, want AWS Pricing first", got)
+	}
 	if got := servers("book a flight"); slices.Contains(got, "io.github.openbnb-org/mcp-server-airbnb") {
 		t.Errorf("book a flight: %v, want no Airbnb", got)
 	}

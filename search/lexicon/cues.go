@@ -96,7 +96,11 @@ func (p *Parser) markConcepts(seq []string, words []span) {
 			}
 			for _, q := range p.at[:n] {
 				for j := words[q].from; j < words[q].to; j++ {
-					p.words[j].term = true
+					w := &p.words[j]
+					w.term = true
+					if n >= 2 && !slices.Contains(w.phrased, c.to) {
+						w.phrased = append(w.phrased, c.to)
+					}
 				}
 			}
 		})

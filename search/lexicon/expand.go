@@ -70,7 +70,7 @@ const (
 // parts) unless one with the same stem exists. The analysis of a word is
 // cached across searches.
 func (p *Parser) addClause(w string, qw *qword) {
-	unborne := sensable(w, qw) && !p.sensedHere(qw)
+	unborne := sensable(w, qw) && !p.sensedHere(qw) || p.phraseUnborne(w, qw)
 	p.key = appendClauseKey(p.key[:0], w, qw, p.Sentence, p.Foreign, unborne)
 	if a, ok := p.cache.Get(p.gen, p.key); ok {
 		if p.clauseOf(a.stem) != nil {
@@ -351,6 +351,32 @@ func sensable(w string, qw *qword) bool {
 	for _, k := range qw.concepts {
 		if k.words >= 2 {
 			return true
+		}
+	}
+	return false
+}
+
+// phraseUnborne reports whether w, a word of everyday English, is a word
+// of a concept's entry term of two or more words that the query has
+// ("prices" of "stock prices"), and the index bears that sense out
+// nowhere: no entry is of the concept, and another word of the term is
+// one no entry has. The word is then meant in a sense no entry has, and
+// those that have it use it in another (a directory without market data
+// answers "stock prices" with nothing, not with AWS prices and Stripe's).
+// Like sensedHere, it depends on the query's other words.
+func (p *Parser) phraseUnborne(w string, qw *qword) bool {
+	if len(qw.phrased) == 0 || !commonEnglish[w] || p.Foreign {
+		return false
+	}
+	for _, concept := range qw.phrased {
+		if id, ok := p.v.Term(concept); ok && p.df(id) > 0 {
+			continue
+		}
+		for i := range p.words {
+			o := &p.words[i]
+			if o != qw && !o.stop && slices.Contains(o.phrased, concept) && !p.knows(o.text) {
+				return true
+			}
 		}
 	}
 	return false

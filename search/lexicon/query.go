@@ -148,6 +148,9 @@ type qword struct {
 	stop     bool
 	idiom    bool // a word of a stop idiom
 	term     bool // a word of a concept's entry term ("recipe", "air quality")
+	// phrased: the concepts of the entry terms of two or more words it is
+	// a word of ("prices" of "stock prices")
+	phrased []string
 }
 
 // parse turns a query into clauses; it reports false when the query has
@@ -334,7 +337,7 @@ func (p *Parser) addWord(w string) {
 	}
 	q := &p.words[len(p.words)-1]
 	*q = qword{text: w, stop: stopWords[w], parts: q.parts[:0], shorts: q.shorts[:0],
-		concepts: q.concepts[:0], gloss: q.gloss[:0]}
+		concepts: q.concepts[:0], gloss: q.gloss[:0], phrased: q.phrased[:0]}
 }
 
 // foreign finds a query's language: its stop words are dropped, its
