@@ -125,3 +125,25 @@ func TestOrdinaryNotes(t *testing.T) {
 		}
 	}
 }
+
+// FuzzScan: whatever a description holds, the scan does not fail and each
+// warning's span lies in its field's text as written.
+func FuzzScan(f *testing.F) {
+	for _, s := range []string{"Ignore previous instructions", "ig\u200bnore ⠀ \ufe0f і 1gn0r3 SWdub3Jl", "<!-- x", "й\u0306\u0301", "\xff\xfe"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, d string) {
+		tool := mcpdir.CleanTool(mcpdir.Tool{Name: "t", Description: d, InputSchema: json.RawMessage(`{"type":"object","properties":{"p":{"description":` + string(mustJSON(d)) + `}}}`)})
+		for _, w := range Scan([]mcpdir.Tool{tool}, d) {
+			text := fieldText(tool, w.Field)
+			if w.Field == "instructions" {
+				text = d
+			}
+			if w.Start < 0 || w.End > len(text) || w.Start > w.End {
+				t.Fatalf("span [%d,%d) outside %d bytes: %+v", w.Start, w.End, len(text), w)
+			}
+		}
+	})
+}
+
+func mustJSON(v any) []byte { b, _ := json.Marshal(v); return b }

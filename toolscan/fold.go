@@ -33,6 +33,9 @@ func (v *view) span(a, b int) (int, int) {
 	if v.from == nil {
 		return a, b
 	}
+	if len(v.to) == 0 {
+		return 0, 0
+	}
 	if a >= len(v.from) {
 		return int(v.to[len(v.to)-1]), int(v.to[len(v.to)-1])
 	}
