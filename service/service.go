@@ -21,6 +21,7 @@ import (
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/accounts"
+	"github.com/mcpdir/mcpdir/adminops"
 	"github.com/mcpdir/mcpdir/auth"
 	"github.com/mcpdir/mcpdir/changefeed"
 	mcpdirhttp "github.com/mcpdir/mcpdir/http"
@@ -308,6 +309,13 @@ func (s *Service) open(ctx context.Context) (http.Handler, *metrics.Metrics, err
 		PublicURL: s.publicURL,
 		ClientIP:  cfg.TrustedProxies.ClientIP,
 	})
+	// The admin page, /admin: for accounts the operator promoted.
+	admin := &web.AdminConfig{Ops: &adminops.Ops{Store: store, GroupOf: index.GroupOf, Logger: logger}, Audit: store,
+		Entries: index.Entries, Conflicts: index.Conflicts, Insights: store}
+	if cfg.SyncFrom != "" {
+		admin.SyncSources = []string{cfg.SyncFrom}
+	}
+	pages.WithAdmin(admin)
 	storeUp := new(atomic.Bool)
 	storeUp.Store(true)
 	// The registry API, when on, also follows versions written elsewhere.

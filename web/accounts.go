@@ -72,6 +72,7 @@ func (p *Pages) Routes(mux *http.ServeMux, limit func(http.Handler) http.Handler
 	if p.accounts.Apps != nil {
 		post("/keys/apps/{id}/revoke", p.revokeApp)
 	}
+	p.adminRoutes(get, post)
 }
 
 // SignedIn is the account of the request's session cookie, or nil.

@@ -49,6 +49,8 @@ type Pages struct {
 	// accounts, when set, serves sign-up, log-in and the API Keys page
 	// (accounts.go).
 	accounts *AccountConfig
+	// admin, when set with accounts, serves /admin (admin.go).
+	admin *AdminConfig
 }
 
 // Base is what every page has: its title, and who is signed in.
@@ -73,7 +75,7 @@ var funcs = template.FuncMap{"visible": mcpdir.Visible}
 // New parses the templates.
 func New(index Index, logger *slog.Logger) (*Pages, error) {
 	p := &Pages{index: index, logger: logger, pages: map[string]*template.Template{}}
-	for _, name := range []string{"search", "server", "notfound", "signup", "keys", "consent"} {
+	for _, name := range []string{"search", "server", "notfound", "signup", "keys", "consent", "admin", "adminentry"} {
 		t, err := template.New(name).Funcs(funcs).ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html")
 		if err != nil {
 			return nil, fmt.Errorf("web: %w", err)
