@@ -37,10 +37,11 @@ type Locker interface {
 
 // The locks of the jobs that run on one replica.
 const (
-	SyncLock        = 0x6d63706469720003
-	CheckLock       = 0x6d63706469720004
-	OAuthSweepLock  = 0x6d63706469720005
-	ChangePruneLock = 0x6d63706469720006
+	SyncLock         = 0x6d63706469720003
+	CheckLock        = 0x6d63706469720004
+	OAuthSweepLock   = 0x6d63706469720005
+	ChangePruneLock  = 0x6d63706469720006
+	InsightPruneLock = 0x6d63706469720011 // 0010 is the PostgreSQL store's
 )
 
 // Start runs every job in a goroutine of its own until ctx ends; the

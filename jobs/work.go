@@ -110,3 +110,22 @@ func PruneChanges(feed mcpdir.ChangeFeed, every time.Duration, logger *slog.Logg
 		}
 	}}
 }
+
+// Flusher is what the insight's flush job needs (insight.Recorder).
+type Flusher interface{ Flush(ctx context.Context) }
+
+// InsightFlush adds a replica's insight counts to the store every
+// interval, and once more when the service stops.
+func InsightFlush(f Flusher, every time.Duration) Job {
+	return Job{Name: "insight flush", Every: every, Run: f.Flush, Stop: f.Flush}
+}
+
+// PruneInsights drops the insight's hours older than days, every interval
+// on one replica.
+func PruneInsights(store mcpdir.InsightStore, days int, every time.Duration, logger *slog.Logger) Job {
+	return Job{Name: "insight prune", Every: every, Lock: InsightPruneLock, Run: func(ctx context.Context) {
+		if err := store.PruneInsights(ctx, time.Now().Add(-time.Duration(days)*24*time.Hour)); err != nil {
+			logger.Warn("insight prune failed; trying again later", "err", err)
+		}
+	}}
+}
