@@ -1,5 +1,12 @@
-// Package http is the directory's HTTP interface: the REST search API, the
-// health checks, and the mount point of the MCP endpoint.
+// Package http is the directory's HTTP interface: the REST API (search,
+// detail, tool search; search.go, detail.go, tools.go), the admin API
+// (admin.go: entries, splits and joins, approvals, conflicts, audit,
+// export), the health checks (health.go, starting.go), metrics, the
+// middleware every request passes (timeouts, bounds, client addresses
+// behind trusted proxies, access log), error bodies with stable codes
+// (respond.go), the OpenAPI document (openapi.go), and the mount points of
+// the MCP endpoint, the pages, the OAuth server and the registry API.
+// routes.go maps it all.
 package http
 
 import (

@@ -1,6 +1,11 @@
-// Package postgres is the store for many replicas: entries, API keys and
-// the change feed in PostgreSQL, through pgx. Every replica and every CLI
-// command given the same database URL shares it.
+// Package postgres is the store for many replicas: everything a server
+// keeps, in PostgreSQL, through pgx. Every replica and every CLI command
+// given the same database URL shares it. It holds what package sqlite holds,
+// table for table (entries and live checks, versions, keys, accounts,
+// OAuth, state, rate windows, audit, insight; the shared suite in
+// storetest holds both to one behaviour), with migrations under an
+// advisory lock (this file), bulk writes by COPY (bulk.go), and a change
+// feed in commit order that LISTEN/NOTIFY announces to every replica.
 package postgres
 
 import (

@@ -1,5 +1,9 @@
-// Package redis holds what replicas share through Redis: the per-key rate
-// budget, exact across every replica.
+// Package redis holds what replicas share through Redis: exact rate
+// budgets across every replica (limiter.go: a rolling window per key or
+// address in one Lua script, and reservations taken before a password is
+// checked), the rate windows migrate copies in (windows.go), and MCP
+// sessions any replica can serve, with the relay of the legacy transport's
+// messages to the replica holding a session's event stream (sessions.go).
 package redis
 
 import (

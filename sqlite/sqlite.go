@@ -1,5 +1,14 @@
-// Package sqlite is the embedded store: entries, API keys and the change feed
-// in one SQLite database file in the data directory, through a pure-Go driver.
+// Package sqlite is the embedded store: everything a server keeps, in one
+// SQLite database file in the data directory, through a pure-Go driver (no
+// cgo), with migrations applied at start. It holds entries and their live
+// checks (entries.go, live.go), registry servers' versions (versions.go),
+// API keys (keys.go), accounts and web sessions (accounts.go), the OAuth
+// server's clients, codes, grants and tokens (oauth.go), the change feed
+// and small state (this file), the embedded server's rate windows
+// (ratewindows.go), the audit trail (audit.go) and the insight's hourly
+// counts (insight.go); consistent snapshots for backups (snapshot.go); and
+// the data directory's lock that keeps migrate from copying a store a
+// server writes to (hold_unix.go).
 package sqlite
 
 import (

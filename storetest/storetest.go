@@ -1,6 +1,10 @@
 // Package storetest is the one test suite every mcpdir.Store passes: SQLite
 // and PostgreSQL run it alike, so that what a test says of one is true of
-// the other.
+// the other (entries, keys, the change feed under concurrent writers,
+// accounts, live checks, OAuth, versions, state, rate windows, audit,
+// insight). It also holds what integration tests share: fresh PostgreSQL
+// databases and Redis database numbers of their own (services.go), and a
+// TCP proxy that cuts a dependency and restores it (proxy.go).
 package storetest
 
 import (

@@ -1,7 +1,10 @@
 // Package web is the directory as people see it: server-rendered pages
-// (html/template, embedded), usable without JavaScript. The public
-// directory: a search page at / and a page per server with ready install
-// snippets and one-click install links.
+// (html/template, embedded), usable without JavaScript, under a strict
+// Content-Security-Policy. The public directory: a search page at / and a
+// page per server with ready install snippets and one-click install links,
+// provenance, and its live checks drawn as SVG (uptime.go); sign-up, log-in
+// and the API Keys page (accounts.go); the OAuth consent page (consent.go);
+// and the operator's admin area (admin.go, insightchart.go).
 package web
 
 import (
