@@ -3,7 +3,8 @@
 # playwright-core, with axe-core (both from npm, into
 # ${MCPDIR_CACHE:-~/.cache/mcpdir-e2e}; never a browser download); then
 # OAuth: the official TypeScript SDK's OAuth client, with Chromium logging
-# in and allowing (e2e/oauth-client.mjs).
+# in and allowing (e2e/oauth-client.mjs); then the admin page, /admin, as a
+# promoted and as an ordinary account (e2e/admin.mjs).
 # Skipped without Chromium or npm, except in CI (CI=true), where .ci/run
 # installs Chromium. SHOTS=DIR keeps screenshots (docs/screenshots).
 set -euo pipefail
@@ -44,6 +45,12 @@ printf '%s\n' \
 ids=$(python3 -c 'import uuid,sys; ns=uuid.UUID("5b0a1f2e-8c3d-4e6f-9a7b-2c1d0e9f8a7b"); print(*(uuid.uuid5(ns, "url:https://example.com/"+n) for n in sys.argv[1:]))' tides charts)
 # shellcheck disable=SC2086
 "$WORK/mcpdir" check --data-dir "$WORK/data" --allow-private --timeout 5 $ids >/dev/null
-cp "$ROOT/e2e/browser.mjs" "$ROOT/e2e/oauth-client.mjs" "$DIR/"
+cp "$ROOT/e2e/browser.mjs" "$ROOT/e2e/oauth-client.mjs" "$ROOT/e2e/admin.mjs" "$DIR/"
 CHROMIUM="$CHROMIUM" node "$DIR/browser.mjs" "http://127.0.0.1:$PORT" "${SHOTS:-}"
 CHROMIUM="$CHROMIUM" node "$DIR/oauth-client.mjs" "http://127.0.0.1:$PORT" "${SHOTS:-}"
+# The admin page: an account promoted at the command line, and an ordinary one.
+for email in root@example.com plain@example.com; do
+  curl -fs -o /dev/null -X POST --data-urlencode "email=$email" --data-urlencode "password=the admin's password" "http://127.0.0.1:$PORT/signup"
+done
+"$WORK/mcpdir" accounts promote root@example.com --data-dir "$WORK/data" >/dev/null
+CHROMIUM="$CHROMIUM" node "$DIR/admin.mjs" "http://127.0.0.1:$PORT" root@example.com plain@example.com "the admin's password" "${SHOTS:-}"
