@@ -49,7 +49,8 @@ func TestLiveUpFilter(t *testing.T) {
 }
 
 // A down entry ranks below an otherwise equal one, whatever the order of
-// names or insertion; up, auth_required and never checked rank alike.
+// names or insertion; an up one above, and one that needs sign-in or was
+// never checked between, alike (issue 34).
 func TestDownRanksBelowAnEqual(t *testing.T) {
 	for _, order := range [][]string{{"alpha", "beta"}, {"beta", "alpha"}} {
 		x := New()
@@ -59,10 +60,29 @@ func TestDownRanksBelowAnEqual(t *testing.T) {
 			t.Errorf("down %s, unchecked %s: ranked %v", order[0], order[1], liveNames(hits))
 		}
 	}
-	x := New()
-	x.Upsert(hosted("alpha", mcpdir.LiveUp), hosted("beta", mcpdir.LiveAuthRequired), hosted("gamma", ""))
-	hits := x.Find(mcpdir.Query{Text: "weather forecast"}).Hits
-	if len(hits) != 3 || hits[0].Score != hits[1].Score || hits[1].Score != hits[2].Score {
-		t.Errorf("up, auth_required and unchecked score apart: %v", hits)
+	for _, order := range [][]string{{"alpha", "beta", "gamma", "delta"}, {"delta", "gamma", "beta", "alpha"}} {
+		x := New()
+		x.Upsert(hosted(order[0], mcpdir.LiveDown), hosted(order[1], mcpdir.LiveAuthRequired), hosted(order[2], ""), hosted(order[3], mcpdir.LiveUp))
+		hits := x.Find(mcpdir.Query{Text: "weather forecast"}).Hits
+		if len(hits) != 4 || hits[0].Entry.Name != order[3] || hits[3].Entry.Name != order[0] ||
+			!(hits[0].Score > hits[1].Score) || hits[1].Score != hits[2].Score || !(hits[2].Score > hits[3].Score) {
+			t.Errorf("up %s, auth_required %s and unchecked %s, down %s: ranked %v", order[3], order[1], order[2], order[0], liveNames(hits))
+		}
+	}
+}
+
+// An entry whose tools raised a warning ranks below an otherwise equal
+// one, and one with a high-severity warning lower still (issue 34).
+func TestWarnedRanksBelowAnEqual(t *testing.T) {
+	for _, order := range [][]string{{"alpha", "beta", "gamma"}, {"gamma", "beta", "alpha"}} {
+		x := New()
+		low, high := hosted(order[1], ""), hosted(order[2], "")
+		low.ToolWarnings = []mcpdir.ToolWarning{{Kind: mcpdir.WarnOverlongDescription, Severity: mcpdir.SeverityLow, Tool: "forecast"}}
+		high.ToolWarnings = []mcpdir.ToolWarning{{Kind: mcpdir.WarnHiddenInstruction, Severity: mcpdir.SeverityHigh, Tool: "forecast"}}
+		x.Upsert(high, low, hosted(order[0], ""))
+		hits := x.Find(mcpdir.Query{Text: "weather forecast"}).Hits
+		if got := fmt.Sprint(liveNames(hits)); got != fmt.Sprint(order) || !(hits[0].Score > hits[1].Score && hits[1].Score > hits[2].Score) {
+			t.Errorf("clean %s, low warning %s, high warning %s: ranked %s", order[0], order[1], order[2], got)
+		}
 	}
 }

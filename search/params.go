@@ -34,6 +34,14 @@ type Params struct {
 	Popularity                                   float32
 	Placeholder, Republished, Official, Verified float32
 	Down                                         float32
+	// Up is the factor of an entry whose latest live check found its
+	// endpoint up (one that needs sign-in, auth_required, is neither up
+	// nor down: 1); Warned and WarnedHigh those of an entry whose tools or
+	// instructions raised a warning (mcpdir.Entry.ToolWarnings), any, and
+	// of high severity. Like Official and Down, set by hand: the packages
+	// corpus and its judged sets have no live checks, no tools and no
+	// official entries to fit them on.
+	Up, Warned, WarnedHigh float32
 	// SameLanguage is the factor of an entry written in the query's
 	// language, when that is not English.
 	SameLanguage float32
@@ -70,6 +78,9 @@ func DefaultParams() Params {
 		Official:     1.1,
 		Verified:     1.05,
 		Down:         0.9,
+		Up:           1.02,
+		Warned:       0.95,
+		WarnedHigh:   0.8,
 		SameLanguage: 1.21,
 		Weak:         0.5,
 		Sense:        0.75,
@@ -126,8 +137,23 @@ func (x *Index) prior(d *doc) float32 {
 	if e.IsVerified {
 		prior *= float64(p.Verified)
 	}
-	if live := e.CheckedLive(); live != nil && live.Status == mcpdir.LiveDown {
-		prior *= float64(p.Down)
+	if live := e.CheckedLive(); live != nil {
+		switch live.Status {
+		case mcpdir.LiveDown:
+			prior *= float64(p.Down)
+		case mcpdir.LiveUp:
+			prior *= float64(p.Up)
+		}
+	}
+	if len(e.ToolWarnings) > 0 {
+		warned := p.Warned
+		for _, w := range e.ToolWarnings {
+			if w.Severity == mcpdir.SeverityHigh {
+				warned = p.WarnedHigh
+				break
+			}
+		}
+		prior *= float64(warned)
 	}
 	return float32(prior)
 }
