@@ -123,7 +123,7 @@ type conflictRow struct {
 type conflictMember struct{ ID, Name, From string }
 
 type auditRow struct {
-	Seq                            int64
+	Seq                               int64
 	At, Actor, Action, Target, Change string
 }
 
