@@ -40,6 +40,10 @@ type Index struct {
 	// evidence is each record's evidence signature as last grouped: a
 	// record written again with the same one cannot change the groups.
 	evidence map[string]string
+	// keysOf are each record's link keys, bearers each key's records: a
+	// write regroups only the component of what it changed (component.go).
+	keysOf  map[string][]string
+	bearers map[string]map[string]struct{}
 	// groupOf maps every record's id to its group's; replaced whole, so
 	// that lookups never wait for a write.
 	groupOf atomic.Pointer[map[string]string]
@@ -54,33 +58,39 @@ func NewIndex(inner Inner, rules Rules) *Index {
 		rules.Splits = Splits{}
 	}
 	x := &Index{inner: inner, records: map[string]*mcpdir.Entry{}, rules: rules,
-		members: map[string][]*mcpdir.Entry{}, owners: map[string]int{}, shown: map[string]bool{}, evidence: map[string]string{}}
+		members: map[string][]*mcpdir.Entry{}, owners: map[string]int{}, shown: map[string]bool{}, evidence: map[string]string{},
+		keysOf: map[string][]string{}, bearers: map[string]map[string]struct{}{}}
 	x.groupOf.Store(&map[string]string{})
 	x.conflicts.Store(&[]Conflict{})
 	return x
 }
 
 // Upsert adds or replaces records (by id). A record whose evidence is
-// unchanged (a new brief, a live check) only merges its group again; any
-// other write groups the whole directory again (Groups is linear: about
-// 80 ms for 30,000 records).
+// unchanged (a new brief, a live check) only merges its group again; other
+// writes group again the components of the records they change (Groups is
+// linear in the records it is given: a component, not the directory).
 func (x *Index) Upsert(records ...*mcpdir.Entry) {
 	if len(records) == 0 {
 		return
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	regroup := false
+	var changed []string
 	for _, r := range records {
 		id := idOf(r)
 		x.records[id] = r
 		if ev := evidenceOf(r); x.evidence[id] != ev {
 			x.evidence[id] = ev
-			regroup = true
+			changed = append(changed, id)
 		}
 	}
-	if regroup {
-		x.regroup()
+	if len(changed) > 0 {
+		seeds := make([]string, 0, len(records)+len(changed))
+		for _, id := range changed {
+			seeds = append(seeds, x.keysOf[id]...) // the keys it had: what it leaves
+			x.link(id, linkKeys(x.records[id]))
+		}
+		x.regroupAround(append(seedsOf(x, seeds), idsOf(records)...))
 		return
 	}
 	groupOf := *x.groupOf.Load()
@@ -106,17 +116,60 @@ func (x *Index) Upsert(records ...*mcpdir.Entry) {
 func (x *Index) Remove(ids ...string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	gone := false
+	var seeds []string
 	for _, id := range ids {
 		if _, ok := x.records[id]; ok {
+			seeds = append(seeds, x.keysOf[id]...)
 			delete(x.records, id)
 			delete(x.evidence, id)
-			gone = true
+			x.link(id, nil)
 		}
 	}
-	if gone {
-		x.regroup()
+	if seeds != nil {
+		x.regroupAround(append(seedsOf(x, seeds), ids...))
 	}
+}
+
+// seedsOf are the records that bear keys.
+func seedsOf(x *Index, keys []string) []string {
+	var out []string
+	for _, k := range keys {
+		for id := range x.bearers[k] {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func idsOf(records []*mcpdir.Entry) []string {
+	out := make([]string, len(records))
+	for i, r := range records {
+		out[i] = idOf(r)
+	}
+	return out
+}
+
+// regroupAround groups again the components of seeds (record ids, of
+// records there are or were): the whole directory when they reach a
+// quarter of it.
+func (x *Index) regroupAround(seeds []string) {
+	if len(seeds) > len(x.records)/4 {
+		x.regroup()
+		return
+	}
+	scope := x.component(seeds)
+	if len(scope) > len(x.records)/2 {
+		x.regroup()
+		return
+	}
+	sub := make([]*mcpdir.Entry, 0, len(scope))
+	for id := range scope {
+		if r, ok := x.records[id]; ok {
+			sub = append(sub, r)
+		}
+	}
+	groups, conflicts := Resolve(sub, x.rules)
+	x.install(groups, conflicts, scope)
 }
 
 // SetSplits replaces the pairs of records an admin declared distinct, and
@@ -174,14 +227,54 @@ func (x *Index) Conflicts() []Conflict { return *x.conflicts.Load() }
 // again, those of groups that are no more (or no longer listed) removed.
 func (x *Index) regroup() {
 	all := make([]*mcpdir.Entry, 0, len(x.records))
-	for _, r := range x.records {
+	for id, r := range x.records {
 		all = append(all, r)
+		if x.keysOf[id] == nil {
+			x.link(id, linkKeys(r))
+		}
 	}
 	groups, conflicts := Resolve(all, x.rules)
-	groupOf := make(map[string]string, len(all))
+	x.install(groups, conflicts, nil)
+}
+
+// install brings the index to groups and conflicts, the grouping of the
+// records of scope (their ids; nil: of every record): the entries of
+// groups that changed (or came to be listed) are merged again, those of
+// groups that are no more (or no longer listed) removed.
+func (x *Index) install(groups []Group, conflicts []Conflict, scope map[string]bool) {
+	groupOf := make(map[string]string, len(x.records))
 	members := make(map[string][]*mcpdir.Entry, len(groups))
 	owners := make(map[string]int, len(groups))
 	shown := make(map[string]bool, len(groups))
+	old := map[string]bool{} // the groups scope's records were in
+	if scope != nil {
+		prev := *x.groupOf.Load()
+		for id := range scope {
+			if gid, ok := prev[id]; ok {
+				old[gid] = true
+			}
+		}
+		// What is outside scope stays as it was.
+		for id, gid := range prev {
+			if !old[gid] {
+				groupOf[id] = gid
+			}
+		}
+		for gid, ms := range x.members {
+			if !old[gid] {
+				members[gid], owners[gid] = ms, x.owners[gid]
+				if x.shown[gid] {
+					shown[gid] = true
+				}
+			}
+		}
+		for _, c := range *x.conflicts.Load() {
+			if !slices.ContainsFunc(c.Entries, func(id string) bool { return old[id] }) {
+				conflicts = append(conflicts, c)
+			}
+		}
+		sortConflicts(conflicts)
+	}
 	var upsert []*mcpdir.Entry
 	for _, g := range groups {
 		for _, m := range g.Members {
@@ -201,7 +294,7 @@ func (x *Index) regroup() {
 	}
 	var remove []string
 	for id := range x.shown {
-		if !shown[id] {
+		if !shown[id] && (scope == nil || old[id]) {
 			remove = append(remove, id)
 		}
 	}
@@ -241,8 +334,8 @@ func (x *Index) Holders(name string) []*mcpdir.Entry {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	var out []*mcpdir.Entry
-	for _, r := range x.records {
-		if serverName(r.Name, r.Source) == name {
+	for id := range x.bearers["n:"+name] {
+		if r := x.records[id]; serverName(r.Name, r.Source) == name {
 			out = append(out, r)
 		}
 	}

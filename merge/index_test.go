@@ -1,6 +1,8 @@
 package merge_test
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"slices"
 	"sync"
 	"testing"
@@ -150,5 +152,67 @@ func TestIndexListing(t *testing.T) {
 	x.SetListing(nil)
 	if x.Len() != 2 {
 		t.Fatalf("all listed: %d entries", x.Len())
+	}
+}
+
+// A write regroups only the components it touches: after any sequence of
+// writes and removals, the index groups as Groups over every record does.
+func TestIndexRegroupsComponentsAsTheWhole(t *testing.T) {
+	for seed := range uint64(3) {
+		es, splits := world(t, seed, 1500)
+		rules := merge.DefaultRules()
+		rules.Splits = splits
+		x := merge.NewIndex(search.New(), rules)
+		x.Upsert(es...)
+		r := rand.New(rand.NewPCG(seed, 2))
+		live := map[string]*mcpdir.Entry{}
+		for _, e := range es {
+			live[e.ID] = e
+		}
+		for step := range 200 {
+			e := es[r.IntN(len(es))]
+			switch r.IntN(4) {
+			case 0:
+				x.Remove(e.ID)
+				delete(live, e.ID)
+			case 1: // new evidence: another package, or a registry name
+				c := *e
+				c.Packages = []mcpdir.Package{npm(fmt.Sprintf("@o%d/s%d", r.IntN(80), r.IntN(4)))}
+				x.Upsert(&c)
+				live[c.ID] = &c
+			default:
+				x.Upsert(e)
+				live[e.ID] = e
+			}
+			if step%25 != 24 {
+				continue
+			}
+			var all []*mcpdir.Entry
+			for _, e := range live {
+				all = append(all, e)
+			}
+			want, conflicts := merge.Resolve(all, rules)
+			for _, g := range want {
+				for _, m := range g.Members {
+					if gid, _, ok := x.GroupOf(m.ID); !ok || gid != g.ID {
+						t.Fatalf("seed %d step %d: record %s in group %s, want %s", seed, step, m.ID, gid, g.ID)
+					}
+				}
+			}
+			if len(x.Conflicts()) != len(conflicts) {
+				have := map[string]bool{}
+				for _, c := range x.Conflicts() {
+					have[fmt.Sprint(c)] = true
+				}
+				for _, c := range conflicts {
+					if !have[fmt.Sprint(c)] {
+						t.Logf("missing %v", c)
+					}
+				}
+			}
+			if x.Len() != len(want) || len(x.Conflicts()) != len(conflicts) {
+				t.Fatalf("seed %d step %d: %d entries and %d conflicts, want %d and %d", seed, step, x.Len(), len(x.Conflicts()), len(want), len(conflicts))
+			}
+		}
 	}
 }

@@ -452,9 +452,9 @@ func (g *grouper) run() {
 	}
 	// Hints only: a scope guess beside the package's records, and a
 	// repository that few enough groups share.
-	for k, bearers := range scopes.first {
+	for k := range scopes.first {
 		if pkg := pkgs.bearers(k); len(pkg) > 0 {
-			g.hints = append(g.hints, hint{"scope", k, append([]int{int(bearers)}, pkg...)})
+			g.hints = append(g.hints, hint{"scope", k, append(slices.Clone(scopes.bearers(k)), pkg...)})
 		}
 	}
 	for _, k := range repos.sortedKeys() {
@@ -591,10 +591,7 @@ func (g *grouper) conflicts(gs []Group) []Conflict {
 			out = append(out, Conflict{Kind: h.kind, Key: h.key, Reason: conflictReasons[h.kind], Entries: ids})
 		}
 	}
-	order := map[string]int{"name": 0, "package": 1, "scope": 2, "repository": 3}
-	slices.SortFunc(out, func(a, b Conflict) int {
-		return cmp.Or(cmp.Compare(order[a.Kind], order[b.Kind]), strings.Compare(a.Key, b.Key), slices.Compare(a.Entries, b.Entries))
-	})
+	sortConflicts(out)
 	return out
 }
 
