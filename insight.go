@@ -23,7 +23,7 @@ type InsightBucket struct {
 	Door     string    `json:"door"`
 	Searches int64     `json:"searches"`
 	Empty    int64     `json:"empty"`   // searches that answered nothing
-	Limited  int64     `json:"limited"` // requests refused for their budget (429)
+	Limited  int64     `json:"limited"` // requests refused for their budget (rate_limited, a per-address 429)
 	Refused  int64     `json:"refused"` // requests refused for their key (401, 403)
 }
 
@@ -101,7 +101,8 @@ type InsightRecorder interface {
 	// Searched counts one search of keywords through door that found
 	// total matches (0: it answered nothing).
 	Searched(door, keywords string, total int)
-	// Limited counts a request of door refused for its budget (429).
+	// Limited counts a request of door refused for its budget
+	// (rate_limited, or a per-address limit's 429).
 	Limited(door string)
 	// Refused counts a request of door refused for its key (401, 403).
 	Refused(door string)
@@ -183,4 +184,24 @@ func (b InsightBatch) Merged() InsightBatch {
 // Empty reports whether the batch counts nothing.
 func (b InsightBatch) Empty() bool {
 	return len(b.Buckets) == 0 && len(b.Queries) == 0 && len(b.Keys) == 0
+}
+
+// NoInsight counts nothing: the recorder of a part given none.
+var NoInsight InsightRecorder = noInsight{}
+
+type noInsight struct{}
+
+func (noInsight) Searched(string, string, int) {}
+func (noInsight) Limited(string)               {}
+func (noInsight) Refused(string)               {}
+
+// RefusedForKey reports whether err refuses a request for its key (no
+// key, an invalid, expired or revoked one, or one without the scope): what
+// the insight counts as refused.
+func RefusedForKey(err error) bool {
+	switch ErrorCode(err) {
+	case ECodeMissingKey, ECodeInvalidKey, ECodeExpiredKey, ECodeRevokedKey, ECodeForbidden:
+		return true
+	}
+	return false
 }

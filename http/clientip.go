@@ -85,6 +85,7 @@ func pageLimit(cfg Config) func(http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			d, err := cfg.PageLimiter.Allow(r.Context(), "page:"+clientnet.Key(cfg.TrustedProxies.ClientIP(r)), cfg.PagesPerMinute, time.Minute)
 			if err == nil && !d.Allowed {
+				insightOf(cfg).Limited(mcpdir.DoorWeb)
 				w.Header().Set("Retry-After", strconv.Itoa(mcpdir.RetryAfterSeconds(d)))
 				cfg.Pages.Message(w, r, http.StatusTooManyRequests, "Too many requests",
 					"This address has asked for many pages in the last minute: wait a moment and try again.")

@@ -17,10 +17,11 @@ type detailResponse struct {
 // handleDetail serves GET /api/open/v1/servers/{id}: one server's full
 // record, as get_mcp_detail gives it (an id of a record merged into
 // another entry finds that entry), for the same key and budget.
-func handleDetail(index Searcher, guard mcpdir.Guard, logger *slog.Logger) http.Handler {
+func handleDetail(index Searcher, guard mcpdir.Guard, insight mcpdir.InsightRecorder, logger *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		key, err := guard.Authenticate(r.Context(), r.Header.Get("Authorization"))
 		if err != nil {
+			refused(insight, mcpdir.DoorREST, err)
 			writeError(w, r, logger, err)
 			return
 		}
@@ -36,6 +37,7 @@ func handleDetail(index Searcher, guard mcpdir.Guard, logger *slog.Logger) http.
 		}
 		mcpdir.SetRateLimitHeaders(w.Header(), decision)
 		if !decision.Allowed {
+			insight.Limited(mcpdir.DoorREST)
 			writeError(w, r, logger, mcpdir.RateLimitedError(decision))
 			return
 		}

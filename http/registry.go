@@ -23,6 +23,7 @@ func registryAccess(cfg Config) func(http.Handler) http.Handler {
 		return func(next http.Handler) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if _, err := cfg.Guard.Authenticate(r.Context(), r.Header.Get("Authorization")); err != nil {
+					refused(insightOf(cfg), mcpdir.DoorRegistry, err)
 					w.Header().Set("WWW-Authenticate", "Bearer")
 					registryError(w, http.StatusUnauthorized, "a key is required: Authorization: Bearer <key>")
 					return
@@ -38,6 +39,7 @@ func registryAccess(cfg Config) func(http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			d, err := cfg.PageLimiter.Allow(r.Context(), "registry:"+clientnet.Key(cfg.TrustedProxies.ClientIP(r)), cfg.RegistryPerMinute, time.Minute)
 			if err == nil && !d.Allowed {
+				insightOf(cfg).Limited(mcpdir.DoorRegistry)
 				w.Header().Set("Retry-After", strconv.Itoa(mcpdir.RetryAfterSeconds(d)))
 				registryError(w, http.StatusTooManyRequests, "too many requests from this address: try again later")
 				return

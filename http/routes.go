@@ -12,10 +12,10 @@ const mcpPath = "/api/open/mcp"
 
 // addRoutes maps the whole API surface.
 func addRoutes(mux *http.ServeMux, cfg Config) {
-	mux.Handle("GET /api/open/v1/search", handleSearch(cfg.Index, cfg.Guard, cfg.MaxResults, cfg.Logger))
-	mux.Handle("GET /api/open/v1/servers/{id}", handleDetail(cfg.Index, cfg.Guard, cfg.Logger))
+	mux.Handle("GET /api/open/v1/search", handleSearch(cfg.Index, cfg.Guard, cfg.MaxResults, cfg.Insight, cfg.Logger))
+	mux.Handle("GET /api/open/v1/servers/{id}", handleDetail(cfg.Index, cfg.Guard, cfg.Insight, cfg.Logger))
 	if cfg.Tools != nil {
-		mux.Handle("GET /api/open/v1/tools/search", handleToolSearch(cfg.Tools, cfg.Guard, cfg.Logger))
+		mux.Handle("GET /api/open/v1/tools/search", handleToolSearch(cfg.Tools, cfg.Guard, cfg.Insight, cfg.Logger))
 		mux.Handle("HEAD /api/open/v1/tools/search", methodNotAllowed("GET"))
 		mux.Handle("/api/open/v1/tools/search", methodNotAllowed("GET"))
 	}
@@ -39,6 +39,9 @@ func addRoutes(mux *http.ServeMux, cfg Config) {
 		mux.Handle("POST /api/admin/v1/entries/{id}/approve", a.authorize(a.approve))
 		mux.Handle("POST /api/admin/v1/entries/{id}/unapprove", a.authorize(a.unapprove))
 		mux.Handle("GET /api/admin/v1/export", a.authorize(a.export))
+		if cfg.Insights != nil {
+			mux.Handle("GET /api/admin/v1/insights", a.authorize(insights(cfg.Insights, cfg.InsightDays, cfg.Logger)))
+		}
 	}
 	if cfg.Baseline {
 		mux.Handle("GET /debug/baseline", handleBaseline()) // with ?observed=1 (baseline.go)

@@ -22,13 +22,14 @@ type searchResponse struct {
 }
 
 // handleSearch serves GET /api/open/v1/search?keywords=…
-func handleSearch(index Searcher, guard mcpdir.Guard, maxResults int, logger *slog.Logger) http.Handler {
+func handleSearch(index Searcher, guard mcpdir.Guard, maxResults int, insight mcpdir.InsightRecorder, logger *slog.Logger) http.Handler {
 	items := mcpdir.NewEncodingCache(mcpdir.EncodeSearchItemHead)
 	facets := newFacetCache()
 	buffers := sync.Pool{New: func() any { return new([]byte) }}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		key, err := guard.Authenticate(r.Context(), r.Header.Get("Authorization"))
 		if err != nil {
+			refused(insight, mcpdir.DoorREST, err)
 			writeError(w, r, logger, err)
 			return
 		}
@@ -50,6 +51,7 @@ func handleSearch(index Searcher, guard mcpdir.Guard, maxResults int, logger *sl
 		}
 		mcpdir.SetRateLimitHeaders(w.Header(), decision)
 		if !decision.Allowed {
+			insight.Limited(mcpdir.DoorREST)
 			writeError(w, r, logger, mcpdir.RateLimitedError(decision))
 			return
 		}
@@ -61,11 +63,19 @@ func handleSearch(index Searcher, guard mcpdir.Guard, maxResults int, logger *sl
 			counted = encodeFacets(res.Facets)
 			facets.Put(gen, string(fkey), counted)
 		}
+		insight.Searched(mcpdir.DoorREST, keywords, max(res.Total, len(res.Hits)))
 		buf := buffers.Get().(*[]byte)
 		*buf = appendSearchResponse((*buf)[:0], items, res, keywords, counted)
 		writeBody(w, http.StatusOK, *buf)
 		buffers.Put(buf)
 	})
+}
+
+// refused counts a request of door refused for its key.
+func refused(insight mcpdir.InsightRecorder, door string, err error) {
+	if mcpdir.RefusedForKey(err) {
+		insight.Refused(door)
+	}
 }
 
 // validKeywords returns the keywords parameter, or why it is not acceptable.

@@ -91,6 +91,13 @@ type Config struct {
 	// Metrics, if set, is served at GET /metrics to requests from this
 	// machine (not relayed by a proxy) and to admin keys.
 	Metrics http.Handler
+	// Insight, if set, counts searches and refusals by door (package
+	// insight); Insights, if set with Store and AdminGuard, serves them
+	// to admin keys at GET /api/admin/v1/insights, InsightDays back at
+	// most.
+	Insight     mcpdir.InsightRecorder
+	Insights    mcpdir.InsightStore
+	InsightDays int
 }
 
 // Routed is a capability that maps its own routes, each handler wrapped by
@@ -149,6 +156,9 @@ const (
 func NewServer(cfg Config) http.Handler {
 	if cfg.MaxResults <= 0 {
 		cfg.MaxResults = 50
+	}
+	if cfg.Insight == nil {
+		cfg.Insight = mcpdir.NoInsight
 	}
 	mux := http.NewServeMux()
 	addRoutes(mux, cfg)

@@ -30,10 +30,11 @@ type toolsResponse struct {
 
 // handleToolSearch serves GET /api/open/v1/tools/search?keywords=…&limit=…&warnings=none:
 // the same key, budget, bounds and errors as a server search.
-func handleToolSearch(tools ToolSearcher, guard mcpdir.Guard, logger *slog.Logger) http.Handler {
+func handleToolSearch(tools ToolSearcher, guard mcpdir.Guard, insight mcpdir.InsightRecorder, logger *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		key, err := guard.Authenticate(r.Context(), r.Header.Get("Authorization"))
 		if err != nil {
+			refused(insight, mcpdir.DoorTools, err)
 			writeError(w, r, logger, err)
 			return
 		}
@@ -64,10 +65,12 @@ func handleToolSearch(tools ToolSearcher, guard mcpdir.Guard, logger *slog.Logge
 		}
 		mcpdir.SetRateLimitHeaders(w.Header(), decision)
 		if !decision.Allowed {
+			insight.Limited(mcpdir.DoorTools)
 			writeError(w, r, logger, mcpdir.RateLimitedError(decision))
 			return
 		}
 		res := tools.FindTools(mcpdir.Query{Text: keywords, Limit: limit, Filter: filter})
+		insight.Searched(mcpdir.DoorTools, keywords, max(res.Total, len(res.Hits)))
 		out := toolsResponse{Data: make([]mcpdir.ToolItem, 0, len(res.Hits)), Total: max(res.Total, len(res.Hits)), Keywords: keywords}
 		for _, h := range res.Hits {
 			out.Data = append(out.Data, mcpdir.NewToolItem(h))

@@ -87,6 +87,10 @@ type Config struct {
 	// Observer, if set, counts messages and open streams (metrics).
 	Observer Observer
 
+	// Insight, if set, counts searches and refusals (package insight):
+	// search_mcp's as the MCP door's, search_tools's as the tools door's.
+	Insight mcpdir.InsightRecorder
+
 	// ResourceMetadata, if set, is the URL of the endpoint's OAuth
 	// protected-resource metadata (RFC 9728), named in the Bearer
 	// challenge of a 401 so that clients can find where to sign in.
@@ -169,6 +173,9 @@ func NewHandler(cfg Config) (*Handler, error) {
 	if cfg.Observer == nil {
 		cfg.Observer = noObserver{}
 	}
+	if cfg.Insight == nil {
+		cfg.Insight = mcpdir.NoInsight
+	}
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -195,6 +202,7 @@ func NewHandler(cfg Config) (*Handler, error) {
 	}
 	h.tools = newTools(cfg.Index, log, cfg.AnswerCacheBytes)
 	h.tools.toolIndex = cfg.Tools
+	h.tools.insight = cfg.Insight
 	h.tools.register(server, h.sdkTool)
 
 	getServer := func(*http.Request) *sdk.Server { return server }
@@ -355,6 +363,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // refuse answers a failed authentication: 401 with a Bearer challenge for
 // a key problem, without detail for anything else.
 func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, err error) {
+	if mcpdir.RefusedForKey(err) {
+		h.cfg.Insight.Refused(mcpdir.DoorMCP)
+	}
 	code, msg := mcpdir.ErrorCode(err), mcpdir.ErrorMessage(err)
 	challenge := `Bearer realm="mcpdir"`
 	if h.cfg.ResourceMetadata != "" {

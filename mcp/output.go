@@ -29,6 +29,9 @@ type output struct {
 // literal, and the structured content.
 type encodedOutput struct {
 	quotedText, structured []byte
+	// total is a search's count of matches (the insight counts a kept
+	// answer's search too).
+	total int
 }
 
 func (e *encodedOutput) size() int { return len(e.quotedText) + len(e.structured) }
@@ -64,7 +67,7 @@ func encode(v any) (*encodedOutput, error) {
 	}
 	var structured bytes.Buffer
 	json.HTMLEscape(&structured, body)
-	return &encodedOutput{appendString(nil, string(body), true), structured.Bytes()}, nil
+	return &encodedOutput{quotedText: appendString(nil, string(body), true), structured: structured.Bytes()}, nil
 }
 
 // appendText appends the text's string literal.

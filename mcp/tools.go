@@ -49,13 +49,15 @@ type tools struct {
 	// answers keeps whole answers of searches and details, encoded, by
 	// their arguments.
 	answers *gencache.Cache[*encodedOutput]
+	// insight counts searches (a kept answer's too) and refusals.
+	insight mcpdir.InsightRecorder
 }
 
 func newTools(index Index, log *slog.Logger, answerCacheBytes int) *tools {
 	return &tools{index: index, log: log, now: time.Now,
 		items:   mcpdir.NewEncodingCache(mcpdir.EncodeSearchItemHead),
 		lean:    mcpdir.NewEncodingCache(encodeLeanItem),
-		answers: gencache.New(answerCacheBytes, (*encodedOutput).size)}
+		answers: gencache.New(answerCacheBytes, (*encodedOutput).size), insight: mcpdir.NoInsight}
 }
 
 // ours reports whether name is one of the directory's tools: calls of
@@ -144,6 +146,7 @@ func (t *tools) searchTools(raw json.RawMessage) (func() any, *failure) {
 	}
 	return func() any {
 		res := t.toolIndex.FindTools(mcpdir.Query{Text: keywords, Limit: limit, Filter: filter})
+		t.insight.Searched(mcpdir.DoorTools, keywords, max(res.Total, len(res.Hits)))
 		out := &toolsOutput{Success: true, Data: make([]mcpdir.ToolItem, 0, len(res.Hits)), Total: max(res.Total, len(res.Hits)),
 			Keywords: keywords, Limit: limit, Notice: notice}
 		for _, h := range res.Hits {
@@ -224,6 +227,7 @@ func (t *tools) call(ctx context.Context, guard mcpdir.Guard, key *mcpdir.APIKey
 	}
 	spent(d)
 	if !d.Allowed {
+		t.insight.Limited(mcpdir.DoorMCP)
 		return t.result(ctx, rateLimited(d, t.now()), true), nil
 	}
 	v := run()
@@ -251,7 +255,9 @@ func (t *tools) search(raw json.RawMessage) (func() any, *failure) {
 	}
 	return func() any {
 		if !t.answers.On() {
-			return t.find(keywords, limit, filter, notice)
+			out := t.find(keywords, limit, filter, notice)
+			t.insight.Searched(mcpdir.DoorMCP, keywords, out.total)
+			return out
 		}
 		// Searches repeat: their answers are kept encoded, by arguments
 		// (the notice follows from them and the hits).
@@ -259,10 +265,12 @@ func (t *tools) search(raw json.RawMessage) (func() any, *failure) {
 		key := mcpdir.Query{Text: keywords, Limit: limit, Filter: filter}.AppendKey(buf[:0])
 		gen := t.index.Generation()
 		if enc, ok := t.answers.Get(gen, key); ok {
+			t.insight.Searched(mcpdir.DoorMCP, keywords, enc.total)
 			return enc
 		}
 		o := output{search: t.find(keywords, limit, filter, notice), t: t}
-		enc := &encodedOutput{quotedText: o.appendText(nil), structured: o.appendStructured(nil)}
+		t.insight.Searched(mcpdir.DoorMCP, keywords, o.search.total)
+		enc := &encodedOutput{quotedText: o.appendText(nil), structured: o.appendStructured(nil), total: o.search.total}
 		t.answers.Put(gen, string(key), enc)
 		return enc
 	}, nil

@@ -73,6 +73,9 @@ type API struct {
 	// costs a 304.
 	MaxAge time.Duration
 	Log    *slog.Logger
+	// Insight, if set, counts the searches (search=), a query's first
+	// page (package insight).
+	Insight mcpdir.InsightRecorder
 
 	historyGen atomic.Uint64
 	mu         sync.Mutex
@@ -403,6 +406,9 @@ func (a *API) list(w http.ResponseWriter, r *http.Request) {
 					rows, scores = append(rows, rw), append(scores, h.Score)
 				}
 			}
+		}
+		if a.Insight != nil && n == 0 {
+			a.Insight.Searched(mcpdir.DoorRegistry, text, len(rows))
 		}
 		end := min(n+limit, len(rows))
 		if end < len(rows) {

@@ -25,6 +25,7 @@ import (
 	"github.com/mcpdir/mcpdir/auth"
 	"github.com/mcpdir/mcpdir/changefeed"
 	mcpdirhttp "github.com/mcpdir/mcpdir/http"
+	"github.com/mcpdir/mcpdir/insight"
 	"github.com/mcpdir/mcpdir/jobs"
 	"github.com/mcpdir/mcpdir/livecheck"
 	"github.com/mcpdir/mcpdir/mcp"
@@ -90,6 +91,10 @@ type Config struct {
 	Logger *slog.Logger
 	// DroppedLogLines counts log lines the log output dropped (a metric).
 	DroppedLogLines func() uint64
+	// InsightDays is how many days the insight keeps (0:
+	// mcpdir.InsightDays); QueryLogOff keeps its counts but no query text.
+	InsightDays int
+	QueryLogOff bool
 }
 
 // Service is a running server.
@@ -270,7 +275,14 @@ func (s *Service) open(ctx context.Context) (http.Handler, *metrics.Metrics, err
 		Logger:    logger,
 		Observer:  m,
 	})
-	counted := m.Guard(authServer.Guard(guard))
+	// The insight counts each door's searches and refusals and each key's
+	// requests, and adds them to the store every second.
+	if cfg.InsightDays <= 0 {
+		cfg.InsightDays = mcpdir.InsightDays
+	}
+	rec := insight.New(store, insight.Options{NoTexts: cfg.QueryLogOff, Logger: logger})
+	pages.WithInsight(rec)
+	counted := rec.Guard(m.Guard(authServer.Guard(guard)))
 	mcpCfg := mcp.Config{
 		ResourceMetadata: authServer.ResourceMetadataURL(),
 		Index:            searcher,
@@ -281,6 +293,7 @@ func (s *Service) open(ctx context.Context) (http.Handler, *metrics.Metrics, err
 		AllowedOrigins:   cfg.AllowedOrigins,
 		ServerVersion:    cfg.Version,
 		AnswerCacheBytes: answerCacheBytes(cfg.SearchCache),
+		Insight:          rec,
 	}
 	if cfg.RedisURL != "" {
 		sessions, err := redis.NewSessions(cfg.RedisURL)
@@ -340,6 +353,7 @@ func (s *Service) open(ctx context.Context) (http.Handler, *metrics.Metrics, err
 	written := &indexWrites{store: store, index: index}
 	if api := registryOf(cfg.RegistryAPI, index, orDefault(cfg.Trust), store, written, logger); api != nil {
 		registryRoutes, followers.Versions = api, api.VersionsChanged
+		api.Insight = rec
 	}
 	handler := mcpdirhttp.NewServer(mcpdirhttp.Config{
 		Logger:            logger,
@@ -366,6 +380,9 @@ func (s *Service) open(ctx context.Context) (http.Handler, *metrics.Metrics, err
 		RegistryAccess:    cfg.RegistryAPI,
 		RegistryPerMinute: cfg.RegistryPerMinute,
 		Ready:             readiness(&s.ready, storeUp, shared),
+		Insight:           rec,
+		Insights:          store,
+		InsightDays:       cfg.InsightDays,
 	})
 
 	// Every replica follows the change feed, writes what it holds and
@@ -386,6 +403,8 @@ func (s *Service) open(ctx context.Context) (http.Handler, *metrics.Metrics, err
 		jobs.OAuthForget(authServer, time.Hour),
 		jobs.OAuthSweep(authServer, oauth.SweepEvery),
 		jobs.PruneChanges(store, time.Hour, logger),
+		jobs.InsightFlush(rec, insight.FlushEvery),
+		jobs.PruneInsights(store, cfg.InsightDays, time.Hour, logger),
 	}
 	if windows != nil {
 		save := saveWindows(windows, kept, logger)

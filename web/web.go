@@ -54,7 +54,13 @@ type Pages struct {
 	accounts *AccountConfig
 	// admin, when set with accounts, serves /admin (admin.go).
 	admin *AdminConfig
+	// insight counts the searches (WithInsight).
+	insight mcpdir.InsightRecorder
 }
+
+// WithInsight makes the search page count its searches (package
+// insight): a query's first page, not the "More results" that follow.
+func (p *Pages) WithInsight(r mcpdir.InsightRecorder) { p.insight = r }
 
 // Base is what every page has: its title, and who is signed in.
 type Base struct {
@@ -77,7 +83,7 @@ var funcs = template.FuncMap{"visible": mcpdir.Visible}
 
 // New parses the templates.
 func New(index Index, logger *slog.Logger) (*Pages, error) {
-	p := &Pages{index: index, logger: logger, pages: map[string]*template.Template{}}
+	p := &Pages{index: index, logger: logger, pages: map[string]*template.Template{}, insight: mcpdir.NoInsight}
 	for _, name := range []string{"search", "server", "notfound", "signup", "keys", "consent", "admin", "adminentry"} {
 		t, err := template.New(name).Funcs(funcs).ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html")
 		if err != nil {
@@ -163,6 +169,9 @@ func (p *Pages) Search() http.Handler {
 				filter.Warnings = mcpdir.WarningsFilterNone
 			}
 			res := p.index.Find(mcpdir.Query{Text: keywords, Limit: min(page, maxPages) * PageSize, Filter: filter})
+			if page == 1 {
+				p.insight.Searched(mcpdir.DoorWeb, keywords, max(res.Total, len(res.Hits)))
+			}
 			data.Query, data.Total, data.Base.Title = keywords, res.Total, keywords+" · search"
 			data.PastEnd = page > 1 && res.Total > 0 && (page > maxPages || len(res.Hits) <= (page-1)*PageSize)
 			if page > maxPages {

@@ -68,6 +68,12 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 	fs.IntVar(&cfg.RegistryPerMinute, "registry-rate-limit", 600, "requests a client address may make of the public registry API a minute (0: no limit)")
 	proxies := fs.String("trusted-proxies", env("MCPDIR_TRUSTED_PROXIES"), "comma-separated addresses or networks of the proxies in front, whose X-Forwarded-For names the client (env MCPDIR_TRUSTED_PROXIES)")
 	fs.StringVar(&logLevel, "log-level", env.or("MCPDIR_LOG_LEVEL", "info"), "debug, info, warn or error (env MCPDIR_LOG_LEVEL)")
+	insightDays, err := strconv.Atoi(env.or("MCPDIR_INSIGHT_DAYS", strconv.Itoa(mcpdir.InsightDays)))
+	if err != nil {
+		return usageError{"MCPDIR_INSIGHT_DAYS must be a number"}
+	}
+	fs.IntVar(&cfg.InsightDays, "insight-days", insightDays, "days the insight (searches by door, queries, keys' use; GET /api/admin/v1/insights) is kept, 1..3650 (env MCPDIR_INSIGHT_DAYS)")
+	queryLog := fs.String("query-log", env.or("MCPDIR_QUERY_LOG", "on"), "on: the insight keeps the queries asked, normalised and counted, never with a key, account or address; off: counts only (env MCPDIR_QUERY_LOG)")
 	if args, err = parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -85,6 +91,13 @@ func serve(ctx context.Context, args []string, env envLookup, stdout, stderr io.
 	if cfg.CheckEvery = time.Duration(checkEvery); cfg.CheckEvery != 0 && cfg.CheckEvery < time.Second {
 		return usageError{"--check-every must be at least 1s (hours suit a directory; seconds, tests)"}
 	}
+	if cfg.InsightDays < 1 || cfg.InsightDays > 3650 {
+		return usageError{"--insight-days must be between 1 and 3650"}
+	}
+	if *queryLog != "on" && *queryLog != "off" {
+		return usageError{"--query-log must be on or off"}
+	}
+	cfg.QueryLogOff = *queryLog == "off"
 	if cfg.Listing != service.ListingAll && cfg.Listing != service.ListingApproved {
 		return usageError{"--listing must be all or approved"}
 	}
