@@ -44,9 +44,10 @@ type Index struct {
 	// write regroups only the component of what it changed (component.go).
 	keysOf  map[string][]string
 	bearers map[string]map[string]struct{}
-	// groupOf maps every record's id to its group's; replaced whole, so
-	// that lookups never wait for a write.
-	groupOf atomic.Pointer[map[string]string]
+	// groupOf maps every record's id to its group's; written under mu and
+	// gmu, read under either (lookups take gmu for reading only).
+	groupOf map[string]string
+	gmu     sync.RWMutex
 	// conflicts are the last grouping's (Resolve), replaced whole.
 	conflicts atomic.Pointer[[]Conflict]
 }
@@ -60,7 +61,7 @@ func NewIndex(inner Inner, rules Rules) *Index {
 	x := &Index{inner: inner, records: map[string]*mcpdir.Entry{}, rules: rules,
 		members: map[string][]*mcpdir.Entry{}, owners: map[string]int{}, shown: map[string]bool{}, evidence: map[string]string{},
 		keysOf: map[string][]string{}, bearers: map[string]map[string]struct{}{}}
-	x.groupOf.Store(&map[string]string{})
+	x.groupOf = map[string]string{}
 	x.conflicts.Store(&[]Conflict{})
 	return x
 }
@@ -93,10 +94,9 @@ func (x *Index) Upsert(records ...*mcpdir.Entry) {
 		x.regroupAround(append(seedsOf(x, seeds), idsOf(records)...))
 		return
 	}
-	groupOf := *x.groupOf.Load()
 	dirty := map[string]bool{}
 	for _, r := range records {
-		dirty[groupOf[idOf(r)]] = true
+		dirty[x.groupOf[idOf(r)]] = true
 	}
 	var out []*mcpdir.Entry
 	for gid := range dirty {
@@ -240,50 +240,27 @@ func (x *Index) regroup() {
 // install brings the index to groups and conflicts, the grouping of the
 // records of scope (their ids; nil: of every record): the entries of
 // groups that changed (or came to be listed) are merged again, those of
-// groups that are no more (or no longer listed) removed.
+// groups that are no more (or no longer listed) removed. Outside scope
+// nothing changes, and nothing is copied.
 func (x *Index) install(groups []Group, conflicts []Conflict, scope map[string]bool) {
-	groupOf := make(map[string]string, len(x.records))
-	members := make(map[string][]*mcpdir.Entry, len(groups))
-	owners := make(map[string]int, len(groups))
-	shown := make(map[string]bool, len(groups))
-	old := map[string]bool{} // the groups scope's records were in
+	old := map[string]bool{} // the groups scope's records were in (nil scope: every group)
+	for id := range scope {
+		if gid, ok := x.groupOf[id]; ok {
+			old[gid] = true
+		}
+	}
+	isOld := func(gid string) bool { return scope == nil || old[gid] }
 	if scope != nil {
-		prev := *x.groupOf.Load()
-		for id := range scope {
-			if gid, ok := prev[id]; ok {
-				old[gid] = true
-			}
-		}
-		// What is outside scope stays as it was.
-		for id, gid := range prev {
-			if !old[gid] {
-				groupOf[id] = gid
-			}
-		}
-		for gid, ms := range x.members {
-			if !old[gid] {
-				members[gid], owners[gid] = ms, x.owners[gid]
-				if x.shown[gid] {
-					shown[gid] = true
-				}
-			}
-		}
 		for _, c := range *x.conflicts.Load() {
-			if !slices.ContainsFunc(c.Entries, func(id string) bool { return old[id] }) {
+			if !slices.ContainsFunc(c.Entries, isOld) {
 				conflicts = append(conflicts, c)
 			}
 		}
 		sortConflicts(conflicts)
 	}
 	var upsert []*mcpdir.Entry
+	shown := map[string]bool{}
 	for _, g := range groups {
-		for _, m := range g.Members {
-			groupOf[idOf(m)] = g.ID
-			for _, a := range m.Aliases {
-				groupOf[a.ID] = g.ID
-			}
-		}
-		members[g.ID], owners[g.ID] = g.Members, g.Owners
 		if !x.listed(g.Members) {
 			continue
 		}
@@ -294,14 +271,43 @@ func (x *Index) install(groups []Group, conflicts []Conflict, scope map[string]b
 	}
 	var remove []string
 	for id := range x.shown {
-		if !shown[id] && (scope == nil || old[id]) {
+		if isOld(id) && !shown[id] {
 			remove = append(remove, id)
 		}
 	}
-	x.members, x.owners, x.shown = members, owners, shown
+	// New entries first, then the map to them, then old entries gone: a
+	// lookup meanwhile finds the old entry or the new, never none.
 	x.inner.Upsert(upsert...)
+	x.gmu.Lock()
+	if scope == nil {
+		x.groupOf = make(map[string]string, len(x.records))
+		x.members = make(map[string][]*mcpdir.Entry, len(groups))
+		x.owners = make(map[string]int, len(groups))
+		x.shown = shown
+	} else {
+		for id := range scope {
+			delete(x.groupOf, id)
+		}
+		for gid := range old {
+			delete(x.members, gid)
+			delete(x.owners, gid)
+			delete(x.shown, gid)
+		}
+		for gid := range shown {
+			x.shown[gid] = true
+		}
+	}
+	for _, g := range groups {
+		for _, m := range g.Members {
+			x.groupOf[idOf(m)] = g.ID
+			for _, a := range m.Aliases {
+				x.groupOf[a.ID] = g.ID
+			}
+		}
+		x.members[g.ID], x.owners[g.ID] = g.Members, g.Owners
+	}
+	x.gmu.Unlock()
 	x.inner.Remove(remove...)
-	x.groupOf.Store(&groupOf)
 	x.conflicts.Store(&conflicts)
 }
 
@@ -344,7 +350,10 @@ func (x *Index) Holders(name string) []*mcpdir.Entry {
 
 // Get returns the entry of the group a record id is in.
 func (x *Index) Get(id string) (*mcpdir.Entry, bool) {
-	if gid, ok := (*x.groupOf.Load())[id]; ok {
+	x.gmu.RLock()
+	gid, ok := x.groupOf[id]
+	x.gmu.RUnlock()
+	if ok {
 		id = gid
 	}
 	return x.inner.Get(id)
@@ -355,7 +364,7 @@ func (x *Index) Get(id string) (*mcpdir.Entry, bool) {
 func (x *Index) GroupOf(id string) (string, []string, bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	gid, ok := (*x.groupOf.Load())[id]
+	gid, ok := x.groupOf[id]
 	if !ok {
 		return "", nil, false
 	}
