@@ -44,7 +44,7 @@ try {
   const first = await results.first().textContent();
   await results.first().click();
   await page.waitForURL(/\/servers\//);
-  check("a result opens its server page", (await page.locator("dl.facts").first().textContent()).includes(first.trim()));
+  check("a result opens its server page", (await page.locator("h1").first().textContent()).includes(first.trim()));
   check("the server page has install snippets", await page.getByRole("heading", { name: "Claude Desktop" }).count() === 1);
   const cursorLink = await page.getByRole("link", { name: "Add to Cursor" }).getAttribute("href");
   const vscodeLink = await page.getByRole("link", { name: "Add to VS Code" }).getAttribute("href");
