@@ -155,6 +155,10 @@ func TestSearchPageHidesFlaggedServers(t *testing.T) {
 	}
 	for i, name := range names {
 		e := &mcpdir.Entry{Name: name, Brief: "Weather forecasts", WebsiteURL: "https://example.com/" + name}
+		if i >= 2 {
+			// The rest match less (a flagged server ranks below its equals).
+			e.Name, e.Brief, e.Description = strings.Replace(name, "weather", "forecast", 1), "Forecasts", "Weather."
+		}
 		e.ID = mcpdir.EntryID(e.NaturalKey())
 		if i == 1 {
 			e.ToolWarnings = []mcpdir.ToolWarning{{Kind: mcpdir.WarnHiddenInstruction, Severity: mcpdir.SeverityHigh, Tool: "forecast", Field: "description", Match: "<IMPORTANT>"}}
