@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/starter"
 )
 
 func filterEntries() []*mcpdir.Entry {
@@ -125,5 +126,31 @@ func BenchmarkFilteredSearch(b *testing.B) {
 				i++
 			}
 		})
+	}
+}
+
+// Facets count what a search answers: when the tail stops at the floor,
+// the entries past it count no more than they show (the starter
+// directory's "postgres" answers about a dozen of its 40-odd matches).
+func TestFacetsCountWhatTheFloorKeeps(t *testing.T) {
+	entries, err := starter.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		e.ID = mcpdir.EntryID(e.NaturalKey())
+	}
+	x := New()
+	x.Upsert(entries...)
+	res := x.Find(mcpdir.Query{Text: "postgres", Limit: 50, Facets: true})
+	if res.Total == 0 || res.Facets == nil {
+		t.Fatalf("postgres: %d results", res.Total)
+	}
+	for _, counts := range []map[string]int{res.Facets.Transports, res.Facets.Registries} {
+		for v, n := range counts {
+			if n > res.Total {
+				t.Errorf("facet %s counts %d of %d results", v, n, res.Total)
+			}
+		}
 	}
 }

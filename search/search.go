@@ -417,6 +417,12 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 	ranked := x.leading(s.best, k, limit)
 	if kept := x.floor(ranked, best); len(kept) < len(ranked) {
 		ranked, total = kept, len(kept)
+		if s.withFacets { // the facets count what the search answers
+			s.facets.reset(len(x.facetNames))
+			for _, h := range ranked {
+				s.facets.count(&x.docs[h.doc].facets)
+			}
+		}
 	}
 	hits := make([]mcpdir.Hit, len(ranked))
 	for i, h := range ranked {
