@@ -2,8 +2,6 @@ package mcpdir
 
 import (
 	"context"
-	"net/http"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -58,21 +56,6 @@ func RateLimitedError(d RateDecision) *Error {
 // RetryAfterSeconds is the wait a refused request is told, in whole seconds
 // rounded up (as Retry-After has them), at least 1.
 func RetryAfterSeconds(d RateDecision) int { return max(1, ceilSeconds(d.RetryAfter)) }
-
-// SetRateLimitHeaders writes the IETF RateLimit header fields (and
-// Retry-After when the request was refused) for a counted request. Unlimited
-// keys get none: there is no budget to report.
-func SetRateLimitHeaders(h http.Header, d RateDecision) {
-	if d.Limit == Unlimited {
-		return
-	}
-	h.Set("RateLimit-Limit", strconv.Itoa(d.Limit))
-	h.Set("RateLimit-Remaining", strconv.Itoa(d.Remaining))
-	h.Set("RateLimit-Reset", strconv.Itoa(ceilSeconds(d.Reset)))
-	if !d.Allowed {
-		h.Set("Retry-After", strconv.Itoa(RetryAfterSeconds(d)))
-	}
-}
 
 func ceilSeconds(d time.Duration) int {
 	if d <= 0 {

@@ -99,9 +99,8 @@ func TestInstallLinks(t *testing.T) {
 			}
 			sameJSON(t, "VS Code's config", decoded, tc.code)
 
-			d := NewDetail(&tc.entry)
-			if d.Install == nil || d.Install.Cursor != in.CursorLink() || d.Install.VSCode != in.VSCodeLink() {
-				t.Errorf("detail's install: %+v", d.Install)
+			if l := in.Links(); l == nil || l.Cursor != in.CursorLink() || l.VSCode != in.VSCodeLink() {
+				t.Errorf("install links: %+v", l)
 			}
 		})
 	}
@@ -117,12 +116,8 @@ func TestNothingToInstall(t *testing.T) {
 		if in, ok := InstallFor(&e); ok {
 			t.Errorf("%s: %+v", e.Name, in)
 		}
-		d := NewDetail(&e)
-		if d.Install != nil {
-			t.Errorf("%s: detail's install %+v", e.Name, d.Install)
-		}
-		if b, _ := json.Marshal(d); strings.Contains(string(b), `"install"`) {
-			t.Errorf("%s: %s", e.Name, b)
+		if why := InstallUnavailable(&e); why != "" {
+			t.Errorf("%s: unavailable %q", e.Name, why)
 		}
 	}
 }

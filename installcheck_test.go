@@ -1,7 +1,6 @@
 package mcpdir
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -113,9 +112,8 @@ func TestInstallSkipsInvalid(t *testing.T) {
 	if in, ok := InstallFor(&e); ok {
 		t.Fatalf("installs %+v", in)
 	}
-	d := NewDetail(&e)
-	if d.Install != nil || !strings.HasPrefix(d.InstallUnavailable, "remotes[0].url: ") {
-		t.Errorf("detail: %+v %q", d.Install, d.InstallUnavailable)
+	if why := InstallUnavailable(&e); !strings.HasPrefix(why, "remotes[0].url: ") {
+		t.Errorf("unavailable: %q", why)
 	}
 	// Parsed as a registry sync or an import parses it: the record is
 	// kept, without links.
@@ -124,16 +122,12 @@ func TestInstallSkipsInvalid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := NewDetail(pe); d.Install != nil || !strings.Contains(d.InstallUnavailable, "packages[0].identifier") {
-		t.Errorf("parsed: %+v %q", d.Install, d.InstallUnavailable)
-	}
-	b, _ := json.Marshal(NewDetail(pe))
-	if !strings.Contains(string(b), `"install_unavailable":"packages[0].identifier: not an npm package name`) {
-		t.Errorf("%s", b)
+	if _, ok := InstallFor(pe); ok || !strings.HasPrefix(InstallUnavailable(pe), "packages[0].identifier: not an npm package name") {
+		t.Errorf("parsed: %v %q", ok, InstallUnavailable(pe))
 	}
 	// Nothing a client runs: no links, and no reason either.
-	if d := NewDetail(&Entry{Name: "dotnet", Packages: []Package{{RegistryType: "nuget", Identifier: "A B"}}}); d.Install != nil || d.InstallUnavailable != "" {
-		t.Errorf("nuget: %+v", d)
+	if e := (&Entry{Name: "dotnet", Packages: []Package{{RegistryType: "nuget", Identifier: "A B"}}}); InstallUnavailable(e) != "" {
+		t.Errorf("nuget: %q", InstallUnavailable(e))
 	}
 }
 

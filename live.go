@@ -230,93 +230,6 @@ func cleanText(s string, n int) string {
 	return s[:n]
 }
 
-// LiveSummary is what search items carry of an entry's live check.
-type LiveSummary struct {
-	Status     string    `json:"status"`
-	CheckedAt  time.Time `json:"checked_at"`
-	LatencyMS  int64     `json:"latency_ms"`
-	ToolsCount int       `json:"tools_count"`
-	// ToolsChangedAt is when the tool list last changed, if that was in
-	// the last ToolsChangedWithin.
-	ToolsChangedAt *time.Time `json:"tools_changed_at,omitempty"`
-}
-
-// ToolsChangedWithin is how recent a change of a server's tools search
-// items mention.
-const ToolsChangedWithin = 30 * 24 * time.Hour
-
-// Words is the status as people read it: "Up", "Needs sign-in", "Down".
-func (s LiveSummary) Words() string {
-	switch s.Status {
-	case LiveUp:
-		return "Up"
-	case LiveAuthRequired:
-		return "Needs sign-in"
-	}
-	return "Down"
-}
-
-// LiveDetail is what get_mcp_detail carries: the summary, the protocol
-// version agreed and those the server speaks, how it wants clients to sign
-// in, the tools it listed, their fingerprint and history.
-type LiveDetail struct {
-	LiveSummary
-	ProtocolVersion  string    `json:"protocol_version,omitempty"`
-	ProtocolVersions []string  `json:"protocol_versions,omitempty"`
-	Auth             *LiveAuth `json:"auth,omitempty"`
-	Tools            []Tool    `json:"tools"`
-	// Instructions are what the server tells clients about using it.
-	Instructions string `json:"instructions,omitempty"`
-	// ToolsFingerprint is the list's (ToolsFingerprint).
-	ToolsFingerprint string `json:"tools_fingerprint"`
-	// ToolChanges are the list's last changes, newest first, in words too.
-	ToolChanges []ToolChangeView `json:"tool_changes"`
-	// ToolsWarning says, when tools were redefined after the server was
-	// first seen, that they should be read again before they are trusted.
-	ToolsWarning string `json:"tools_warning,omitempty"`
-	// History is what the last HistoryDays days of checks say.
-	History *LiveHistory `json:"history,omitempty"`
-}
-
-// ToolChangeView is a change of a tool list, with its words.
-type ToolChangeView struct {
-	ToolChange
-	Words string `json:"words"`
-}
-
-func newLiveSummary(c *LiveCheck) *LiveSummary {
-	if c == nil {
-		return nil
-	}
-	s := &LiveSummary{Status: c.Status, CheckedAt: c.CheckedAt.UTC().Truncate(time.Second),
-		LatencyMS: c.Latency.Milliseconds(), ToolsCount: len(c.Tools)}
-	if at := c.ToolsChanged(); !at.IsZero() && time.Since(at) < ToolsChangedWithin {
-		at = at.UTC().Truncate(time.Second)
-		s.ToolsChangedAt = &at
-	}
-	return s
-}
-
-func newLiveDetail(c *LiveCheck) *LiveDetail {
-	if c == nil {
-		return nil
-	}
-	d := &LiveDetail{LiveSummary: *newLiveSummary(c), ProtocolVersion: c.ProtocolVersion, ProtocolVersions: c.ProtocolVersions,
-		Tools: nonNil(c.Tools), Instructions: c.Instructions, ToolsFingerprint: ToolsFingerprint(c.Tools),
-		ToolChanges: []ToolChangeView{}}
-	for _, ch := range c.ToolChanges {
-		d.ToolChanges = append(d.ToolChanges, ToolChangeView{ToolChange: ch, Words: ch.Words()})
-	}
-	d.ToolsWarning = ToolsWarning(c.ToolChanges)
-	d.History = NewLiveHistory(c.History)
-	if c.Auth != nil {
-		a := *c.Auth
-		a.AuthorizationServers = nonNil(a.AuthorizationServers)
-		d.Auth = &a
-	}
-	return d
-}
-
 // ToolsWarning says, in words, that a server redefined tools after it was
 // first seen: the sign that what was trusted may no longer be what runs
 // (a "rug pull"). Empty when it did not.
@@ -386,4 +299,12 @@ func DecodeLiveCheck(url, status string, checkedAt, latencyNS int64, protocolVer
 		c.ProtocolVersions, c.Auth, c.ToolChanges, c.Instructions, c.History = d.ProtocolVersions, d.Auth, d.ToolChanges, d.Instructions, d.History
 	}
 	return c, nil
+}
+
+// nonNil makes empty lists encode as [] rather than null: clients iterate them.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }

@@ -1,8 +1,6 @@
 package mcpdir
 
 import (
-	"fmt"
-	"slices"
 	"time"
 )
 
@@ -67,65 +65,4 @@ func record(h []LiveDay, c *LiveCheck) []LiveDay {
 		i++
 	}
 	return h[i:]
-}
-
-// LiveHistory is what the kept checks say: how often the server answered,
-// day by day, and how fast.
-type LiveHistory struct {
-	Days            int            `json:"days"`    // days with a check, of the last HistoryDays
-	DaysUp          int            `json:"days_up"` // days every check was answered
-	Checks          int            `json:"checks"`
-	Answered        int            `json:"answered"`
-	MedianLatencyMS int64          `json:"median_latency_ms,omitempty"`
-	Summary         string         `json:"summary"` // "up 29 of 30 days, median 120 ms"
-	Daily           []LiveDayShort `json:"daily"`   // oldest first
-}
-
-// LiveDayShort is a day of the history as the detail gives it.
-type LiveDayShort struct {
-	Day             string `json:"day"`
-	Checks          int    `json:"checks"`
-	Answered        int    `json:"answered"`
-	MedianLatencyMS int64  `json:"median_latency_ms,omitempty"`
-}
-
-// NewLiveHistory summarises a history; nil when there is none.
-func NewLiveHistory(h []LiveDay) *LiveHistory {
-	if len(h) == 0 {
-		return nil
-	}
-	s := &LiveHistory{Days: len(h), Daily: make([]LiveDayShort, 0, len(h))}
-	var all []int64
-	for _, d := range h {
-		s.Checks += d.Checks
-		s.Answered += d.Answered()
-		if d.Answered() == d.Checks {
-			s.DaysUp++
-		}
-		all = append(all, d.LatenciesMS...)
-		s.Daily = append(s.Daily, LiveDayShort{Day: d.Day, Checks: d.Checks, Answered: d.Answered(), MedianLatencyMS: median(d.LatenciesMS)})
-	}
-	s.MedianLatencyMS = median(all)
-	days := "days"
-	if s.Days == 1 {
-		days = "day"
-	}
-	s.Summary = fmt.Sprintf("up %d of %d %s", s.DaysUp, s.Days, days)
-	if s.DaysUp < s.Days {
-		s.Summary += fmt.Sprintf(" (%d of %d checks answered)", s.Answered, s.Checks)
-	}
-	if len(all) > 0 {
-		s.Summary += fmt.Sprintf(", median %d ms", s.MedianLatencyMS)
-	}
-	return s
-}
-
-// median is the middle of xs (the lower of the two middles), 0 if empty.
-func median(xs []int64) int64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	return s[(len(s)-1)/2]
 }

@@ -33,17 +33,10 @@ func TestLiveHistory(t *testing.T) {
 			t.Fatalf("a day keeps %d latencies", len(d.LatenciesMS))
 		}
 	}
-	h := NewLiveHistory(prev.History)
-	if h.Days != 30 || h.DaysUp != 29 || h.Checks != 30*24 || h.Answered != 30*24-1 || h.MedianLatencyMS != 112 {
-		t.Fatalf("%+v", h)
-	}
-	if h.Summary != "up 29 of 30 days (719 of 720 checks answered), median 112 ms" {
-		t.Fatalf("summary %q", h.Summary)
-	}
 	// Another endpoint starts a history of its own.
 	c := &LiveCheck{URL: "https://e.com/other", Status: LiveDown, CheckedAt: prev.CheckedAt.Add(time.Hour)}
 	c.Follow(prev)
-	if len(c.History) != 1 || NewLiveHistory(c.History).Summary != "up 0 of 1 day (0 of 1 checks answered)" {
+	if len(c.History) != 1 || c.History[0].Checks != 1 || c.History[0].Answered() != 0 {
 		t.Fatalf("a new endpoint: %+v", c.History)
 	}
 	// It goes through the stores' encoding.

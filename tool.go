@@ -156,14 +156,16 @@ func (t Tool) fingerprint() string {
 func ToolsFingerprint(tools []Tool) string {
 	lines := make([]string, len(tools))
 	for i, t := range tools {
-		lines[i] = t.Name + " " + t.fingerprintOrNew()
+		lines[i] = t.Name + " " + t.FingerprintOrNew()
 	}
 	slices.Sort(lines)
 	sum := sha256.Sum256([]byte(strings.Join(lines, "\n")))
 	return hex.EncodeToString(sum[:])
 }
 
-func (t Tool) fingerprintOrNew() string {
+// FingerprintOrNew is the fingerprint the tool carries, or its
+// definition's when it carries none.
+func (t Tool) FingerprintOrNew() string {
 	if t.Fingerprint != "" {
 		return t.Fingerprint
 	}
@@ -304,39 +306,4 @@ type ToolHit struct {
 type ToolResult struct {
 	Hits  []ToolHit
 	Total int
-}
-
-// ToolItem is one element of a tool search's data, over REST and MCP
-// alike: the tool, with its input schema, and its server.
-type ToolItem struct {
-	ServerID    string          `json:"server_id"`
-	ServerName  string          `json:"server_name"`
-	Name        string          `json:"name"`
-	Title       string          `json:"title,omitempty"`
-	Description string          `json:"description"`
-	InputSchema json.RawMessage `json:"input_schema,omitempty"`
-	Fingerprint string          `json:"fingerprint"`
-	// LiveStatus is the server's latest live check's status; absent if
-	// never checked (the tool then comes from the server's record).
-	LiveStatus string `json:"live_status,omitempty"`
-	// Warnings counts the warnings a scan of this tool's texts raised
-	// (its server's detail lists them); absent when none.
-	Warnings int     `json:"warnings,omitempty"`
-	Score    float64 `json:"score"`
-}
-
-// NewToolItem is the view of a tool hit.
-func NewToolItem(h ToolHit) ToolItem {
-	it := ToolItem{ServerID: h.Server.ID, ServerName: h.Server.Name, Name: h.Tool.Name, Title: h.Tool.Title,
-		Description: h.Tool.Description, InputSchema: h.Tool.InputSchema, Fingerprint: h.Tool.fingerprintOrNew(),
-		Score: RoundScore(h.Score)}
-	if c := h.Server.CheckedLive(); c != nil {
-		it.LiveStatus = c.Status
-	}
-	for _, w := range h.Server.ToolWarnings {
-		if w.Tool == h.Tool.Name {
-			it.Warnings++
-		}
-	}
-	return it
 }

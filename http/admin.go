@@ -16,6 +16,7 @@ import (
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/adminops"
 	"github.com/mcpdir/mcpdir/merge"
+	"github.com/mcpdir/mcpdir/wire"
 )
 
 // AdminStore is what the admin API writes: entries, and the merge's
@@ -64,7 +65,7 @@ func (a *admin) authorize(next func(w http.ResponseWriter, r *http.Request)) htt
 			writeError(w, r, a.logger, err)
 			return
 		}
-		mcpdir.SetRateLimitHeaders(w.Header(), d)
+		wire.SetRateLimitHeaders(w.Header(), d)
 		if !d.Allowed {
 			writeError(w, r, a.logger, mcpdir.RateLimitedError(d))
 			return

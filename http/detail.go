@@ -6,12 +6,13 @@ import (
 	"strings"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/wire"
 )
 
 // detailResponse is GET /api/open/v1/servers/{id}'s answer: what
 // get_mcp_detail's data holds.
 type detailResponse struct {
-	Data mcpdir.Detail `json:"data"`
+	Data wire.Detail `json:"data"`
 }
 
 // handleDetail serves GET /api/open/v1/servers/{id}: one server's full
@@ -35,7 +36,7 @@ func handleDetail(index Searcher, guard mcpdir.Guard, insight mcpdir.InsightReco
 			writeError(w, r, logger, err)
 			return
 		}
-		mcpdir.SetRateLimitHeaders(w.Header(), decision)
+		wire.SetRateLimitHeaders(w.Header(), decision)
 		if !decision.Allowed {
 			insight.Limited(mcpdir.DoorREST)
 			writeError(w, r, logger, mcpdir.RateLimitedError(decision))
@@ -46,6 +47,6 @@ func handleDetail(index Searcher, guard mcpdir.Guard, insight mcpdir.InsightReco
 			writeError(w, r, logger, mcpdir.Errorf(mcpdir.ECodeNotFound, "no MCP server has id %s", id))
 			return
 		}
-		writeJSON(w, http.StatusOK, detailResponse{Data: mcpdir.NewDetail(e)})
+		writeJSON(w, http.StatusOK, detailResponse{Data: wire.NewDetail(e)})
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/wire"
 )
 
 func sampleResult(n int) mcpdir.SearchResult {
@@ -31,12 +32,12 @@ func sampleResult(n int) mcpdir.SearchResult {
 // byte for byte.
 func TestCachedEncodingMatchesEncodingJSON(t *testing.T) {
 	res := sampleResult(50)
-	c := mcpdir.NewEncodingCache(mcpdir.EncodeSearchItemHead)
+	c := wire.NewEncodingCache(wire.EncodeSearchItemHead)
 	for round, keywords := range []string{"postgres", `post"gres <&> é \ x`, "postgres"} { // cold and warm cache
 		got := appendSearchResponse(nil, c, res, keywords, encodeFacets(res.Facets))
-		items := make([]mcpdir.SearchItem, len(res.Hits))
+		items := make([]wire.SearchItem, len(res.Hits))
 		for i, h := range res.Hits {
-			items[i] = mcpdir.NewSearchItem(h)
+			items[i] = wire.NewSearchItem(h)
 		}
 		want, _ := json.Marshal(searchResponse{Data: items, Count: len(items), Total: res.Total, Keywords: keywords, Facets: res.Facets})
 		if string(got) != string(want) {
@@ -45,7 +46,7 @@ func TestCachedEncodingMatchesEncodingJSON(t *testing.T) {
 	}
 	// An updated entry (a new one, as the index holds) is encoded anew.
 	res.Hits[0].Entry = &mcpdir.Entry{ID: res.Hits[0].Entry.ID, Name: "renamed", UpdatedAt: time.Unix(999, 0)}
-	var g struct{ Data []mcpdir.SearchItem }
+	var g struct{ Data []wire.SearchItem }
 	json.Unmarshal(appendSearchResponse(nil, c, res, "x", encodeFacets(nil)), &g)
 	if g.Data[0].Name != "renamed" {
 		t.Fatal("stale cached encoding served after an update")
@@ -54,7 +55,7 @@ func TestCachedEncodingMatchesEncodingJSON(t *testing.T) {
 
 // The cache stays bounded: replaced entries do not pile up.
 func TestItemCacheIsBounded(t *testing.T) {
-	c := mcpdir.NewEncodingCache(mcpdir.EncodeSearchItemHead)
+	c := wire.NewEncodingCache(wire.EncodeSearchItemHead)
 	for range 1<<16/50 + 10 {
 		appendSearchResponse(nil, c, sampleResult(50), "x", encodeFacets(nil)) // 50 new entries each time
 	}
@@ -69,15 +70,15 @@ func BenchmarkEncodeSearchResponse(b *testing.B) {
 	res := sampleResult(50)
 	b.Run("encoding-json", func(b *testing.B) {
 		for b.Loop() {
-			items := make([]mcpdir.SearchItem, len(res.Hits))
+			items := make([]wire.SearchItem, len(res.Hits))
 			for i, h := range res.Hits {
-				items[i] = mcpdir.NewSearchItem(h)
+				items[i] = wire.NewSearchItem(h)
 			}
 			json.Marshal(searchResponse{Data: items, Count: len(items), Total: res.Total, Keywords: "postgres", Facets: res.Facets})
 		}
 	})
 	b.Run("cached-items", func(b *testing.B) {
-		c := mcpdir.NewEncodingCache(mcpdir.EncodeSearchItemHead)
+		c := wire.NewEncodingCache(wire.EncodeSearchItemHead)
 		buf := make([]byte, 0, 32<<10)
 		for b.Loop() {
 			buf = appendSearchResponse(buf[:0], c, res, "postgres", encodeFacets(res.Facets))

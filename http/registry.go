@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/clientnet"
+	"github.com/mcpdir/mcpdir/wire"
 )
 
 // Who may read the registry API (Config.RegistryAccess).
@@ -83,7 +84,7 @@ func registryAdmin(cfg Config) func(http.Handler) http.Handler {
 				refuse(err)
 				return
 			}
-			mcpdir.SetRateLimitHeaders(w.Header(), d)
+			wire.SetRateLimitHeaders(w.Header(), d)
 			if !d.Allowed {
 				refuse(mcpdir.RateLimitedError(d))
 				return

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/wire"
 )
 
 // searchResponse is the spec's envelope: data and count (the number of items
@@ -14,16 +15,16 @@ import (
 // handler assembles it from cached item encodings (encode.go); this type
 // documents the shape and is what those encodings are tested against.
 type searchResponse struct {
-	Data     []mcpdir.SearchItem `json:"data"`
-	Count    int                 `json:"count"`
-	Total    int                 `json:"total"`
-	Keywords string              `json:"keywords"`
-	Facets   *mcpdir.Facets      `json:"facets"`
+	Data     []wire.SearchItem `json:"data"`
+	Count    int               `json:"count"`
+	Total    int               `json:"total"`
+	Keywords string            `json:"keywords"`
+	Facets   *mcpdir.Facets    `json:"facets"`
 }
 
 // handleSearch serves GET /api/open/v1/search?keywords=…
 func handleSearch(index Searcher, guard mcpdir.Guard, maxResults int, insight mcpdir.InsightRecorder, logger *slog.Logger) http.Handler {
-	items := mcpdir.NewEncodingCache(mcpdir.EncodeSearchItemHead)
+	items := wire.NewEncodingCache(wire.EncodeSearchItemHead)
 	facets := newFacetCache()
 	buffers := sync.Pool{New: func() any { return new([]byte) }}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -49,7 +50,7 @@ func handleSearch(index Searcher, guard mcpdir.Guard, maxResults int, insight mc
 			writeError(w, r, logger, err)
 			return
 		}
-		mcpdir.SetRateLimitHeaders(w.Header(), decision)
+		wire.SetRateLimitHeaders(w.Header(), decision)
 		if !decision.Allowed {
 			insight.Limited(mcpdir.DoorREST)
 			writeError(w, r, logger, mcpdir.RateLimitedError(decision))

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/wire"
 )
 
 // ToolSearcher finds tools across the directory's servers
@@ -22,10 +23,10 @@ const (
 
 // toolsResponse is GET /api/open/v1/tools/search's answer.
 type toolsResponse struct {
-	Data     []mcpdir.ToolItem `json:"data"`
-	Count    int               `json:"count"`
-	Total    int               `json:"total"`
-	Keywords string            `json:"keywords"`
+	Data     []wire.ToolItem `json:"data"`
+	Count    int             `json:"count"`
+	Total    int             `json:"total"`
+	Keywords string          `json:"keywords"`
 }
 
 // handleToolSearch serves GET /api/open/v1/tools/search?keywords=…&limit=…&warnings=none:
@@ -63,7 +64,7 @@ func handleToolSearch(tools ToolSearcher, guard mcpdir.Guard, insight mcpdir.Ins
 			writeError(w, r, logger, err)
 			return
 		}
-		mcpdir.SetRateLimitHeaders(w.Header(), decision)
+		wire.SetRateLimitHeaders(w.Header(), decision)
 		if !decision.Allowed {
 			insight.Limited(mcpdir.DoorTools)
 			writeError(w, r, logger, mcpdir.RateLimitedError(decision))
@@ -71,9 +72,9 @@ func handleToolSearch(tools ToolSearcher, guard mcpdir.Guard, insight mcpdir.Ins
 		}
 		res := tools.FindTools(mcpdir.Query{Text: keywords, Limit: limit, Filter: filter})
 		insight.Searched(mcpdir.DoorTools, keywords, max(res.Total, len(res.Hits)))
-		out := toolsResponse{Data: make([]mcpdir.ToolItem, 0, len(res.Hits)), Total: max(res.Total, len(res.Hits)), Keywords: keywords}
+		out := toolsResponse{Data: make([]wire.ToolItem, 0, len(res.Hits)), Total: max(res.Total, len(res.Hits)), Keywords: keywords}
 		for _, h := range res.Hits {
-			out.Data = append(out.Data, mcpdir.NewToolItem(h))
+			out.Data = append(out.Data, wire.NewToolItem(h))
 		}
 		out.Count = len(out.Data)
 		writeJSON(w, http.StatusOK, out)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/wire"
 )
 
 // A call through the SDK spends its key's budget in the tool handler, so
@@ -52,7 +53,7 @@ func (r *receipt) setHeaders(h http.Header) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.d != nil {
-		mcpdir.SetRateLimitHeaders(h, *r.d)
+		wire.SetRateLimitHeaders(h, *r.d)
 	}
 }
 

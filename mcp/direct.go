@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/wire"
 )
 
 // The calls agents make most, tools/call of a directory tool and
@@ -110,7 +111,7 @@ func (h *Handler) serveDirect(w http.ResponseWriter, r *http.Request, key *mcpdi
 // SDK would.
 func (h *Handler) callDirect(w http.ResponseWriter, r *http.Request, key *mcpdir.APIKey, m *message, form answerForm, modern bool) {
 	out, err := h.tools.call(r.Context(), h.cfg.Guard, key, m.toolName(), m.params["arguments"], func(d mcpdir.RateDecision) {
-		mcpdir.SetRateLimitHeaders(w.Header(), d)
+		wire.SetRateLimitHeaders(w.Header(), d)
 	})
 	body := appendMessageHead(h.frame(form), m.id)
 	if err != nil {

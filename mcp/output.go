@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/wire"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -143,7 +144,7 @@ type leanItem struct {
 // encodeLeanItem is the lean item's JSON, escaped to sit in the text's
 // string literal.
 func encodeLeanItem(e *mcpdir.Entry) []byte {
-	it := mcpdir.NewSearchItem(mcpdir.Hit{Entry: e})
+	it := wire.NewSearchItem(mcpdir.Hit{Entry: e})
 	b, _ := marshal(leanItem{ID: it.ID, Name: it.Name, Brief: it.Brief, WebsiteURL: it.WebsiteURL, Transports: it.Transports})
 	return appendEscaped(nil, string(b), true)
 }
@@ -157,7 +158,7 @@ func encodeLeanItem(e *mcpdir.Entry) []byte {
 func (t *tools) appendSearch(dst []byte, o *searchOutput, structured bool) []byte {
 	items, tail := t.lean, (func([]byte, mcpdir.Hit) []byte)(nil)
 	if structured {
-		items, tail = t.items, mcpdir.AppendItemScore
+		items, tail = t.items, wire.AppendItemScore
 	}
 	// lit appends JSON punctuation and names, escaped inside the text's
 	// literal; numbers need no escaping.

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/search"
 	"github.com/mcpdir/mcpdir/toolsearch"
+	"github.com/mcpdir/mcpdir/wire"
 )
 
 // TestSearchToolsEveryEra calls search_tools over every transport and
@@ -53,7 +54,7 @@ func TestSearchToolsEveryEra(t *testing.T) {
 			structured, _ := json.Marshal(res.StructuredContent)
 			validate(t, toolsOutputSchema, structured)
 			var out struct {
-				Data []mcpdir.ToolItem
+				Data []wire.ToolItem
 			}
 			json.Unmarshal(structured, &out)
 			if len(out.Data) != 1 || out.Data[0].ServerID != geo.ID || out.Data[0].Name != "geocode" || len(out.Data[0].InputSchema) == 0 {

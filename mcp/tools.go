@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/gencache"
+	"github.com/mcpdir/mcpdir/wire"
 )
 
 // Tool names, as the spec gives them.
@@ -45,7 +46,7 @@ type tools struct {
 	log       *slog.Logger
 	now       func() time.Time
 	// Cached encodings of search items: full and lean.
-	items, lean *mcpdir.EncodingCache
+	items, lean *wire.EncodingCache
 	// answers keeps whole answers of searches and details, encoded, by
 	// their arguments.
 	answers *gencache.Cache[*encodedOutput]
@@ -55,8 +56,8 @@ type tools struct {
 
 func newTools(index Index, log *slog.Logger, answerCacheBytes int) *tools {
 	return &tools{index: index, log: log, now: time.Now,
-		items:   mcpdir.NewEncodingCache(mcpdir.EncodeSearchItemHead),
-		lean:    mcpdir.NewEncodingCache(encodeLeanItem),
+		items:   wire.NewEncodingCache(wire.EncodeSearchItemHead),
+		lean:    wire.NewEncodingCache(encodeLeanItem),
 		answers: gencache.New(answerCacheBytes, (*encodedOutput).size), insight: mcpdir.NoInsight}
 }
 
@@ -108,13 +109,13 @@ func (t *tools) register(s *sdk.Server, h sdk.ToolHandler) {
 
 // toolsOutput is search_tools's answer.
 type toolsOutput struct {
-	Success  bool              `json:"success"`
-	Data     []mcpdir.ToolItem `json:"data"`
-	Count    int               `json:"count"`
-	Total    int               `json:"total"`
-	Keywords string            `json:"keywords"`
-	Limit    int               `json:"limit"`
-	Notice   string            `json:"notice,omitempty"`
+	Success  bool            `json:"success"`
+	Data     []wire.ToolItem `json:"data"`
+	Count    int             `json:"count"`
+	Total    int             `json:"total"`
+	Keywords string          `json:"keywords"`
+	Limit    int             `json:"limit"`
+	Notice   string          `json:"notice,omitempty"`
 }
 
 // searchTools checks a tool search's arguments and returns the search.
@@ -147,10 +148,10 @@ func (t *tools) searchTools(raw json.RawMessage) (func() any, *failure) {
 	return func() any {
 		res := t.toolIndex.FindTools(mcpdir.Query{Text: keywords, Limit: limit, Filter: filter})
 		t.insight.Searched(mcpdir.DoorTools, keywords, max(res.Total, len(res.Hits)))
-		out := &toolsOutput{Success: true, Data: make([]mcpdir.ToolItem, 0, len(res.Hits)), Total: max(res.Total, len(res.Hits)),
+		out := &toolsOutput{Success: true, Data: make([]wire.ToolItem, 0, len(res.Hits)), Total: max(res.Total, len(res.Hits)),
 			Keywords: keywords, Limit: limit, Notice: notice}
 		for _, h := range res.Hits {
-			out.Data = append(out.Data, mcpdir.NewToolItem(h))
+			out.Data = append(out.Data, wire.NewToolItem(h))
 		}
 		out.Count = len(out.Data)
 		if out.Count == 0 {
@@ -161,8 +162,8 @@ func (t *tools) searchTools(raw json.RawMessage) (func() any, *failure) {
 }
 
 type detailOutput struct {
-	Success bool          `json:"success"`
-	Data    mcpdir.Detail `json:"data"`
+	Success bool        `json:"success"`
+	Data    wire.Detail `json:"data"`
 }
 
 // failure is a call that failed in a way the model can act on.
@@ -316,7 +317,7 @@ func (t *tools) detail(raw json.RawMessage) (func() any, *failure) {
 		if !found {
 			return fail(mcpdir.ECodeNotFound, "no MCP server has id %s: search again with search_mcp and use an id from its results", id)
 		}
-		out := &detailOutput{Success: true, Data: mcpdir.NewDetail(e)}
+		out := &detailOutput{Success: true, Data: wire.NewDetail(e)}
 		enc, err := encode(out)
 		if err != nil {
 			return out // for result to report

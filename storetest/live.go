@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/wire"
 )
 
 // A live check is kept beside its entry: read with it, in the change feed,
@@ -94,7 +95,7 @@ func liveChecks(t *testing.T, open Opener) {
 	for _, d := range got.History {
 		checks += d.Checks
 	}
-	if h := mcpdir.NewLiveHistory(got.History); checks < 5 || h == nil || h.Checks != checks || h.Answered >= checks {
+	if h := wire.NewLiveHistory(got.History); checks < 5 || h == nil || h.Checks != checks || h.Answered >= checks {
 		t.Fatalf("history: %+v", got.History)
 	}
 	e.Brief = "Hosted, better"

@@ -8,6 +8,7 @@ import (
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/search"
 	"github.com/mcpdir/mcpdir/toolsearch"
+	"github.com/mcpdir/mcpdir/wire"
 )
 
 func server(name, brief string, tools ...mcpdir.Tool) *mcpdir.Entry {
@@ -43,7 +44,7 @@ func TestFindsToolsByWhatTheyDo(t *testing.T) {
 	if len(res.Hits) == 0 || res.Hits[0].Tool.Name != "geocode" || res.Hits[0].Server != es["maps"] {
 		t.Fatalf("geocode: %v", hitNames(res))
 	}
-	it := mcpdir.NewToolItem(res.Hits[0])
+	it := wire.NewToolItem(res.Hits[0])
 	if it.ServerID != es["maps"].ID || it.Title != "Geocode an address" || string(it.InputSchema) != `{"properties":{"address":{"type":"string"}},"required":["address"],"type":"object"}` || it.Fingerprint == "" {
 		t.Fatalf("item: %+v", it)
 	}
@@ -99,7 +100,7 @@ func TestToolsFollowTheirServers(t *testing.T) {
 	live.Live = &mcpdir.LiveCheck{URL: "https://drive.example.com/mcp", Status: mcpdir.LiveUp, Tools: mcpdir.CleanTools([]mcpdir.Tool{{Name: "share_link", Description: "Make a share link"}})}
 	x.Upsert(&live)
 	r := x.FindTools(mcpdir.Query{Text: "share link", Limit: 5})
-	if !containsTool(r, "share_link") || mcpdir.NewToolItem(r.Hits[0]).LiveStatus != "up" {
+	if !containsTool(r, "share_link") || wire.NewToolItem(r.Hits[0]).LiveStatus != "up" {
 		t.Fatalf("live tools: %v", hitNames(r))
 	}
 }

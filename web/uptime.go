@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/wire"
 )
 
 // uptimeChart is a server's live checks of the last mcpdir.HistoryDays
@@ -32,7 +33,7 @@ const (
 )
 
 // newUptimeChart draws h; nil when there is no history.
-func newUptimeChart(h *mcpdir.LiveHistory) *uptimeChart {
+func newUptimeChart(h *wire.LiveHistory) *uptimeChart {
 	if h == nil || len(h.Daily) == 0 {
 		return nil
 	}

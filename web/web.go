@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/wire"
 )
 
 //go:embed templates/*.html
@@ -136,7 +137,7 @@ func securityHeaders(h http.Header, formAction string) {
 type searchPage struct {
 	Base
 	Query, Error   string
-	Hits           []mcpdir.SearchItem
+	Hits           []wire.SearchItem
 	Total, Entries int
 	More           string
 	// PastEnd is a page beyond the last one: no hits, and no "no match".
@@ -178,7 +179,7 @@ func (p *Pages) Search() http.Handler {
 				res.Hits = nil
 			}
 			for _, h := range res.Hits[min(len(res.Hits), (page-1)*PageSize):] {
-				data.Hits = append(data.Hits, mcpdir.NewSearchItem(h))
+				data.Hits = append(data.Hits, wire.NewSearchItem(h))
 			}
 			if len(res.Hits) == page*PageSize && res.Total > len(res.Hits) && page < maxPages {
 				more := url.Values{"q": {keywords}, "page": {strconv.Itoa(page + 1)}}
@@ -195,7 +196,7 @@ func (p *Pages) Search() http.Handler {
 type serverPage struct {
 	Base
 	Entry    *mcpdir.Entry
-	Live     *mcpdir.LiveDetail // nil: never checked
+	Live     *wire.LiveDetail // nil: never checked
 	Snippets []snippet
 	// CursorLink and VSCodeLink install the server in one click. They are
 	// built here from escaped parts: html/template would refuse their
@@ -227,7 +228,7 @@ func (p *Pages) Server() http.Handler {
 			http.Redirect(w, r, "/servers/"+e.ID, http.StatusMovedPermanently)
 			return
 		}
-		data := &serverPage{Base: Base{Title: e.Name}, Entry: e, Live: mcpdir.NewDetail(e).Live, Provenance: mcpdir.ProvenanceOf(e)}
+		data := &serverPage{Base: Base{Title: e.Name}, Entry: e, Live: wire.NewDetail(e).Live, Provenance: mcpdir.ProvenanceOf(e)}
 		if data.Live != nil {
 			data.Uptime = newUptimeChart(data.Live.History)
 		}

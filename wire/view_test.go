@@ -1,4 +1,4 @@
-package mcpdir
+package wire
 
 import (
 	"math"

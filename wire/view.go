@@ -1,4 +1,8 @@
-package mcpdir
+// Package wire is what the service puts on the wire, over REST, MCP and the
+// web alike: the views of entries, tools and live checks (their JSON names
+// are the API), the cache of encoded search items, and the rate-limit
+// header fields.
+package wire
 
 import (
 	"bytes"
@@ -6,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcpdir/mcpdir"
 )
 
 // SearchItem is one element of a search result's data, over REST and MCP
@@ -34,7 +40,7 @@ type SearchItem struct {
 }
 
 // NewSearchItem is the search view of a hit.
-func NewSearchItem(h Hit) SearchItem {
+func NewSearchItem(h mcpdir.Hit) SearchItem {
 	e := h.Entry
 	return SearchItem{
 		ID: e.ID, Name: e.Name, Title: e.Title, Brief: e.Brief, WebsiteURL: e.WebsiteURL,
@@ -67,9 +73,9 @@ type Detail struct {
 	Tags          []string                   `json:"tags"`
 	Categories    []string                   `json:"categories"`
 	Transports    []string                   `json:"transports"`
-	Packages      []Package                  `json:"packages"`
-	Remotes       []Remote                   `json:"remotes"`
-	Tools         []Tool                     `json:"tools"`
+	Packages      []mcpdir.Package           `json:"packages"`
+	Remotes       []mcpdir.Remote            `json:"remotes"`
+	Tools         []mcpdir.Tool              `json:"tools"`
 	License       string                     `json:"license"`
 	Version       string                     `json:"version"`
 	IsOfficial    bool                       `json:"is_official"`
@@ -86,11 +92,11 @@ type Detail struct {
 	Live *LiveDetail `json:"live,omitempty"`
 	// ToolWarnings are what a scan of the tools it offers (listed live or
 	// imported) and its instructions found: possible tool poisoning.
-	ToolWarnings []ToolWarning `json:"tool_warnings"`
+	ToolWarnings []mcpdir.ToolWarning `json:"tool_warnings"`
 	// Install links add the server to Cursor or VS Code in one click, with
 	// the configuration the server page shows; absent when the entry has
 	// neither a hosted endpoint nor a package a client can run.
-	Install *InstallLinks `json:"install,omitempty"`
+	Install *mcpdir.InstallLinks `json:"install,omitempty"`
 	// InstallUnavailable is why there are no install links although the
 	// entry has a remote or a package a client could run: the first
 	// problem of them (CheckInstall), as "packages[0].identifier: …".
@@ -98,11 +104,11 @@ type Detail struct {
 	// Aliases are the records of the same server from other sources,
 	// merged into this entry (a registry's record and its npm package's):
 	// their ids find this entry too.
-	Aliases []Alias `json:"aliases,omitempty"`
+	Aliases []mcpdir.Alias `json:"aliases,omitempty"`
 	// Provenance says which source gave which fields, and when: the
 	// owner's record gives the identity (name, remotes, packages), others
 	// only what they may (docs/trust.md).
-	Provenance []Provenance `json:"provenance"`
+	Provenance []mcpdir.Provenance `json:"provenance"`
 }
 
 // DetailRepository is the official registry's repository object.
@@ -118,7 +124,7 @@ type DetailMetadata struct {
 }
 
 // NewDetail is the detail view of an entry.
-func NewDetail(e *Entry) Detail {
+func NewDetail(e *mcpdir.Entry) Detail {
 	d := Detail{
 		ID: e.ID, UUID: e.ID, Name: e.Name, Title: e.Title, Brief: e.Brief, Description: e.Description,
 		WebsiteURL: e.WebsiteURL, RepositoryURL: e.RepositoryURL, AuthorName: e.AuthorName,
@@ -128,12 +134,12 @@ func NewDetail(e *Entry) Detail {
 		IsRecommended: e.IsOfficial || e.IsVerified, Popularity: e.Popularity, Clicks: e.Popularity,
 		Metadata:  DetailMetadata{Version: e.Version, License: e.License},
 		CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, Extra: e.Extra, Live: newLiveDetail(e.CheckedLive()),
-		Aliases: e.Aliases, ToolWarnings: nonNil(e.ToolWarnings), Provenance: ProvenanceOf(e),
+		Aliases: e.Aliases, ToolWarnings: nonNil(e.ToolWarnings), Provenance: mcpdir.ProvenanceOf(e),
 	}
-	if in, ok := InstallFor(e); ok {
+	if in, ok := mcpdir.InstallFor(e); ok {
 		d.Install = in.Links()
 	} else {
-		d.InstallUnavailable = InstallUnavailable(e)
+		d.InstallUnavailable = mcpdir.InstallUnavailable(e)
 	}
 	if e.RepositoryURL != "" {
 		d.Repository = &DetailRepository{URL: e.RepositoryURL, Source: repositorySource(e.RepositoryURL)}
@@ -163,8 +169,8 @@ var scoreTail = []byte(`0}`)
 // EncodeSearchItemHead is an entry's search-item JSON up to and including
 // `"score":`: what an EncodingCache keeps, since the score depends on the
 // query. AppendItemScore completes it.
-func EncodeSearchItemHead(e *Entry) []byte {
-	b, err := json.Marshal(NewSearchItem(Hit{Entry: e})) // score 0: the last field
+func EncodeSearchItemHead(e *mcpdir.Entry) []byte {
+	b, err := json.Marshal(NewSearchItem(mcpdir.Hit{Entry: e})) // score 0: the last field
 	if err != nil || !bytes.HasSuffix(b, scoreTail) {
 		panic("search item encoding does not end with its score") // a change to SearchItem broke this
 	}
@@ -172,7 +178,7 @@ func EncodeSearchItemHead(e *Entry) []byte {
 }
 
 // AppendItemScore appends a hit's score and the closing brace of its item.
-func AppendItemScore(dst []byte, h Hit) []byte {
+func AppendItemScore(dst []byte, h mcpdir.Hit) []byte {
 	return append(appendScore(dst, h.Score), '}')
 }
 

@@ -1,6 +1,10 @@
-package mcpdir
+package wire
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/mcpdir/mcpdir"
+)
 
 // EncodingCache keeps one JSON encoding per indexed entry, made once, so
 // that a response listing 50 hits is assembled by copying bytes rather than
@@ -11,10 +15,10 @@ import "sync"
 // response takes the read lock once for all its hits, since per-hit lookups
 // in a concurrent map cost a fifth of the server's CPU under load.
 type EncodingCache struct {
-	encode func(*Entry) []byte
+	encode func(*mcpdir.Entry) []byte
 
 	mu  sync.RWMutex
-	enc map[*Entry][]byte
+	enc map[*mcpdir.Entry][]byte
 }
 
 // maxCachedEncodings bounds the cache (a few hundred bytes an item); when it
@@ -22,13 +26,13 @@ type EncodingCache struct {
 const maxCachedEncodings = 1 << 16
 
 // NewEncodingCache returns a cache of encode's results.
-func NewEncodingCache(encode func(*Entry) []byte) *EncodingCache {
+func NewEncodingCache(encode func(*mcpdir.Entry) []byte) *EncodingCache {
 	return &EncodingCache{encode: encode}
 }
 
 // AppendJoined appends the encodings of the hits' entries to dst, separated
 // by commas; after each it appends what tail adds for the hit (nil: nothing).
-func (c *EncodingCache) AppendJoined(dst []byte, hits []Hit, tail func(dst []byte, h Hit) []byte) []byte {
+func (c *EncodingCache) AppendJoined(dst []byte, hits []mcpdir.Hit, tail func(dst []byte, h mcpdir.Hit) []byte) []byte {
 	// Usually every encoding is cached: one lookup a hit.
 	start := len(dst)
 	c.mu.RLock()
@@ -52,8 +56,8 @@ func (c *EncodingCache) AppendJoined(dst []byte, hits []Hit, tail func(dst []byt
 
 // appendEncoding is AppendJoined when some encodings are not cached yet:
 // it encodes them outside the lock first.
-func (c *EncodingCache) appendEncoding(dst []byte, hits []Hit, tail func(dst []byte, h Hit) []byte) []byte {
-	var missing []*Entry
+func (c *EncodingCache) appendEncoding(dst []byte, hits []mcpdir.Hit, tail func(dst []byte, h mcpdir.Hit) []byte) []byte {
+	var missing []*mcpdir.Entry
 	c.mu.RLock()
 	for _, h := range hits {
 		if _, ok := c.enc[h.Entry]; !ok {
@@ -68,7 +72,7 @@ func (c *EncodingCache) appendEncoding(dst []byte, hits []Hit, tail func(dst []b
 		}
 		c.mu.Lock()
 		if c.enc == nil || len(c.enc)+len(missing) > maxCachedEncodings {
-			c.enc = make(map[*Entry][]byte, len(missing))
+			c.enc = make(map[*mcpdir.Entry][]byte, len(missing))
 		}
 		for i, e := range missing {
 			c.enc[e] = encoded[i]
