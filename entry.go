@@ -165,35 +165,3 @@ func IsUUID(s string) bool {
 	_, err := uuid.Parse(s)
 	return err == nil
 }
-
-// EncodeDoc is the stored form of an entry: everything but what the store
-// owns (the id and the timestamps), so that its hash says whether the entry
-// changed.
-func EncodeDoc(e *Entry) ([]byte, error) {
-	c := *e
-	c.ID = ""
-	c.CreatedAt, c.UpdatedAt = time.Time{}, time.Time{}
-	return json.Marshal(&c)
-}
-
-// DecodeDoc reads what EncodeDoc wrote; the store sets the id and times.
-func DecodeDoc(doc []byte) (*Entry, error) {
-	e := new(Entry)
-	if err := json.Unmarshal(doc, e); err != nil {
-		return nil, err
-	}
-	return e, nil
-}
-
-// InsertTimes are the times a store gives an entry it does not have: the
-// record's own (an export moved from another directory), or now.
-func InsertTimes(e *Entry, now time.Time) (created, updated time.Time) {
-	created, updated = e.CreatedAt, e.UpdatedAt
-	if created.IsZero() || created.After(now) {
-		created = now
-	}
-	if updated.IsZero() || updated.Before(created) || updated.After(now) {
-		updated = created
-	}
-	return created, updated
-}

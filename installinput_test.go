@@ -119,7 +119,7 @@ func TestInstallCarriesInputs(t *testing.T) {
 
 			// The entry as the directory stores and exports it reads
 			// back the same.
-			doc, _ := EncodeDoc(e)
+			doc, _ := json.Marshal(e)
 			again, err := ParseRecord(doc)
 			if err != nil {
 				t.Fatal(err)

@@ -2,8 +2,6 @@ package mcpdir
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -247,64 +245,4 @@ func ToolsWarning(changes []ToolChange) string {
 		}
 	}
 	return ""
-}
-
-// EncodeLiveTools is how stores keep a check's tools: a JSON list.
-func EncodeLiveTools(tools []Tool) ([]byte, error) {
-	b, err := json.Marshal(nonNil(tools))
-	if err != nil {
-		return nil, fmt.Errorf("encode live tools: %w", err)
-	}
-	return b, nil
-}
-
-// liveDetails is how stores keep what a check found besides its status,
-// version and tools, in one JSON column: a fact added later needs no
-// migration.
-type liveDetails struct {
-	ProtocolVersions []string     `json:"protocol_versions,omitempty"`
-	Auth             *LiveAuth    `json:"auth,omitempty"`
-	ToolChanges      []ToolChange `json:"tool_changes,omitempty"`
-	Instructions     string       `json:"instructions,omitempty"`
-	History          []LiveDay    `json:"history,omitempty"`
-}
-
-// EncodeLiveDetails is how stores keep a check's protocol versions,
-// sign-in and tool changes: a JSON object.
-func EncodeLiveDetails(c *LiveCheck) ([]byte, error) {
-	b, err := json.Marshal(liveDetails{ProtocolVersions: c.ProtocolVersions, Auth: c.Auth, ToolChanges: c.ToolChanges,
-		Instructions: c.Instructions, History: c.History})
-	if err != nil {
-		return nil, fmt.Errorf("encode live details: %w", err)
-	}
-	return b, nil
-}
-
-// DecodeLiveCheck is a check as stores read it back: times in Unix
-// nanoseconds, tools as EncodeLiveTools wrote them, details as
-// EncodeLiveDetails did (empty for a check recorded before they were kept).
-func DecodeLiveCheck(url, status string, checkedAt, latencyNS int64, protocolVersion string, tools, details []byte) (*LiveCheck, error) {
-	c := &LiveCheck{URL: url, Status: status, CheckedAt: time.Unix(0, checkedAt).UTC(), Latency: time.Duration(latencyNS),
-		ProtocolVersion: protocolVersion}
-	if len(tools) > 0 {
-		if err := json.Unmarshal(tools, &c.Tools); err != nil {
-			return nil, err
-		}
-	}
-	if len(details) > 0 {
-		var d liveDetails
-		if err := json.Unmarshal(details, &d); err != nil {
-			return nil, fmt.Errorf("live details: %w", err)
-		}
-		c.ProtocolVersions, c.Auth, c.ToolChanges, c.Instructions, c.History = d.ProtocolVersions, d.Auth, d.ToolChanges, d.Instructions, d.History
-	}
-	return c, nil
-}
-
-// nonNil makes empty lists encode as [] rather than null: clients iterate them.
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }

@@ -1,7 +1,6 @@
 package mcpdir
 
 import (
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -40,27 +39,5 @@ func TestCleanLiveAuth(t *testing.T) {
 	}
 	if CleanLiveAuth(nil) != nil {
 		t.Error("nil is not nil")
-	}
-}
-
-// A check recorded before details were kept reads back without them; one
-// recorded with them, with them.
-func TestLiveDetailsRoundTrip(t *testing.T) {
-	old, err := DecodeLiveCheck("https://e.com/mcp", LiveUp, 1, 2, "2025-06-18", []byte(`[]`), nil)
-	if err != nil || old.ProtocolVersions != nil || old.Auth != nil {
-		t.Fatalf("%+v %v", old, err)
-	}
-	c := &LiveCheck{URL: "https://e.com/mcp", Status: LiveAuthRequired, CheckedAt: time.Unix(0, 1).UTC(), Latency: 2,
-		ProtocolVersions: []string{"2026-07-28"}, Auth: &LiveAuth{AuthorizationServers: []string{"https://as.example"}, ClientIDMetadataDocuments: true}}
-	b, err := EncodeLiveDetails(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := DecodeLiveCheck(c.URL, c.Status, 1, 2, "", nil, b)
-	if err != nil || !reflect.DeepEqual(got, c) {
-		t.Fatalf("%+v (%s), want %+v: %v", got, b, c, err)
-	}
-	if _, err := DecodeLiveCheck(c.URL, c.Status, 1, 2, "", nil, []byte("{")); err == nil {
-		t.Fatal("broken details read back")
 	}
 }

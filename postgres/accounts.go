@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/sqlstore"
 )
 
 // CreateAccount implements mcpdir.AccountStore.
@@ -32,7 +33,7 @@ func scanAccount(row pgx.Row) (*mcpdir.Account, error) {
 	if err := row.Scan(&a.ID, &a.Email, &a.PasswordHash, &created, &disabled, &a.Role); err != nil {
 		return nil, err
 	}
-	a.CreatedAt, a.DisabledAt = fromUnixNano(created), fromUnixNano(disabled)
+	a.CreatedAt, a.DisabledAt = sqlstore.FromUnixNano(created), sqlstore.FromUnixNano(disabled)
 	return &a, nil
 }
 
@@ -159,7 +160,7 @@ func (db *DB) SessionByHash(ctx context.Context, hash []byte) (*mcpdir.WebSessio
 	if err != nil {
 		return nil, fmt.Errorf("read session: %w", err)
 	}
-	ws.CreatedAt, ws.LastSeen = fromUnixNano(created), fromUnixNano(seen)
+	ws.CreatedAt, ws.LastSeen = sqlstore.FromUnixNano(created), sqlstore.FromUnixNano(seen)
 	return &ws, nil
 }
 

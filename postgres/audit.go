@@ -2,11 +2,10 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/sqlstore"
 )
 
 // AppendAudit implements mcpdir.AuditStore.
@@ -34,19 +33,5 @@ func (db *DB) Audit(ctx context.Context, before int64, limit int) ([]mcpdir.Audi
 		return nil, fmt.Errorf("read audit: %w", err)
 	}
 	defer rows.Close()
-	var out []mcpdir.AuditRecord
-	for rows.Next() {
-		var r mcpdir.AuditRecord
-		var at int64
-		var changes string
-		if err := rows.Scan(&r.Seq, &at, &r.Actor, &r.Action, &r.Target, &changes); err != nil {
-			return nil, fmt.Errorf("read audit: %w", err)
-		}
-		r.At = time.Unix(0, at).UTC()
-		if changes != "" {
-			r.Changes = json.RawMessage(changes)
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return sqlstore.ScanAudit(rows)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/sqlstore"
 )
 
 // UpsertEntries implements mcpdir.EntryStore: one transaction, one read of
@@ -24,12 +25,12 @@ func (db *DB) UpsertEntries(ctx context.Context, entries []*mcpdir.Entry) (mcpdi
 	ids := make([]string, 0, len(entries))
 	for _, e := range entries {
 		key := e.NaturalKey()
-		doc, err := mcpdir.EncodeDoc(e)
+		doc, err := sqlstore.EncodeDoc(e)
 		if err != nil {
 			return res, fmt.Errorf("upsert entry %q: %w", e.Name, err)
 		}
 		sum := sha256.Sum256(doc)
-		created, updated := mcpdir.InsertTimes(e, db.now().UTC())
+		created, updated := sqlstore.InsertTimes(e, db.now().UTC())
 		rows = append(rows, row{id: mcpdir.EntryID(key), key: key, doc: doc, sum: sum[:], created: created.UnixNano(), updated: updated.UnixNano()})
 		ids = append(ids, rows[len(rows)-1].id)
 	}
@@ -96,9 +97,7 @@ func (db *DB) AllEntries(ctx context.Context, fn func(*mcpdir.Entry) error) erro
 }
 
 // selectEntries reads entries with their latest live checks.
-const selectEntries = `SELECT e.id, e.doc, e.created_at, e.updated_at,
-	l.url, l.status, l.checked_at, l.latency_ns, l.protocol_version, l.tools, l.details
-	FROM entries e LEFT JOIN live_checks l ON l.entry_id = e.id`
+const selectEntries = sqlstore.SelectEntries
 
 func (db *DB) scanEntries(ctx context.Context, q string, args []any, fn func(*mcpdir.Entry) error) error {
 	rows, err := db.pool.Query(ctx, q, args...)
@@ -106,33 +105,7 @@ func (db *DB) scanEntries(ctx context.Context, q string, args []any, fn func(*mc
 		return fmt.Errorf("read entries: %w", err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var id string
-		var doc, tools, details []byte
-		var created, updated int64
-		var url, status, proto *string
-		var checked, latency *int64
-		if err := rows.Scan(&id, &doc, &created, &updated, &url, &status, &checked, &latency, &proto, &tools, &details); err != nil {
-			return fmt.Errorf("read entries: %w", err)
-		}
-		e, err := mcpdir.DecodeDoc(doc)
-		if err != nil {
-			return fmt.Errorf("decode entry %s: %w", id, err)
-		}
-		e.ID, e.CreatedAt, e.UpdatedAt = id, fromUnixNano(created), fromUnixNano(updated)
-		if url != nil {
-			if e.Live, err = mcpdir.DecodeLiveCheck(*url, *status, *checked, *latency, *proto, tools, details); err != nil {
-				return fmt.Errorf("decode the live check of %s: %w", id, err)
-			}
-		}
-		if err := fn(e); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("read entries: %w", err)
-	}
-	return nil
+	return sqlstore.ScanEntries(rows, fn)
 }
 
 // CountEntries implements mcpdir.EntryStore.

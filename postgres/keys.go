@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/sqlstore"
 )
 
 // CreateKey implements mcpdir.KeyStore.
@@ -42,7 +43,7 @@ func scanKey(row pgx.Row) (*mcpdir.APIKey, error) {
 		return nil, err
 	}
 	k.Scope = mcpdir.Scope(scope)
-	k.CreatedAt, k.ExpiresAt, k.LastUsedAt, k.RevokedAt = fromUnixNano(created), fromUnixNano(expires), fromUnixNano(used), fromUnixNano(revoked)
+	k.CreatedAt, k.ExpiresAt, k.LastUsedAt, k.RevokedAt = sqlstore.FromUnixNano(created), sqlstore.FromUnixNano(expires), sqlstore.FromUnixNano(used), sqlstore.FromUnixNano(revoked)
 	return &k, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/sqlstore"
 )
 
 // RecordLiveCheck implements mcpdir.LiveStore: in one transaction, the
@@ -27,16 +28,16 @@ func (db *DB) RecordLiveCheck(ctx context.Context, id string, c *mcpdir.LiveChec
 		case err != nil:
 			return err
 		default:
-			prev, err := mcpdir.DecodeLiveCheck(url, status, checked, latency, proto, tools, details)
+			prev, err := sqlstore.DecodeLiveCheck(url, status, checked, latency, proto, tools, details)
 			if err != nil {
 				return fmt.Errorf("the previous one: %w", err)
 			}
 			c.Follow(prev)
 		}
-		if tools, err = mcpdir.EncodeLiveTools(c.Tools); err != nil {
+		if tools, err = sqlstore.EncodeLiveTools(c.Tools); err != nil {
 			return err
 		}
-		if details, err = mcpdir.EncodeLiveDetails(c); err != nil {
+		if details, err = sqlstore.EncodeLiveDetails(c); err != nil {
 			return err
 		}
 		tag, err := tx.Exec(ctx, `INSERT INTO live_checks (entry_id, url, status, checked_at, latency_ns, protocol_version, tools, details)

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/sqlstore"
 )
 
 // CreateClient implements mcpdir.OAuthStore.
@@ -55,7 +56,7 @@ func (db *DB) Client(ctx context.Context, id string) (*mcpdir.OAuthClient, error
 	if err != nil {
 		return nil, fmt.Errorf("read client: %w", err)
 	}
-	c.CreatedAt = fromUnixNano(created)
+	c.CreatedAt = sqlstore.FromUnixNano(created)
 	return &c, nil
 }
 
@@ -89,7 +90,7 @@ func (db *DB) Code(ctx context.Context, hash []byte) (*mcpdir.OAuthCode, error) 
 	if err != nil {
 		return nil, fmt.Errorf("read code: %w", err)
 	}
-	c.ExpiresAt = fromUnixNano(expires)
+	c.ExpiresAt = sqlstore.FromUnixNano(expires)
 	return &c, nil
 }
 
@@ -139,7 +140,7 @@ func scanGrant(row pgx.Row, extra ...any) (*mcpdir.OAuthGrant, error) {
 	if err := row.Scan(append([]any{&g.ID, &g.ClientID, &g.ClientName, &g.AccountID, &created, &used, &revoked}, extra...)...); err != nil {
 		return nil, err
 	}
-	g.CreatedAt, g.LastUsedAt, g.RevokedAt = fromUnixNano(created), fromUnixNano(used), fromUnixNano(revoked)
+	g.CreatedAt, g.LastUsedAt, g.RevokedAt = sqlstore.FromUnixNano(created), sqlstore.FromUnixNano(used), sqlstore.FromUnixNano(revoked)
 	return &g, nil
 }
 
@@ -155,7 +156,7 @@ func (db *DB) Token(ctx context.Context, hash []byte) (*mcpdir.OAuthToken, *mcpd
 	if err != nil {
 		return nil, nil, fmt.Errorf("read token: %w", err)
 	}
-	t.GrantID, t.ExpiresAt, t.RotatedAt = g.ID, fromUnixNano(expires), fromUnixNano(rotated)
+	t.GrantID, t.ExpiresAt, t.RotatedAt = g.ID, sqlstore.FromUnixNano(expires), sqlstore.FromUnixNano(rotated)
 	return &t, g, nil
 }
 

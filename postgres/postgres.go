@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -20,6 +21,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/sqlstore"
 )
 
 // DB is the PostgreSQL store. It implements mcpdir.Store.
@@ -170,7 +172,7 @@ var migrations = []string{
 		PRIMARY KEY (name, version)
 	);`,
 	// What a live check found besides its status, version and tools
-	// (mcpdir.EncodeLiveDetails); empty for the checks made before.
+	// (sqlstore.EncodeLiveDetails); empty for the checks made before.
 	`ALTER TABLE live_checks ADD COLUMN details BYTEA NOT NULL DEFAULT '';`,
 	// The network an OAuth client was registered from: its share of the
 	// clients is bounded (mcpdir.ClientQuota).
@@ -244,26 +246,22 @@ func (db *DB) migrate(ctx context.Context) error {
 	}
 	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, int64(migrateLock))
 	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)`); err != nil {
-			return fmt.Errorf("migrate: %w", err)
-		}
-		var have int
-		if err := tx.QueryRow(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&have); err != nil {
-			return fmt.Errorf("migrate: %w", err)
-		}
-		if have > len(migrations) {
-			return fmt.Errorf("migrate: database schema version %d is newer than this binary knows (%d): upgrade mcpdir", have, len(migrations))
-		}
-		for v := have + 1; v <= len(migrations); v++ {
-			if _, err := tx.Exec(ctx, migrations[v-1]); err != nil {
-				return fmt.Errorf("migrate to version %d: %w", v, err)
-			}
-			if _, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)`, v, db.now().UnixNano()); err != nil {
-				return fmt.Errorf("migrate to version %d: %w", v, err)
-			}
-		}
-		return nil
+		return sqlstore.Migrate(ctx, migrateTx{tx}, sqlstore.Dialect{Int64: "BIGINT", Placeholder: func(n int) string { return "$" + strconv.Itoa(n) }},
+			migrations, db.now())
 	})
+}
+
+// migrateTx is a transaction as the migration runner takes it.
+type migrateTx struct{ tx pgx.Tx }
+
+func (t migrateTx) Exec(ctx context.Context, q string, args ...any) error {
+	_, err := t.tx.Exec(ctx, q, args...)
+	return err
+}
+
+func (t migrateTx) QueryInt(ctx context.Context, q string) (n int, err error) {
+	err = t.tx.QueryRow(ctx, q).Scan(&n)
+	return n, err
 }
 
 // recordChanges writes changes of one transaction to the feed, last in the
@@ -324,13 +322,6 @@ func unixNano(t time.Time) int64 {
 		return 0
 	}
 	return t.UnixNano()
-}
-
-func fromUnixNano(n int64) time.Time {
-	if n == 0 {
-		return time.Time{}
-	}
-	return time.Unix(0, n).UTC()
 }
 
 func isUniqueViolation(err error) bool {

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/sqlstore"
 )
 
 // PutVersions implements mcpdir.VersionStore: one transaction, one batch.
@@ -75,7 +76,7 @@ func (db *DB) scanVersions(ctx context.Context, q string, args []any, withServer
 			return fmt.Errorf("read versions: %w", err)
 		}
 		v.Server = server
-		v.PublishedAt, v.UpdatedAt, v.StatusChangedAt = fromUnixNano(published), fromUnixNano(updated), fromUnixNano(changed)
+		v.PublishedAt, v.UpdatedAt, v.StatusChangedAt = sqlstore.FromUnixNano(published), sqlstore.FromUnixNano(updated), sqlstore.FromUnixNano(changed)
 		if err := fn(v); err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/sqlstore"
 )
 
 // CreateAccount implements mcpdir.AccountStore.
@@ -31,7 +32,7 @@ func scanAccount(row scanner) (*mcpdir.Account, error) {
 	if err := row.Scan(&a.ID, &a.Email, &a.PasswordHash, &created, &disabled, &a.Role); err != nil {
 		return nil, err
 	}
-	a.CreatedAt, a.DisabledAt = fromUnixNano(created), fromUnixNano(disabled)
+	a.CreatedAt, a.DisabledAt = sqlstore.FromUnixNano(created), sqlstore.FromUnixNano(disabled)
 	return &a, nil
 }
 
@@ -175,7 +176,7 @@ func (s *DB) SessionByHash(ctx context.Context, hash []byte) (*mcpdir.WebSession
 	if err != nil {
 		return nil, fmt.Errorf("read session: %w", err)
 	}
-	ws.CreatedAt, ws.LastSeen = fromUnixNano(created), fromUnixNano(seen)
+	ws.CreatedAt, ws.LastSeen = sqlstore.FromUnixNano(created), sqlstore.FromUnixNano(seen)
 	return &ws, nil
 }
 

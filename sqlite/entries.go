@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/sqlstore"
 )
 
 // UpsertEntries implements mcpdir.EntryStore.
@@ -40,7 +40,7 @@ func (s *DB) UpsertEntries(ctx context.Context, entries []*mcpdir.Entry) (mcpdir
 	for _, e := range entries {
 		key := e.NaturalKey()
 		id := mcpdir.EntryID(key)
-		doc, err := mcpdir.EncodeDoc(e)
+		doc, err := sqlstore.EncodeDoc(e)
 		if err != nil {
 			return res, fmt.Errorf("upsert entry %q: %w", e.Name, err)
 		}
@@ -48,7 +48,7 @@ func (s *DB) UpsertEntries(ctx context.Context, entries []*mcpdir.Entry) (mcpdir
 		var have []byte
 		switch err := sel.QueryRowContext(ctx, id).Scan(&have); {
 		case isNoRows(err):
-			created, updated := mcpdir.InsertTimes(e, now)
+			created, updated := sqlstore.InsertTimes(e, now)
 			if _, err := ins.ExecContext(ctx, id, key, doc, sum[:], created.UnixNano(), updated.UnixNano()); err != nil {
 				return res, fmt.Errorf("insert entry %q: %w", e.Name, err)
 			}
@@ -72,15 +72,6 @@ func (s *DB) UpsertEntries(ctx context.Context, entries []*mcpdir.Entry) (mcpdir
 		return mcpdir.ImportResult{}, fmt.Errorf("commit entries: %w", err)
 	}
 	return res, nil
-}
-
-func decodeEntry(id string, doc []byte, created, updated int64) (*mcpdir.Entry, error) {
-	e, err := mcpdir.DecodeDoc(doc)
-	if err != nil {
-		return nil, fmt.Errorf("decode entry %s: %w", id, err)
-	}
-	e.ID, e.CreatedAt, e.UpdatedAt = id, fromUnixNano(created), fromUnixNano(updated)
-	return e, nil
 }
 
 // EntriesByID implements mcpdir.EntryStore.
@@ -108,9 +99,7 @@ func (s *DB) AllEntries(ctx context.Context, fn func(*mcpdir.Entry) error) error
 }
 
 // selectEntries reads entries with their latest live checks.
-const selectEntries = `SELECT e.id, e.doc, e.created_at, e.updated_at,
-	l.url, l.status, l.checked_at, l.latency_ns, l.protocol_version, l.tools, l.details
-	FROM entries e LEFT JOIN live_checks l ON l.entry_id = e.id`
+const selectEntries = sqlstore.SelectEntries
 
 func (s *DB) scanEntries(ctx context.Context, q string, args []any, fn func(*mcpdir.Entry) error) error {
 	rows, err := s.db.QueryContext(ctx, q, args...)
@@ -118,32 +107,7 @@ func (s *DB) scanEntries(ctx context.Context, q string, args []any, fn func(*mcp
 		return fmt.Errorf("read entries: %w", err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var id string
-		var doc, tools, details []byte
-		var created, updated int64
-		var url, status, proto sql.NullString
-		var checked, latency sql.NullInt64
-		if err := rows.Scan(&id, &doc, &created, &updated, &url, &status, &checked, &latency, &proto, &tools, &details); err != nil {
-			return fmt.Errorf("read entries: %w", err)
-		}
-		e, err := decodeEntry(id, doc, created, updated)
-		if err != nil {
-			return err
-		}
-		if url.Valid {
-			if e.Live, err = mcpdir.DecodeLiveCheck(url.String, status.String, checked.Int64, latency.Int64, proto.String, tools, details); err != nil {
-				return fmt.Errorf("decode the live check of %s: %w", id, err)
-			}
-		}
-		if err := fn(e); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("read entries: %w", err)
-	}
-	return nil
+	return sqlstore.ScanEntries(rows, fn)
 }
 
 // CountEntries implements mcpdir.EntryStore.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/sqlstore"
 )
 
 // AddInsights implements mcpdir.InsightStore: every count is added to the
@@ -91,7 +92,7 @@ func (s *DB) ReadInsights(ctx context.Context, since time.Time, limit int) (mcpd
 			if err := rows.Scan(&x.Query, &x.Count, &last); err != nil {
 				return err
 			}
-			x.LastSeen = fromUnixNano(last)
+			x.LastSeen = sqlstore.FromUnixNano(last)
 			*into = append(*into, x)
 			return nil
 		})

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/sqlstore"
 )
 
 // CreateKey implements mcpdir.KeyStore.
@@ -49,7 +50,7 @@ func scanKey(row scanner) (*mcpdir.APIKey, error) {
 		return nil, err
 	}
 	k.Scope = mcpdir.Scope(scope)
-	k.CreatedAt, k.ExpiresAt, k.LastUsedAt, k.RevokedAt = fromUnixNano(created), fromUnixNano(expires), fromUnixNano(used), fromUnixNano(revoked)
+	k.CreatedAt, k.ExpiresAt, k.LastUsedAt, k.RevokedAt = sqlstore.FromUnixNano(created), sqlstore.FromUnixNano(expires), sqlstore.FromUnixNano(used), sqlstore.FromUnixNano(revoked)
 	return &k, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/sqlstore"
 )
 
 // RecordLiveCheck implements mcpdir.LiveStore: in one transaction, the
@@ -29,16 +30,16 @@ func (s *DB) RecordLiveCheck(ctx context.Context, id string, c *mcpdir.LiveCheck
 	case err != nil:
 		return fmt.Errorf("record live check: %w", err)
 	default:
-		prev, err := mcpdir.DecodeLiveCheck(url, status, checked, latency, proto, tools, details)
+		prev, err := sqlstore.DecodeLiveCheck(url, status, checked, latency, proto, tools, details)
 		if err != nil {
 			return fmt.Errorf("record live check: the previous one: %w", err)
 		}
 		c.Follow(prev)
 	}
-	if tools, err = mcpdir.EncodeLiveTools(c.Tools); err != nil {
+	if tools, err = sqlstore.EncodeLiveTools(c.Tools); err != nil {
 		return err
 	}
-	if details, err = mcpdir.EncodeLiveDetails(c); err != nil {
+	if details, err = sqlstore.EncodeLiveDetails(c); err != nil {
 		return err
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO live_checks (entry_id, url, status, checked_at, latency_ns, protocol_version, tools, details)

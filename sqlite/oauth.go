@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/sqlstore"
 )
 
 // CreateClient implements mcpdir.OAuthStore.
@@ -58,7 +59,7 @@ func (s *DB) Client(ctx context.Context, id string) (*mcpdir.OAuthClient, error)
 	if err != nil {
 		return nil, fmt.Errorf("read client: %w", err)
 	}
-	c.CreatedAt = fromUnixNano(created)
+	c.CreatedAt = sqlstore.FromUnixNano(created)
 	return &c, nil
 }
 
@@ -92,7 +93,7 @@ func (s *DB) Code(ctx context.Context, hash []byte) (*mcpdir.OAuthCode, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read code: %w", err)
 	}
-	c.ExpiresAt = fromUnixNano(expires)
+	c.ExpiresAt = sqlstore.FromUnixNano(expires)
 	return &c, nil
 }
 
@@ -152,7 +153,7 @@ func scanGrant(row scanner, extra ...any) (*mcpdir.OAuthGrant, error) {
 	if err := row.Scan(append([]any{&g.ID, &g.ClientID, &g.ClientName, &g.AccountID, &created, &used, &revoked}, extra...)...); err != nil {
 		return nil, err
 	}
-	g.CreatedAt, g.LastUsedAt, g.RevokedAt = fromUnixNano(created), fromUnixNano(used), fromUnixNano(revoked)
+	g.CreatedAt, g.LastUsedAt, g.RevokedAt = sqlstore.FromUnixNano(created), sqlstore.FromUnixNano(used), sqlstore.FromUnixNano(revoked)
 	return &g, nil
 }
 
@@ -168,7 +169,7 @@ func (s *DB) Token(ctx context.Context, hash []byte) (*mcpdir.OAuthToken, *mcpdi
 	if err != nil {
 		return nil, nil, fmt.Errorf("read token: %w", err)
 	}
-	t.GrantID, t.ExpiresAt, t.RotatedAt = g.ID, fromUnixNano(expires), fromUnixNano(rotated)
+	t.GrantID, t.ExpiresAt, t.RotatedAt = g.ID, sqlstore.FromUnixNano(expires), sqlstore.FromUnixNano(rotated)
 	return &t, g, nil
 }
 

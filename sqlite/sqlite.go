@@ -24,6 +24,7 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/sqlstore"
 )
 
 // FileName is the database file inside the data directory.
@@ -185,7 +186,7 @@ var migrations = []string{
 		PRIMARY KEY (name, version)
 	);`,
 	// What a live check found besides its status, version and tools
-	// (mcpdir.EncodeLiveDetails); empty for the checks made before.
+	// (sqlstore.EncodeLiveDetails); empty for the checks made before.
 	`ALTER TABLE live_checks ADD COLUMN details BLOB NOT NULL DEFAULT x'';`,
 	// The network an OAuth client was registered from: its share of the
 	// clients is bounded (mcpdir.ClientQuota).
@@ -251,25 +252,24 @@ func (s *DB) migrate(ctx context.Context) error {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	var have int
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&have); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	if have > len(migrations) {
-		return fmt.Errorf("migrate: database schema version %d is newer than this binary knows (%d): upgrade mcpdir", have, len(migrations))
-	}
-	for v := have + 1; v <= len(migrations); v++ {
-		if _, err := tx.ExecContext(ctx, migrations[v-1]); err != nil {
-			return fmt.Errorf("migrate to version %d: %w", v, err)
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`, v, s.now().UnixNano()); err != nil {
-			return fmt.Errorf("migrate to version %d: %w", v, err)
-		}
+	if err := sqlstore.Migrate(ctx, migrateTx{tx}, sqlstore.Dialect{Int64: "INTEGER", Placeholder: func(int) string { return "?" }},
+		migrations, s.now()); err != nil {
+		return err
 	}
 	return tx.Commit()
+}
+
+// migrateTx is a transaction as the migration runner takes it.
+type migrateTx struct{ tx *sql.Tx }
+
+func (t migrateTx) Exec(ctx context.Context, q string, args ...any) error {
+	_, err := t.tx.ExecContext(ctx, q, args...)
+	return err
+}
+
+func (t migrateTx) QueryInt(ctx context.Context, q string) (n int, err error) {
+	err = t.tx.QueryRowContext(ctx, q).Scan(&n)
+	return n, err
 }
 
 func unixNano(t time.Time) int64 {
@@ -277,13 +277,6 @@ func unixNano(t time.Time) int64 {
 		return 0
 	}
 	return t.UnixNano()
-}
-
-func fromUnixNano(n int64) time.Time {
-	if n == 0 {
-		return time.Time{}
-	}
-	return time.Unix(0, n).UTC()
 }
 
 func recordChange(ctx context.Context, tx *sql.Tx, kind, ref string, at time.Time) error {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/sqlstore"
 )
 
 // PutVersions implements mcpdir.VersionStore.
@@ -91,7 +92,7 @@ func (s *DB) scanVersions(ctx context.Context, q string, args []any, withServer 
 		if withServer {
 			v.Server = server
 		}
-		v.PublishedAt, v.UpdatedAt, v.StatusChangedAt = fromUnixNano(published), fromUnixNano(updated), fromUnixNano(changed)
+		v.PublishedAt, v.UpdatedAt, v.StatusChangedAt = sqlstore.FromUnixNano(published), sqlstore.FromUnixNano(updated), sqlstore.FromUnixNano(changed)
 		if err := fn(v); err != nil {
 			return err
 		}

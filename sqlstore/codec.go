@@ -1,0 +1,105 @@
+// Package sqlstore is what the two SQL stores (sqlite/, postgres/) share:
+// how an entry and a live check are kept in columns, the times a store
+// gives an entry, the migration runner, and the scanning of rows both
+// read alike.
+package sqlstore
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// nonNil makes an empty list encode as [] rather than null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// EncodeDoc is the stored form of an entry: everything but what the store
+// owns (the id and the timestamps), so that its hash says whether the entry
+// changed.
+func EncodeDoc(e *mcpdir.Entry) ([]byte, error) {
+	c := *e
+	c.ID = ""
+	c.CreatedAt, c.UpdatedAt = time.Time{}, time.Time{}
+	return json.Marshal(&c)
+}
+
+// DecodeDoc reads what EncodeDoc wrote; the store sets the id and times.
+func DecodeDoc(doc []byte) (*mcpdir.Entry, error) {
+	e := new(mcpdir.Entry)
+	if err := json.Unmarshal(doc, e); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// InsertTimes are the times a store gives an entry it does not have: the
+// record's own (an export moved from another directory), or now.
+func InsertTimes(e *mcpdir.Entry, now time.Time) (created, updated time.Time) {
+	created, updated = e.CreatedAt, e.UpdatedAt
+	if created.IsZero() || created.After(now) {
+		created = now
+	}
+	if updated.IsZero() || updated.Before(created) || updated.After(now) {
+		updated = created
+	}
+	return created, updated
+}
+
+// EncodeLiveTools is how stores keep a check's tools: a JSON list.
+func EncodeLiveTools(tools []mcpdir.Tool) ([]byte, error) {
+	b, err := json.Marshal(nonNil(tools))
+	if err != nil {
+		return nil, fmt.Errorf("encode live tools: %w", err)
+	}
+	return b, nil
+}
+
+// liveDetails is how stores keep what a check found besides its status,
+// version and tools, in one JSON column: a fact added later needs no
+// migration.
+type liveDetails struct {
+	ProtocolVersions []string            `json:"protocol_versions,omitempty"`
+	Auth             *mcpdir.LiveAuth    `json:"auth,omitempty"`
+	ToolChanges      []mcpdir.ToolChange `json:"tool_changes,omitempty"`
+	Instructions     string              `json:"instructions,omitempty"`
+	History          []mcpdir.LiveDay    `json:"history,omitempty"`
+}
+
+// EncodeLiveDetails is how stores keep a check's protocol versions,
+// sign-in and tool changes: a JSON object.
+func EncodeLiveDetails(c *mcpdir.LiveCheck) ([]byte, error) {
+	b, err := json.Marshal(liveDetails{ProtocolVersions: c.ProtocolVersions, Auth: c.Auth, ToolChanges: c.ToolChanges,
+		Instructions: c.Instructions, History: c.History})
+	if err != nil {
+		return nil, fmt.Errorf("encode live details: %w", err)
+	}
+	return b, nil
+}
+
+// DecodeLiveCheck is a check as stores read it back: times in Unix
+// nanoseconds, tools as EncodeLiveTools wrote them, details as
+// EncodeLiveDetails did (empty for a check recorded before they were kept).
+func DecodeLiveCheck(url, status string, checkedAt, latencyNS int64, protocolVersion string, tools, details []byte) (*mcpdir.LiveCheck, error) {
+	c := &mcpdir.LiveCheck{URL: url, Status: status, CheckedAt: time.Unix(0, checkedAt).UTC(), Latency: time.Duration(latencyNS),
+		ProtocolVersion: protocolVersion}
+	if len(tools) > 0 {
+		if err := json.Unmarshal(tools, &c.Tools); err != nil {
+			return nil, err
+		}
+	}
+	if len(details) > 0 {
+		var d liveDetails
+		if err := json.Unmarshal(details, &d); err != nil {
+			return nil, fmt.Errorf("live details: %w", err)
+		}
+		c.ProtocolVersions, c.Auth, c.ToolChanges, c.Instructions, c.History = d.ProtocolVersions, d.Auth, d.ToolChanges, d.Instructions, d.History
+	}
+	return c, nil
+}
