@@ -44,10 +44,11 @@ func linkKeys(e *mcpdir.Entry) []string {
 // link records id's keys (replacing those it had; nil keys: unlinks it).
 func (x *Index) link(id string, keys []string) {
 	for _, k := range x.keysOf[id] {
-		if b := x.bearers[k]; b != nil {
-			delete(b, id)
-			if len(b) == 0 {
+		if b, ok := x.bearers[k]; ok {
+			if b.remove(id) {
 				delete(x.bearers, k)
+			} else {
+				x.bearers[k] = b
 			}
 		}
 	}
@@ -58,11 +59,60 @@ func (x *Index) link(id string, keys []string) {
 	x.keysOf[id] = keys
 	for _, k := range keys {
 		b := x.bearers[k]
-		if b == nil {
-			b = map[string]struct{}{}
-			x.bearers[k] = b
+		b.add(id)
+		x.bearers[k] = b
+	}
+}
+
+// bearerSet is the set of records bearing a key. Most keys have one: it
+// is kept inline, and a map made only for a second (issue 36: a map per
+// key was a third of what the merged index keeps besides the records).
+type bearerSet struct {
+	one  string
+	has  bool                // one is a member (many is nil)
+	many map[string]struct{} // the members, when more than one
+}
+
+func (b *bearerSet) add(id string) {
+	switch {
+	case b.many != nil:
+		b.many[id] = struct{}{}
+	case !b.has:
+		b.one, b.has = id, true
+	case b.one != id:
+		b.many = map[string]struct{}{b.one: {}, id: {}}
+		b.one, b.has = "", false
+	}
+}
+
+// remove takes id out of the set and reports whether the set is empty.
+func (b *bearerSet) remove(id string) bool {
+	if b.many != nil {
+		delete(b.many, id)
+		if len(b.many) == 1 {
+			for only := range b.many {
+				b.one, b.has = only, true
+			}
+			b.many = nil
 		}
-		b[id] = struct{}{}
+		return len(b.many) == 0 && !b.has
+	}
+	if b.has && b.one == id {
+		b.one, b.has = "", false
+	}
+	return !b.has
+}
+
+// all yields the members, in no order.
+func (b bearerSet) all(yield func(string) bool) {
+	if b.has {
+		yield(b.one)
+		return
+	}
+	for id := range b.many {
+		if !yield(id) {
+			return
+		}
 	}
 }
 
@@ -79,7 +129,7 @@ func (x *Index) component(seeds []string) map[string]bool {
 		}
 		seen[id] = true
 		for _, k := range x.keysOf[id] {
-			for other := range x.bearers[k] {
+			for other := range x.bearers[k].all {
 				if !seen[other] {
 					queue = append(queue, other)
 				}
@@ -91,7 +141,7 @@ func (x *Index) component(seeds []string) map[string]bool {
 					continue
 				}
 				// The other end's bearers: records whose id (or alias) it is.
-				for other := range x.bearers["i:"+p[1-i]] {
+				for other := range x.bearers["i:"+p[1-i]].all {
 					if !seen[other] {
 						queue = append(queue, other)
 					}

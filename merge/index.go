@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"crypto/sha256"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,11 +40,11 @@ type Index struct {
 	shown map[string]bool
 	// evidence is each record's evidence signature as last grouped: a
 	// record written again with the same one cannot change the groups.
-	evidence map[string]string
+	evidence map[string]evidenceSum
 	// keysOf are each record's link keys, bearers each key's records: a
 	// write regroups only the component of what it changed (component.go).
 	keysOf  map[string][]string
-	bearers map[string]map[string]struct{}
+	bearers map[string]bearerSet
 	// groupOf maps every record's id to its group's; written under mu and
 	// gmu, read under either (lookups take gmu for reading only).
 	groupOf map[string]string
@@ -59,8 +60,8 @@ func NewIndex(inner Inner, rules Rules) *Index {
 		rules.Splits = Splits{}
 	}
 	x := &Index{inner: inner, records: map[string]*mcpdir.Entry{}, rules: rules,
-		members: map[string][]*mcpdir.Entry{}, owners: map[string]int{}, shown: map[string]bool{}, evidence: map[string]string{},
-		keysOf: map[string][]string{}, bearers: map[string]map[string]struct{}{}}
+		members: map[string][]*mcpdir.Entry{}, owners: map[string]int{}, shown: map[string]bool{}, evidence: map[string]evidenceSum{},
+		keysOf: map[string][]string{}, bearers: map[string]bearerSet{}}
 	x.groupOf = map[string]string{}
 	x.conflicts.Store(&[]Conflict{})
 	return x
@@ -80,8 +81,8 @@ func (x *Index) Upsert(records ...*mcpdir.Entry) {
 	for _, r := range records {
 		id := idOf(r)
 		x.records[id] = r
-		if ev := evidenceOf(r); x.evidence[id] != ev {
-			x.evidence[id] = ev
+		if ev := sha256.Sum256([]byte(evidenceOf(r))); x.evidence[id] != evidenceSum(ev[:16]) {
+			x.evidence[id] = evidenceSum(ev[:16])
 			changed = append(changed, id)
 		}
 	}
@@ -134,7 +135,7 @@ func (x *Index) Remove(ids ...string) {
 func seedsOf(x *Index, keys []string) []string {
 	var out []string
 	for _, k := range keys {
-		for id := range x.bearers[k] {
+		for id := range x.bearers[k].all {
 			out = append(out, id)
 		}
 	}
@@ -319,6 +320,12 @@ func merged(g Group) *mcpdir.Entry {
 	return Merge(g)
 }
 
+// evidenceSum is the first half of the SHA-256 of a record's evidenceOf:
+// what tells a write that changes nothing Groups reads, kept in 16 bytes
+// rather than the string (issue 36: a fifth of what the merged index
+// keeps besides the records).
+type evidenceSum [16]byte
+
 // evidenceOf is what Groups reads of a record, as one string.
 func evidenceOf(e *mcpdir.Entry) string {
 	var b strings.Builder
@@ -340,7 +347,7 @@ func (x *Index) Holders(name string) []*mcpdir.Entry {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	var out []*mcpdir.Entry
-	for id := range x.bearers["n:"+name] {
+	for id := range x.bearers["n:"+name].all {
 		if r := x.records[id]; serverName(r.Name, r.Source) == name {
 			out = append(out, r)
 		}

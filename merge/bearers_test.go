@@ -1,0 +1,45 @@
+package merge
+
+import (
+	"slices"
+	"testing"
+)
+
+// A bearer set holds one member inline and more in a map, and is the set
+// a map of them would be through any adds and removes.
+func TestBearerSet(t *testing.T) {
+	var b bearerSet
+	want := map[string]bool{}
+	check := func(step string) {
+		t.Helper()
+		var got []string
+		for id := range b.all {
+			got = append(got, id)
+		}
+		slices.Sort(got)
+		var w []string
+		for id := range want {
+			w = append(w, id)
+		}
+		slices.Sort(w)
+		if !slices.Equal(got, w) {
+			t.Fatalf("%s: %v, want %v", step, got, w)
+		}
+	}
+	for i, op := range []struct {
+		add bool
+		id  string
+	}{{true, "a"}, {true, "a"}, {true, "b"}, {true, "c"}, {false, "b"}, {false, "a"}, {false, "x"}, {true, "d"}, {false, "c"}, {false, "d"}, {true, ""}, {false, ""}} {
+		if op.add {
+			b.add(op.id)
+			want[op.id] = true
+		} else {
+			empty := b.remove(op.id)
+			delete(want, op.id)
+			if empty != (len(want) == 0) {
+				t.Fatalf("step %d: remove %q reports empty %v with %d left", i, op.id, empty, len(want))
+			}
+		}
+		check(op.id)
+	}
+}
