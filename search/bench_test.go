@@ -214,3 +214,59 @@ func percentiles(ds []time.Duration) (p50, p99 time.Duration) {
 	at := func(p float64) time.Duration { return s[min(len(s)-1, int(p*float64(len(s))))] }
 	return at(0.50).Round(time.Microsecond / 10), at(0.99).Round(time.Microsecond / 10)
 }
+
+// BenchmarkSearchNew asks only queries never asked before, as bench/ab.sh's
+// AB_NEW does over REST: the judged queries of every set, then keywords of
+// one to four words of the corpus's briefs, each query once (the result
+// cache is off; the cache of query words stays, as in the server):
+//
+//	go test ./search -run '^$' -bench BenchmarkSearchNew -benchtime 20000x
+func BenchmarkSearchNew(b *testing.B) {
+	qs := newQueries(b, max(b.N, 1))
+	benchSearch(b, qs)
+}
+
+// newQueries are n distinct queries: the judged ones of every set, then
+// random keyword queries of the corpus's brief words.
+func newQueries(tb testing.TB, n int) []releval.Query {
+	qs := benchQueries(tb)
+	for _, f := range []string{"nl.jsonl", "nl-dev.jsonl", "extra-judgments.jsonl"} {
+		qs = append(qs, readQueries(tb, filepath.Join("testdata", f))...)
+	}
+	seen := map[string]bool{}
+	out := qs[:0]
+	for _, q := range qs {
+		if !seen[q.Query] {
+			seen[q.Query] = true
+			out = append(out, q)
+		}
+	}
+	qs = out
+	entries, _ := loadCorpus(tb)
+	words := map[string]bool{}
+	for _, e := range entries {
+		for _, w := range strings.FieldsFunc(strings.ToLower(e.Brief), func(r rune) bool { return r < 'a' || r > 'z' }) {
+			if len(w) >= 3 {
+				words[w] = true
+			}
+		}
+	}
+	vocab := make([]string, 0, len(words))
+	for w := range words {
+		vocab = append(vocab, w)
+	}
+	sort.Strings(vocab)
+	rng := rand.New(rand.NewPCG(25, 36))
+	for len(qs) < n {
+		ws := make([]string, 1+rng.IntN(4))
+		for i := range ws {
+			ws[i] = vocab[rng.IntN(len(vocab))]
+		}
+		if q := strings.Join(ws, " "); !seen[q] {
+			seen[q] = true
+			qs = append(qs, releval.Query{QID: "new", Kind: "keywords-new", Query: q})
+		}
+	}
+	rng.Shuffle(len(qs), func(i, j int) { qs[i], qs[j] = qs[j], qs[i] })
+	return qs
+}

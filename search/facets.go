@@ -1,6 +1,7 @@
 package search
 
 import (
+	"encoding/binary"
 	"slices"
 	"strings"
 
@@ -9,13 +10,15 @@ import (
 
 // facetIDs are an entry's filterable values: its transports as bits, and
 // its registries and tags interned ("r:npm", "t:database"), so that a
-// filter or a facet count touches no string.
+// filter or a facet count touches no string. The set of an entry's values
+// is interned too (Index.facetSets): entries share a few thousand sets, so
+// a doc holds a number, not a slice of its own (issue 36: 0.11 GB at 100x).
 type facetIDs struct {
 	transports uint8
 	official   bool
-	up         bool     // the latest live check found the server up
-	flagged    bool     // its tools raised warnings
-	values     []uint32 // sorted
+	up         bool   // the latest live check found the server up
+	flagged    bool   // its tools raised warnings
+	set        uint32 // the sorted values, as Index.facetSets[set]
 }
 
 var transportBits = map[string]uint8{mcpdir.TransportStdio: 1, "streamable-http": 2, "sse": 4}
@@ -32,6 +35,7 @@ func (x *Index) internFacets(e *mcpdir.Entry) facetIDs {
 	for _, t := range e.Transports {
 		f.transports |= transportBits[t]
 	}
+	values := x.facetScratch[:0]
 	add := func(v string) {
 		id, ok := x.facetIDs[v]
 		if !ok {
@@ -39,8 +43,8 @@ func (x *Index) internFacets(e *mcpdir.Entry) facetIDs {
 			x.facetIDs[v] = id
 			x.facetNames = append(x.facetNames, v)
 		}
-		if !slices.Contains(f.values, id) {
-			f.values = append(f.values, id)
+		if !slices.Contains(values, id) {
+			values = append(values, id)
 		}
 	}
 	for _, p := range e.Packages {
@@ -51,8 +55,41 @@ func (x *Index) internFacets(e *mcpdir.Entry) facetIDs {
 	for _, t := range e.Tags {
 		add("t:" + strings.ToLower(t))
 	}
-	slices.Sort(f.values)
+	slices.Sort(values)
+	x.facetScratch = values
+	f.set = x.internFacetSet(values)
 	return f
+}
+
+// internFacetSet returns the id of a sorted set of values, adding it if
+// new; under the write lock. Sets are never dropped: there are few.
+func (x *Index) internFacetSet(values []uint32) uint32 {
+	if len(values) == 0 {
+		return 0
+	}
+	key := x.facetKey[:0]
+	for _, v := range values {
+		key = binary.LittleEndian.AppendUint32(key, v)
+	}
+	x.facetKey = key
+	if id, ok := x.facetSetIDs[string(key)]; ok {
+		return id
+	}
+	if x.facetSets == nil {
+		x.facetSets = [][]uint32{nil} // set 0 is the empty one
+	}
+	id := uint32(len(x.facetSets))
+	x.facetSets = append(x.facetSets, slices.Clone(values))
+	x.facetSetIDs[string(key)] = id
+	return id
+}
+
+// facetValues are the sorted values of an entry's facets.
+func (x *Index) facetValues(f *facetIDs) []uint32 {
+	if f.set == 0 {
+		return nil
+	}
+	return x.facetSets[f.set]
 }
 
 // filter is a mcpdir.Filter compiled against the index's interned values.
@@ -98,13 +135,13 @@ func (x *Index) compile(f mcpdir.Filter) filter {
 	return c
 }
 
-func (c *filter) match(f *facetIDs) bool {
+func (c *filter) match(f *facetIDs, values []uint32) bool {
 	if f.transports&c.transports != c.transports ||
 		c.official == 1 && !f.official || c.official == -1 && f.official || c.up && !f.up || c.clean && f.flagged {
 		return false
 	}
 	for _, v := range c.values {
-		if _, ok := slices.BinarySearch(f.values, v); !ok {
+		if _, ok := slices.BinarySearch(values, v); !ok {
 			return false
 		}
 	}
@@ -130,13 +167,13 @@ func (fc *facetCounts) reset(n int) {
 	fc.touched = fc.touched[:0]
 }
 
-func (fc *facetCounts) count(f *facetIDs) {
+func (fc *facetCounts) count(f *facetIDs, values []uint32) {
 	for i := range fc.transports {
 		if f.transports&(1<<i) != 0 {
 			fc.transports[i]++
 		}
 	}
-	for _, v := range f.values {
+	for _, v := range values {
 		if fc.values[v] == 0 {
 			fc.touched = append(fc.touched, v)
 		}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/mcpdir/mcpdir"
@@ -153,4 +154,59 @@ func TestFacetsCountWhatTheFloorKeeps(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Entries share interned sets of facet values (issue 36), and a filter or
+// a facet count reads each entry's own: the same answers whether the
+// entries were indexed at once or one by one, replaced or not.
+func TestFacetSetsShared(t *testing.T) {
+	es := filterEntries()
+	bulk, one := New(), New()
+	bulk.Upsert(es...)
+	for _, e := range es {
+		one.Upsert(e)
+	}
+	// A replaced entry with other tags takes another set; its old one stays.
+	moved := *es[0]
+	moved.Tags = []string{"analytics"}
+	bulk.Upsert(&moved)
+	one.Upsert(&moved)
+	if n := len(bulk.facetSets); n > 6 {
+		t.Errorf("%d facet sets for 4 distinct ones, want them shared", n)
+	}
+	for _, q := range []mcpdir.Query{
+		{Text: "postgres", Facets: true},
+		{Text: "postgres", Filter: mcpdir.Filter{Tags: []string{"sql"}}, Facets: true},
+		{Text: "postgres", Filter: mcpdir.Filter{Registry: "npm", Tags: []string{"database"}}, Facets: true},
+		{Text: "postgres", Filter: mcpdir.Filter{Tags: []string{"analytics"}}, Facets: true},
+	} {
+		a, b := bulk.Find(q), one.Find(q)
+		if fmt.Sprint(ids(a.Hits), a.Total, *a.Facets) != fmt.Sprint(ids(b.Hits), b.Total, *b.Facets) {
+			t.Errorf("%+v: bulk %v %d %+v, one by one %v %d %+v", q, ids(a.Hits), a.Total, *a.Facets, ids(b.Hits), b.Total, *b.Facets)
+		}
+		for _, h := range a.Hits {
+			for _, tag := range q.Filter.Tags {
+				if !hasTag(h.Entry, tag) {
+					t.Errorf("%+v: %s has no tag %s", q, h.Entry.Name, tag)
+				}
+			}
+		}
+	}
+}
+
+func hasTag(e *mcpdir.Entry, tag string) bool {
+	for _, t := range e.Tags {
+		if strings.EqualFold(t, tag) {
+			return true
+		}
+	}
+	return false
+}
+
+func ids(hs []mcpdir.Hit) []string {
+	out := make([]string, len(hs))
+	for i, h := range hs {
+		out[i] = h.Entry.Name
+	}
+	return out
 }

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -117,7 +118,13 @@ type Index struct {
 	// and facet counts; facetNames is the other way.
 	facetIDs   map[string]uint32
 	facetNames []string
-	searchers  sync.Pool
+	// facetSets are the distinct sets of values entries have (set 0 the
+	// empty one), facetSetIDs the other way, by the set's bytes.
+	facetSets    [][]uint32
+	facetSetIDs  map[string]uint32
+	facetScratch []uint32
+	facetKey     []byte
+	searchers    sync.Pool
 }
 
 var _ mcpdir.SearchIndex = (*Index)(nil)
@@ -125,13 +132,14 @@ var _ mcpdir.SearchIndex = (*Index)(nil)
 // New returns an empty index.
 func New() *Index {
 	return &Index{
-		ids:       make(map[string]uint32),
-		termIDs:   make(map[string]uint32),
-		stemHeads: make(map[string]uint32),
-		facetIDs:  make(map[string]uint32),
-		clauses:   lexicon.NewCache(),
-		results:   newResultCache(DefaultResultCache),
-		params:    DefaultParams(),
+		ids:         make(map[string]uint32),
+		termIDs:     make(map[string]uint32),
+		stemHeads:   make(map[string]uint32),
+		facetIDs:    make(map[string]uint32),
+		facetSetIDs: make(map[string]uint32),
+		clauses:     lexicon.NewCache(),
+		results:     newResultCache(DefaultResultCache),
+		params:      DefaultParams(),
 	}
 }
 
@@ -169,6 +177,7 @@ const chunkSize = 1024
 // ignored. It is also the bulk path: the text of many entries is analysed
 // in parallel, outside the lock.
 func (x *Index) Upsert(entries ...*mcpdir.Entry) {
+	bulk := len(entries) >= clipAfter
 	workers := runtime.GOMAXPROCS(0)
 	batch := make([][]analyzed, workers)
 	for len(entries) > 0 {
@@ -202,8 +211,26 @@ func (x *Index) Upsert(entries ...*mcpdir.Entry) {
 	}
 	x.mu.Lock()
 	x.dict.flush(x.terms, false)
+	if bulk {
+		x.clipPostings()
+	}
 	x.gen++
 	x.mu.Unlock()
+}
+
+// clipAfter is the size of an upsert after which the postings lists are
+// clipped to their lengths.
+const clipAfter = 4096
+
+// clipPostings gives back what appending left spare at the end of the
+// postings lists (a third of their bytes after a bulk load); under the
+// write lock. Later appends grow a list again as they would.
+func (x *Index) clipPostings() {
+	for i := range x.terms {
+		if p := x.terms[i].postings; cap(p)-len(p) > len(p)/8 {
+			x.terms[i].postings = slices.Clone(p)
+		}
+	}
 }
 
 // Remove drops entries by ID; unknown IDs are ignored.

@@ -384,12 +384,12 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			}
 			best = max(best, idf)
 			d := base + uint32(off)
-			if s.filter.active && !s.filter.match(&x.docs[d].facets) {
+			if s.filter.active && !s.filter.match(&x.docs[d].facets, x.facetValues(&x.docs[d].facets)) {
 				continue
 			}
 			total++
 			if s.withFacets {
-				s.facets.count(&x.docs[d].facets)
+				s.facets.count(&x.docs[d].facets, x.facetValues(&x.docs[d].facets))
 			}
 			sc *= weight / s.parser.TotalWeight
 			sc *= x.priors[d]
@@ -420,7 +420,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 		if s.withFacets { // the facets count what the search answers
 			s.facets.reset(len(x.facetNames))
 			for _, h := range ranked {
-				s.facets.count(&x.docs[h.doc].facets)
+				s.facets.count(&x.docs[h.doc].facets, x.facetValues(&x.docs[h.doc].facets))
 			}
 		}
 	}
