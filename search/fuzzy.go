@@ -1,8 +1,6 @@
 package search
 
 import (
-	"sort"
-
 	"github.com/mcpdir/mcpdir/search/lexicon"
 )
 
@@ -24,17 +22,26 @@ type fuzzyWalk struct {
 	d      *dictionary
 	rows   [maxFuzzyLen + 3][maxFuzzyLen + 1]int8
 	found  []lexicon.Near
+	// at[c] has bit j set where q[j-1] == c (j from 1): a cell's match
+	// and a transposition are read from it, not from the query.
+	at [256]uint64
 }
 
 func (fw *fuzzyWalk) run(d *dictionary, terms []term, q string, budget int) []lexicon.Near {
+	for i := 0; i < len(fw.q); i++ {
+		fw.at[fw.q[i]] = 0
+	}
 	fw.q, fw.budget, fw.d = q, budget, d
 	fw.found = fw.found[:0]
+	for i := 0; i < len(q); i++ {
+		fw.at[q[i]] |= 1 << (i + 1)
+	}
 	for j := 0; j <= len(q); j++ {
 		fw.rows[0][j] = int8(j)
 	}
 	// People rarely mistype a word's first letter, and requiring it cuts
 	// the walk by the size of the alphabet (Lucene's prefix length of 1).
-	lo := sort.SearchStrings(d.words, q[:1])
+	lo := d.search(q[:1])
 	hi := lo + d.childEnd(lo, len(d.words), 0, q[0])
 	if lo < hi && fw.step(0, q[0], 0) {
 		fw.walk(lo, hi, 1, q[0])
@@ -103,6 +110,23 @@ func (d *dictionary) childEnd(lo, hi, depth int, c byte) int {
 	return lo - start
 }
 
+// search returns the index of the first word no less than w, as
+// sort.SearchStrings does, comparing the words' heads first: most steps
+// of the search then read no word.
+func (d *dictionary) search(w string) int {
+	hw := head(w)
+	lo, hi := 0, len(d.words)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if h := d.heads[m]; h < hw || h == hw && d.words[m] < w {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
 // head packs the first 8 bytes of a word into a number, the first byte
 // highest.
 func head(w string) uint64 {
@@ -132,13 +156,17 @@ func (fw *fuzzyWalk) step(depth int, c, last byte) bool {
 	} else {
 		cur[lo-1] = over
 	}
+	// Cells where q[j-1] == c cost nothing on the diagonal; where
+	// q[j-1] == last and q[j-2] == c, a transposition may be cheaper.
+	match := fw.at[c]
+	var swap uint64
+	if depth > 0 {
+		swap = fw.at[last] & (match << 1)
+	}
 	for j := lo; j <= hi; j++ {
-		cost := int8(1)
-		if q[j-1] == c {
-			cost = 0
-		}
-		v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		if depth > 0 && j > 1 && q[j-1] == last && q[j-2] == c {
+		v := min(prev[j], cur[j-1]) + 1
+		v = min(v, prev[j-1]+1-int8(match>>j&1))
+		if swap>>j&1 != 0 {
 			v = min(v, fw.rows[depth-1][j-2]+1)
 		}
 		cur[j] = v

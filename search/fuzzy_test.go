@@ -3,6 +3,8 @@ package search
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"sort"
 	"testing"
 
 	"github.com/mcpdir/mcpdir"
@@ -31,8 +33,15 @@ func TestEditDistances(t *testing.T) {
 
 // TestFuzzyWalk checks the banded trie walk against brute force.
 func TestFuzzyWalk(t *testing.T) {
+	checkFuzzyWalk(t, "abcdeo", 1, 4)
+	// Two edits, as the parser allows from 8 bytes, over more letters so
+	// that fewer walks reach maxFuzzyFound.
+	checkFuzzyWalk(t, "abcdefghijklo", 2, 8)
+}
+
+func checkFuzzyWalk(t *testing.T, alphabet string, budget, minLen int) {
 	rng := rand.New(rand.NewPCG(7, 7))
-	alphabet := "abcdeo"
+	checked := 0
 	randWord := func(n int) string {
 		b := make([]byte, n)
 		for i := range b {
@@ -40,18 +49,44 @@ func TestFuzzyWalk(t *testing.T) {
 		}
 		return string(b)
 	}
+	qs := make([]string, 300)
+	for i := range qs {
+		qs[i] = randWord(minLen + rng.IntN(4))
+	}
 	x := New()
 	var es []*mcpdir.Entry
 	for i := range 3000 {
 		es = append(es, &mcpdir.Entry{ID: fmt.Sprint(i), Name: randWord(3 + rng.IntN(8))})
 	}
+	// Words an edit or two from the queries: swapped, changed, dropped or
+	// added letters past the first, and some of them twice.
+	for i, q := range qs {
+		w := []byte(q)
+		for range 1 + i%2 {
+			j := 1 + rng.IntN(len(w)-2)
+			switch rng.IntN(4) {
+			case 0:
+				w[j], w[j+1] = w[j+1], w[j]
+			case 1:
+				w[j] = alphabet[rng.IntN(len(alphabet))]
+			case 2:
+				w = append(w[:j:j], w[j+1:]...)
+			default:
+				w = append(w[:j:j], append([]byte{alphabet[rng.IntN(len(alphabet))]}, w[j:]...)...)
+			}
+		}
+		es = append(es, &mcpdir.Entry{ID: fmt.Sprint("v", i), Name: string(w)}, &mcpdir.Entry{ID: fmt.Sprint("p", i), Name: string(w) + "xyz"})
+	}
 	x.Upsert(es...)
 	var fw fuzzyWalk
-	for range 200 {
-		q := randWord(4 + rng.IntN(7))
-		budget := 1 // as the parser allows words of 4 to 7 bytes
+	for _, q := range qs {
 		got := map[string]lexicon.Near{}
-		for _, m := range fw.run(&x.dict, x.terms, q, budget) {
+		found := fw.run(&x.dict, x.terms, q, budget)
+		if len(found) >= maxFuzzyFound {
+			continue // capped: brute force finds more
+		}
+		checked++
+		for _, m := range found {
 			got[x.terms[m.ID].text] = m
 		}
 		for _, w := range x.dict.words {
@@ -71,6 +106,24 @@ func TestFuzzyWalk(t *testing.T) {
 				}
 			case ok:
 				t.Errorf("%q ~ %q: too far (%d, %d), walk found %+v", q, w, whole, prefix, m)
+			}
+		}
+	}
+	if checked < 100 {
+		t.Errorf("budget %d: %d walks checked, want more", budget, checked)
+	}
+}
+
+// The dictionary's search by heads finds where sort.SearchStrings does.
+func TestDictionarySearch(t *testing.T) {
+	x := New()
+	for i, n := range []string{"postgres", "postgresql", "post", "postgres-mcp", "a", "ab", "abcdefgh", "abcdefghi", "abcdefgg", "zz", "\xffx", "über"} {
+		x.Upsert(&mcpdir.Entry{ID: fmt.Sprint(i), Name: n})
+	}
+	for _, w := range append(slices.Clone(x.dict.words), "", "a", "abcdefgh", "abcdefgha", "abcdefg", "po", "postgres", "postgresqm", "zzz", "\xff", "ü", "~") {
+		for _, p := range []string{w, w[:min(1, len(w))], w[:min(8, len(w))], w + "a"} {
+			if want, got := sort.SearchStrings(x.dict.words, p), x.dict.search(p); got != want {
+				t.Errorf("search(%q) = %d, want %d", p, got, want)
 			}
 		}
 	}

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/mcpdir/mcpdir/search/lexicon"
@@ -43,7 +42,7 @@ func (v *vocabulary) SameStem(st string, n int, f func(id uint32)) {
 
 func (v *vocabulary) Prefixed(w string, f func(id uint32, text string)) {
 	d := &v.x.dict
-	for i := sort.SearchStrings(d.words, w); i < len(d.words) && strings.HasPrefix(d.words[i], w); i++ {
+	for i := d.search(w); i < len(d.words) && strings.HasPrefix(d.words[i], w); i++ {
 		f(d.ids[i], d.words[i])
 	}
 	for _, id := range d.pending {
