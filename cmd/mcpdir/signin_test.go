@@ -109,8 +109,12 @@ func TestLoginsAtOnceStayInMemory(t *testing.T) {
 	if answers["401"]+answers["429"] != 240 || answers["401"] == 0 {
 		t.Errorf("answers other than 401 and 429 with Retry-After: %v", answers)
 	}
-	if growth > 256*1024 {
-		t.Errorf("peak memory grew by %d MB, want well under 512 MB", growth/1024)
+	limit := 256 * 1024 // KB: well under the 512 MB the issue allows
+	if raceDetector {
+		limit = 512 * 1024 // the detector's shadow memory grows with the heap
+	}
+	if growth > limit {
+		t.Errorf("peak memory grew by %d MB, want under %d MB", growth/1024, limit/1024)
 	}
 	// The owner gets in afterwards.
 	if code, _ := ada.do("POST", "/login", url.Values{"email": {"ada@example.com"}, "password": {"a long enough password"}}); code != 200 {
