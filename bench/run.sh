@@ -79,6 +79,28 @@ qs = [json.loads(line)["query"] for line in open(sys.argv[1])]
 open(sys.argv[2] + "/queries.txt", "w").write("".join(urllib.parse.quote_plus(q) + "\n" for q in qs))
 open(sys.argv[2] + "/queries.json.txt", "w").write("".join(json.dumps(q) + "\n" for q in qs))
 PY
+# Queries never asked before (issue 36), as bench/ab.sh's AB_NEW: the judged
+# queries of every set, then keywords of one to four corpus words, 20,000
+# distinct ones; wrk asks each at most once a round or so.
+python3 - "$data" "$work" search/testdata <<'PY'
+import json, random, re, sys, urllib.parse
+data, work, testdata = sys.argv[1:4]
+qs = [json.loads(line)["query"] for line in open(data + "/relevance/dev.jsonl")]
+for f in ("nl.jsonl", "nl-dev.jsonl", "extra-judgments.jsonl"):
+    qs += [json.loads(line)["query"] for line in open(testdata + "/" + f)]
+qs = list(dict.fromkeys(qs))
+words = sorted({w for line in open(data + "/packages-corpus.jsonl")
+                for w in re.findall(r"[a-z]{3,}", (json.loads(line).get("brief") or "").lower())})
+rng, seen = random.Random(36), set(qs)
+while len(qs) < 20000:
+    q = " ".join(rng.choice(words) for _ in range(rng.randint(1, 4)))
+    if q not in seen:
+        seen.add(q)
+        qs.append(q)
+rng.shuffle(qs)
+open(work + "/queries-new.txt", "w").write("".join(urllib.parse.quote_plus(q) + "\n" for q in qs))
+open(work + "/queries-new.json.txt", "w").write("".join(json.dumps(q) + "\n" for q in qs))
+PY
 total=0; n=0
 while read -r q; do
   size=$(curl -fs -H "Authorization: Bearer $key" "$url/api/open/v1/search?keywords=$q" | wc -c)
@@ -86,6 +108,13 @@ while read -r q; do
 done < "$work/queries.txt"
 avg=$((total / n))
 echo "mean search response: $avg bytes over $n queries"
+total=0; n=0
+while read -r q; do
+  size=$(curl -fs -H "Authorization: Bearer $key" "$url/api/open/v1/search?keywords=$q" | wc -c)
+  total=$((total + size)); n=$((n + 1))
+done < <(sed -n '1~100p' "$work/queries-new.txt")
+avg_new=$((total / n))
+echo "mean search response to new queries: $avg_new bytes over $n of them"
 # The same searches through MCP: the whole answer, and the text a model reads.
 mcp_total=0; text_total=0
 while read -r q; do
@@ -144,6 +173,7 @@ request = function()
   return wrk.format("GET", "/api/open/v1/search?keywords=" .. queries[i])
 end
 LUA
+sed "s#$work/queries.txt#$work/queries-new.txt#" "$work/rest.lua" > "$work/rest-new.lua"
 both='wrk.headers["Accept"] = "application/json, text/event-stream"'
 meta='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'
 modern="$both; wrk.headers[\"MCP-Protocol-Version\"] = \"2026-07-28\"; wrk.headers[\"Mcp-Method\"] = \"tools/call\""
@@ -151,6 +181,7 @@ search_body="'{\"jsonrpc\":\"2.0\",\"id\":' .. rid .. ',\"method\":\"tools/call\
 lua mcp-sessionless 'wrk.headers["Accept"] = "application/json"; wrk.headers["MCP-Protocol-Version"] = "2025-06-18"' "$search_body}}'"
 lua mcp-session "$both; wrk.headers[\"MCP-Protocol-Version\"] = \"2025-11-25\"" "$search_body}}'" 'wrk.headers["Mcp-Session-Id"] = sessions[i % #sessions + 1]'
 lua mcp-2026 "$modern; wrk.headers[\"Mcp-Name\"] = \"search_mcp\"" "$search_body,$meta}}'"
+sed "s#$work/queries.json.txt#$work/queries-new.json.txt#" "$work/mcp-2026.lua" > "$work/mcp-2026-new.lua"
 lua list-2026 "$both; wrk.headers[\"MCP-Protocol-Version\"] = \"2026-07-28\"; wrk.headers[\"Mcp-Method\"] = \"tools/list\"" "'{\"jsonrpc\":\"2.0\",\"id\":' .. rid .. ',\"method\":\"tools/list\",\"params\":{$meta}}'"
 lua detail-2026 "$modern; wrk.headers[\"Mcp-Name\"] = \"get_mcp_detail\"" "'{\"jsonrpc\":\"2.0\",\"id\":' .. rid .. ',\"method\":\"tools/call\",\"params\":{\"name\":\"get_mcp_detail\",\"arguments\":{\"mcp_id\":\"' .. id .. '\"},$meta}}'"
 
@@ -173,7 +204,7 @@ load() { # name, wrk arguments...; prints "rps cpu_us allocs bytes" and keeps wr
 }
 # REST is measured again before each MCP era (rest/ERA), so that each era's
 # ratio is to the REST load right before it.
-names=(limit limit+middleware rest mcp-sessionless rest/session mcp-session rest/2026 mcp-2026 list-2026 detail-2026 limit/cold rest/cold mcp-2026/cold)
+names=(limit limit+middleware rest mcp-sessionless rest/session mcp-session rest/2026 mcp-2026 list-2026 detail-2026 limit/cold rest/cold mcp-2026/cold limit-new/cold rest-new/cold mcp-2026-new/cold)
 rest_before() { case $1 in mcp-session) echo rest/session ;; mcp-2026) echo rest/2026 ;; *) echo rest ;; esac; }
 declare -A rps cpu allocs bytes
 for round in $(seq "${BENCH_ROUNDS:-3}"); do
@@ -185,6 +216,7 @@ for round in $(seq "${BENCH_ROUNDS:-3}"); do
       */cold) base=${name%/cold}
         case $base in
           limit) args=("$cold_url/debug/baseline?bytes=$avg") ;;
+          limit-new) args=("$cold_url/debug/baseline?bytes=$avg_new") ;;
           *) args=(-s "$work/$base.lua" "$cold_url/") ;;
         esac
         r=$(server=$cold url=$cold_url load "$name" "${args[@]}") ;;
@@ -218,6 +250,7 @@ for era in mcp-sessionless mcp-session mcp-2026; do
 done
 echo "(medians of the ratios of neighbouring measurements over ${BENCH_ROUNDS:-3} rounds)"
 echo "without the caches of results and answers (--search-cache 0; every search searched): REST / limit $(ratio rest/cold limit/cold), MCP 2026-07-28 / REST $(ratio mcp-2026/cold rest/cold)"
+echo "queries never asked before (20,000 distinct; --search-cache 0): REST / equal-body limit $(ratio rest-new/cold limit-new/cold)   (the goal: >= 0.50), MCP 2026-07-28 / REST $(ratio mcp-2026-new/cold rest-new/cold)   (the goal: >= 0.80)"
 # Server CPU per request, less swayed by other work on the machine than
 # requests a second: the same ratios as costs (1 / cost, relative).
 cost_ratio() { awk -v a="$(median ${cpu[$2]})" -v b="$(median ${cpu[$1]})" 'BEGIN {printf "%.3f", a / b}'; }
