@@ -4,13 +4,17 @@ import (
 	"net/http"
 
 	"github.com/mcpdir/mcpdir/adminops"
+	"github.com/mcpdir/mcpdir/oauth"
 	"github.com/mcpdir/mcpdir/web"
 )
 
 // mcpPath is the MCP endpoint (spec 4.2); it carries no version segment.
 const mcpPath = "/api/open/mcp"
 
-// addRoutes maps the whole API surface.
+// addRoutes maps every route of the service: the REST and admin APIs, the
+// MCP endpoint, the registry API, the pages, the accounts and the admin
+// area, the OAuth authorization server, health and metrics. The packages
+// give handlers; which path serves which, and behind what, is said here.
 func addRoutes(mux *http.ServeMux, cfg Config) {
 	mux.Handle("GET /api/open/v1/search", handleSearch(cfg.Index, cfg.Guard, cfg.MaxResults, cfg.Insight, cfg.Logger))
 	mux.Handle("GET /api/open/v1/servers/{id}", handleDetail(cfg.Index, cfg.Guard, cfg.Insight, cfg.Logger))
@@ -46,10 +50,21 @@ func addRoutes(mux *http.ServeMux, cfg Config) {
 	if cfg.Baseline {
 		mux.Handle("GET /debug/baseline", handleBaseline()) // with ?observed=1 (baseline.go)
 	}
-	if cfg.Registry != nil {
-		cfg.Registry.Routes(mux, registryAccess(cfg))
-		if p, ok := cfg.Registry.(publishRouted); ok && cfg.AdminGuard != nil {
-			p.PublishRoutes(mux, registryAdmin(cfg))
+	if r := cfg.Registry; r != nil {
+		read := registryAccess(cfg)
+		mux.Handle("GET /v0.1/servers", read(r.List()))
+		mux.Handle("GET /v0.1/servers/{serverName}/versions", read(r.Versions()))
+		mux.Handle("GET /v0.1/servers/{serverName}/versions/{version}", read(r.Version()))
+		// Any other path under it (a server name's slash unencoded, most
+		// often) is answered as the API answers, not with an HTML page.
+		mux.Handle("/v0.1/servers/{rest...}", read(r.NoRoute()))
+		if cfg.AdminGuard != nil {
+			write := registryAdmin(cfg)
+			mux.Handle("POST /v0.1/publish", write(r.Publish()))
+			mux.Handle("PUT /v0.1/servers/{serverName}/versions/{version}", write(r.Publish()))
+			mux.Handle("DELETE /v0.1/servers/{serverName}/versions/{version}", write(r.Delete()))
+			mux.Handle("PATCH /v0.1/servers/{serverName}/versions/{version}/status", write(r.SetStatus()))
+			mux.Handle("PATCH /v0.1/servers/{serverName}/status", write(r.SetStatusAll()))
 		}
 	}
 	mux.Handle("GET /api/openapi.json", handleOpenAPI())
@@ -68,9 +83,42 @@ func addRoutes(mux *http.ServeMux, cfg Config) {
 		mux.Handle("GET /servers/{id}", limit(cfg.Pages.Server()))
 		mux.Handle("GET /static/", web.Static())
 		mux.Handle("GET /favicon.ico", web.Favicon())
-		cfg.Pages.Routes(mux, limit)
-		if cfg.OAuth != nil {
-			cfg.OAuth.Routes(mux, limit)
+		p, csrf := cfg.Pages, http.NewCrossOriginProtection()
+		get := func(pattern string, h http.Handler) { mux.Handle("GET "+pattern, limit(h)) }
+		post := func(pattern string, h http.Handler) { mux.Handle("POST "+pattern, limit(csrf.Handler(h))) }
+		if p.HasAccounts() {
+			get("/signup", p.SignupForm())
+			post("/signup", p.Signup())
+			get("/login", p.LoginForm())
+			post("/login", p.Login())
+			post("/logout", p.Logout())
+			get("/keys", p.Keys())
+			post("/keys", p.CreateKey())
+			post("/keys/{prefix}/revoke", p.RevokeKey())
+			if p.HasApps() {
+				post("/keys/apps/{id}/revoke", p.RevokeApp())
+			}
+			if p.HasAdmin() {
+				get("/admin", p.Admin())
+				get("/admin/entries/{id}", p.AdminEntry())
+				post("/admin/entries/{id}/edit", p.AdminEdit())
+				post("/admin/entries/{id}/hide", p.AdminHide())
+				post("/admin/entries/{id}/approve", p.AdminApprove())
+				post("/admin/entries/{id}/unapprove", p.AdminUnapprove())
+				post("/admin/entries/{id}/split", p.AdminSplit())
+				post("/admin/entries/{id}/join", p.AdminJoin())
+			}
+		}
+		if o := cfg.OAuth; o != nil {
+			prm := o.ProtectedResourceMetadata()
+			mux.Handle("/.well-known/oauth-protected-resource", prm)
+			mux.Handle("/.well-known/oauth-protected-resource"+oauth.ResourcePath, prm)
+			mux.Handle("/.well-known/oauth-authorization-server", o.Metadata())
+			get("/oauth/authorize", o.Authorize())
+			post("/oauth/authorize", o.Decide())
+			mux.Handle("/oauth/register", o.Register())
+			mux.Handle("/oauth/token", o.Token())
+			mux.Handle("/oauth/revoke", o.Revoke())
 		}
 	}
 	mux.Handle("/", notFound(cfg.Pages))

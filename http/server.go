@@ -19,6 +19,8 @@ import (
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/merge"
+	"github.com/mcpdir/mcpdir/oauth"
+	"github.com/mcpdir/mcpdir/registryapi"
 	"github.com/mcpdir/mcpdir/web"
 )
 
@@ -59,14 +61,14 @@ type Config struct {
 	TrustedProxies TrustedProxies
 	// MCP serves /api/open/mcp; nil leaves it unmounted.
 	MCP http.Handler
-	// OAuth, if set with Pages, maps the OAuth authorization server's
-	// routes (package oauth), its pages behind the page limit.
-	OAuth Routed
-	// Registry, if set, maps the MCP Registry's read API (/v0.1/servers,
+	// OAuth, if set with Pages, is the OAuth authorization server
+	// (package oauth), its pages behind the page limit.
+	OAuth *oauth.Server
+	// Registry, if set, serves the MCP Registry's read API (/v0.1/servers,
 	// package registryapi), to RegistryAccess: RegistryPublic, each
 	// address at most RegistryPerMinute requests a minute (counted by
-	// PageLimiter), or RegistryKey.
-	Registry          Routed
+	// PageLimiter), or RegistryKey; and its write side to admin keys.
+	Registry          *registryapi.API
 	RegistryAccess    string
 	RegistryPerMinute int
 	// Ready reports whether the replica is ready to serve, and the state
@@ -98,18 +100,6 @@ type Config struct {
 	Insight     mcpdir.InsightRecorder
 	Insights    mcpdir.InsightStore
 	InsightDays int
-}
-
-// Routed is a capability that maps its own routes, each handler wrapped by
-// wrap (a limit, a key check).
-type Routed interface {
-	Routes(mux *http.ServeMux, wrap func(http.Handler) http.Handler)
-}
-
-// publishRouted is a registry that also takes writes (the registry API's
-// optional write side), from admin keys.
-type publishRouted interface {
-	PublishRoutes(mux *http.ServeMux, wrap func(http.Handler) http.Handler)
 }
 
 // Timeouts bound how long a client may take. Long-lived event streams lift

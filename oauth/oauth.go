@@ -165,26 +165,30 @@ func (s *Server) ResourceMetadataURL() string {
 	return s.issuer + "/.well-known/oauth-protected-resource" + ResourcePath
 }
 
-// Routes maps the metadata, the endpoints and the authorization page
-// (behind limit, the per-address page limit).
-func (s *Server) Routes(mux *http.ServeMux, limit func(http.Handler) http.Handler) {
-	prm := auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
+// ProtectedResourceMetadata is the MCP endpoint's protected resource
+// metadata (RFC 9728), served at /.well-known/oauth-protected-resource and
+// under it at the endpoint's path (ResourcePath).
+func (s *Server) ProtectedResourceMetadata() http.Handler {
+	return auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
 		Resource:               s.resource,
 		AuthorizationServers:   []string{s.issuer},
 		BearerMethodsSupported: []string{"header"},
 		ResourceName:           "Open MCP Directory",
 		ResourceDocumentation:  s.issuer + "/",
 	})
-	mux.Handle("/.well-known/oauth-protected-resource", prm)
-	mux.Handle("/.well-known/oauth-protected-resource"+ResourcePath, prm)
-	mux.Handle("/.well-known/oauth-authorization-server", cors("GET", http.HandlerFunc(s.metadata)))
-	csrf := http.NewCrossOriginProtection()
-	mux.Handle("GET /oauth/authorize", limit(http.HandlerFunc(s.authorize)))
-	mux.Handle("POST /oauth/authorize", limit(csrf.Handler(http.HandlerFunc(s.decide))))
-	mux.Handle("/oauth/register", cors("POST", http.HandlerFunc(s.register)))
-	mux.Handle("/oauth/token", cors("POST", http.HandlerFunc(s.token)))
-	mux.Handle("/oauth/revoke", cors("POST", http.HandlerFunc(s.revoke)))
 }
+
+// The authorization server's handlers, which http/routes.go maps: its
+// metadata (RFC 8414), the authorization page (GET) and the person's
+// answer (POST; the page limit and cross-origin protection are the
+// router's), registration (RFC 7591), tokens and revocation. Those that
+// clients call from browsers answer CORS preflights.
+func (s *Server) Metadata() http.Handler  { return cors("GET", http.HandlerFunc(s.metadata)) }
+func (s *Server) Authorize() http.Handler { return http.HandlerFunc(s.authorize) }
+func (s *Server) Decide() http.Handler    { return http.HandlerFunc(s.decide) }
+func (s *Server) Register() http.Handler  { return cors("POST", http.HandlerFunc(s.register)) }
+func (s *Server) Token() http.Handler     { return cors("POST", http.HandlerFunc(s.token)) }
+func (s *Server) Revoke() http.Handler    { return cors("POST", http.HandlerFunc(s.revoke)) }
 
 // metadata is the authorization server's metadata (RFC 8414).
 func (s *Server) metadata(w http.ResponseWriter, r *http.Request) {

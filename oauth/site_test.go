@@ -61,7 +61,14 @@ func newSite(t testing.TB, docs *Documents) *site {
 	s.srv.now = func() time.Time { return time.Now().Add(time.Duration(s.offset.Load())) }
 	s.guard = s.srv.Guard(keys)
 	same := func(next http.Handler) http.Handler { return next }
-	pages.Routes(mux, same)
+	// The pages a person passes through on the way to the consent page.
+	csrf := http.NewCrossOriginProtection()
+	mux.Handle("GET /signup", pages.SignupForm())
+	mux.Handle("POST /signup", csrf.Handler(pages.Signup()))
+	mux.Handle("GET /login", pages.LoginForm())
+	mux.Handle("POST /login", csrf.Handler(pages.Login()))
+	mux.Handle("GET /keys", pages.Keys())
+	mux.Handle("POST /keys/apps/{id}/revoke", csrf.Handler(pages.RevokeApp()))
 	s.srv.Routes(mux, same)
 	jar, _ := cookiejar.New(nil)
 	s.browser = &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}

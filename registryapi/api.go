@@ -81,20 +81,15 @@ type API struct {
 // feed's mcpdir.ChangeVersion): the next answer reads it again.
 func (a *API) VersionsChanged() { a.historyGen.Add(1) }
 
-// Routes maps the read API; wrap, if set, wraps each handler (a
-// per-address limit, a key check).
-func (a *API) Routes(mux *http.ServeMux, wrap func(http.Handler) http.Handler) {
-	if wrap == nil {
-		wrap = func(h http.Handler) http.Handler { return h }
-	}
-	mux.Handle("GET /v0.1/servers", wrap(http.HandlerFunc(a.list)))
-	mux.Handle("GET /v0.1/servers/{serverName}/versions", wrap(http.HandlerFunc(a.versions)))
-	mux.Handle("GET /v0.1/servers/{serverName}/versions/{version}", wrap(http.HandlerFunc(a.version)))
-	// Any other path under /v0.1/servers/ (a server name's slash sent
-	// unencoded, most often) is answered as the API answers, not with the
-	// site's HTML page.
-	mux.Handle("/v0.1/servers/{rest...}", wrap(http.HandlerFunc(noRoute)))
-}
+// List, Versions and Version are the read API's handlers (GET
+// /v0.1/servers, …/{serverName}/versions, …/versions/{version}); NoRoute
+// answers any other path under /v0.1/servers/ (a server name's slash sent
+// unencoded, most often) as the API answers, not with the site's HTML page.
+// http/routes.go maps them.
+func (a *API) List() http.Handler     { return http.HandlerFunc(a.list) }
+func (a *API) Versions() http.Handler { return http.HandlerFunc(a.versions) }
+func (a *API) Version() http.Handler  { return http.HandlerFunc(a.version) }
+func (a *API) NoRoute() http.Handler  { return http.HandlerFunc(noRoute) }
 
 // noRoute answers a path under /v0.1/servers/ that is no route: 404, and,
 // when it looks like a server name with its slash unencoded, the path

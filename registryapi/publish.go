@@ -33,17 +33,14 @@ var resolvedSchema = sync.OnceValues(func() (*jsonschema.Resolved, error) {
 // maxStatusMessage is the schema's bound on a status message.
 const maxStatusMessage = 500
 
-// PublishRoutes maps the write side of the registry API, each handler
-// wrapped by wrap (an admin key check): publishing a version (POST
-// /v0.1/publish, or PUT at its path), deleting one, and changing the
-// status of one or of every version of a server.
-func (a *API) PublishRoutes(mux *http.ServeMux, wrap func(http.Handler) http.Handler) {
-	mux.Handle("POST /v0.1/publish", wrap(http.HandlerFunc(a.publish)))
-	mux.Handle("PUT /v0.1/servers/{serverName}/versions/{version}", wrap(http.HandlerFunc(a.publish)))
-	mux.Handle("DELETE /v0.1/servers/{serverName}/versions/{version}", wrap(http.HandlerFunc(a.delete)))
-	mux.Handle("PATCH /v0.1/servers/{serverName}/versions/{version}/status", wrap(http.HandlerFunc(a.setStatus)))
-	mux.Handle("PATCH /v0.1/servers/{serverName}/status", wrap(http.HandlerFunc(a.setStatusAll)))
-}
+// Publish, Delete, SetStatus and SetStatusAll are the write side's
+// handlers: publishing a version (POST /v0.1/publish, or PUT at its path),
+// deleting one, and changing the status of one or of every version of a
+// server. http/routes.go maps them behind an admin key check.
+func (a *API) Publish() http.Handler      { return http.HandlerFunc(a.publish) }
+func (a *API) Delete() http.Handler       { return http.HandlerFunc(a.delete) }
+func (a *API) SetStatus() http.Handler    { return http.HandlerFunc(a.setStatus) }
+func (a *API) SetStatusAll() http.Handler { return http.HandlerFunc(a.setStatusAll) }
 
 // publish takes a server.json: a new version, or a new record for a
 // version there is (its status and publication time stay). At PUT's path,

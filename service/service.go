@@ -349,11 +349,11 @@ func (s *Service) open(ctx context.Context) (http.Handler, *metrics.Metrics, err
 		}
 		return err
 	}}
-	var registryRoutes mcpdirhttp.Routed
 	written := &indexWrites{store: store, index: index}
-	if api := registryOf(cfg.RegistryAPI, index, orDefault(cfg.Trust), store, written, logger); api != nil {
-		registryRoutes, followers.Versions = api, api.VersionsChanged
-		api.Insight = rec
+	registryAPI := registryOf(cfg.RegistryAPI, index, orDefault(cfg.Trust), store, written, logger)
+	if registryAPI != nil {
+		followers.Versions = registryAPI.VersionsChanged
+		registryAPI.Insight = rec
 	}
 	handler := mcpdirhttp.NewServer(mcpdirhttp.Config{
 		Logger:            logger,
@@ -376,7 +376,7 @@ func (s *Service) open(ctx context.Context) (http.Handler, *metrics.Metrics, err
 		PageLimiter:       perAddress,
 		OAuth:             authServer,
 		TrustedProxies:    cfg.TrustedProxies,
-		Registry:          registryRoutes,
+		Registry:          registryAPI,
 		RegistryAccess:    cfg.RegistryAPI,
 		RegistryPerMinute: cfg.RegistryPerMinute,
 		Ready:             readiness(&s.ready, storeUp, shared),

@@ -51,29 +51,24 @@ type AccountConfig struct {
 // WithAccounts turns the account pages on.
 func (p *Pages) WithAccounts(cfg *AccountConfig) { p.accounts = cfg }
 
-// Routes maps the account pages: sign-up, log-in, log-out and the API Keys
-// page, each behind limit (the per-address page limit). Every
-// state-changing route refuses cross-origin requests.
-func (p *Pages) Routes(mux *http.ServeMux, limit func(http.Handler) http.Handler) {
-	if p.accounts == nil {
-		return
-	}
-	csrf := http.NewCrossOriginProtection()
-	get := func(pattern string, h http.HandlerFunc) { mux.Handle("GET "+pattern, limit(h)) }
-	post := func(pattern string, h http.HandlerFunc) { mux.Handle("POST "+pattern, limit(csrf.Handler(h))) }
-	get("/signup", p.signupForm)
-	post("/signup", p.signup)
-	get("/login", p.loginForm)
-	post("/login", p.login)
-	post("/logout", p.logout)
-	get("/keys", p.keysPage)
-	post("/keys", p.createKey)
-	post("/keys/{prefix}/revoke", p.revokeKey)
-	if p.accounts.Apps != nil {
-		post("/keys/apps/{id}/revoke", p.revokeApp)
-	}
-	p.adminRoutes(get, post)
-}
+// HasAccounts reports whether the account pages are on (WithAccounts), and
+// HasApps whether they list the OAuth apps an account allowed.
+func (p *Pages) HasAccounts() bool { return p.accounts != nil }
+func (p *Pages) HasApps() bool     { return p.accounts != nil && p.accounts.Apps != nil }
+
+// The account pages' handlers, which http/routes.go maps (each behind the
+// per-address page limit, and every POST behind cross-origin protection):
+// sign-up, log-in, log-out, and the API Keys page with its key and app
+// revocations.
+func (p *Pages) SignupForm() http.Handler { return http.HandlerFunc(p.signupForm) }
+func (p *Pages) Signup() http.Handler     { return http.HandlerFunc(p.signup) }
+func (p *Pages) LoginForm() http.Handler  { return http.HandlerFunc(p.loginForm) }
+func (p *Pages) Login() http.Handler      { return http.HandlerFunc(p.login) }
+func (p *Pages) Logout() http.Handler     { return http.HandlerFunc(p.logout) }
+func (p *Pages) Keys() http.Handler       { return http.HandlerFunc(p.keysPage) }
+func (p *Pages) CreateKey() http.Handler  { return http.HandlerFunc(p.createKey) }
+func (p *Pages) RevokeKey() http.Handler  { return http.HandlerFunc(p.revokeKey) }
+func (p *Pages) RevokeApp() http.Handler  { return http.HandlerFunc(p.revokeApp) }
 
 // SignedIn is the account of the request's session cookie, or nil.
 func (p *Pages) SignedIn(r *http.Request) *mcpdir.Account {

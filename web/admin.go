@@ -38,21 +38,20 @@ type AdminConfig struct {
 // WithAdmin turns the admin page on (with the account pages).
 func (p *Pages) WithAdmin(cfg *AdminConfig) { p.admin = cfg }
 
-// adminRoutes maps /admin and its actions; post refuses cross-origin
-// requests.
-func (p *Pages) adminRoutes(get, post func(string, http.HandlerFunc)) {
-	if p.admin == nil {
-		return
-	}
-	get("/admin", p.adminOnly(p.adminPage))
-	get("/admin/entries/{id}", p.adminOnly(p.adminEntryPage))
-	post("/admin/entries/{id}/edit", p.adminOnly(p.adminEdit))
-	post("/admin/entries/{id}/hide", p.adminOnly(p.adminHide))
-	post("/admin/entries/{id}/approve", p.adminOnly(p.adminApprove(true)))
-	post("/admin/entries/{id}/unapprove", p.adminOnly(p.adminApprove(false)))
-	post("/admin/entries/{id}/split", p.adminOnly(p.adminPair(adminops.Split)))
-	post("/admin/entries/{id}/join", p.adminOnly(p.adminPair(adminops.Join)))
-}
+// HasAdmin reports whether the admin area is on (WithAdmin).
+func (p *Pages) HasAdmin() bool { return p.admin != nil }
+
+// The admin area's handlers, which http/routes.go maps (POSTs behind
+// cross-origin protection), each for signed-in admins only: /admin, an
+// entry's page, and its edit, hide, approve, unapprove, split and join.
+func (p *Pages) Admin() http.Handler          { return p.adminOnly(p.adminPage) }
+func (p *Pages) AdminEntry() http.Handler     { return p.adminOnly(p.adminEntryPage) }
+func (p *Pages) AdminEdit() http.Handler      { return p.adminOnly(p.adminEdit) }
+func (p *Pages) AdminHide() http.Handler      { return p.adminOnly(p.adminHide) }
+func (p *Pages) AdminApprove() http.Handler   { return p.adminOnly(p.adminApprove(true)) }
+func (p *Pages) AdminUnapprove() http.Handler { return p.adminOnly(p.adminApprove(false)) }
+func (p *Pages) AdminSplit() http.Handler     { return p.adminOnly(p.adminPair(adminops.Split)) }
+func (p *Pages) AdminJoin() http.Handler      { return p.adminOnly(p.adminPair(adminops.Join)) }
 
 type adminHandler func(w http.ResponseWriter, r *http.Request, a *mcpdir.Account)
 
