@@ -6,6 +6,11 @@
 //
 // WordNet is Debian's wordnet-base (apt-get install wordnet-base).
 //
+// With -expansions search/lexicon/wordnet.txt it also writes WordNet as a
+// source of its own: each word the corpus rarely has, and the corpus's
+// words WordNet calls the same (expansions.go). The engine does not read
+// that table yet (docs/BENCHMARKS.md, "Search, round 3: WordNet").
+//
 // The corpus gives the candidates: the content words of each entry's name
 // and brief, read through the engine's own analysis (lexicon.ContentWords),
 // are counted together per entry; their positive pointwise mutual
@@ -46,6 +51,7 @@ func run(args []string, stderr io.Writer) error {
 	corpusPath := fs.String("corpus", "", "the packages corpus (JSON lines with name and brief)")
 	wordnetDir := fs.String("wordnet", "", "WordNet's dictionary directory (data.noun, data.verb, …), e.g. /usr/share/wordnet")
 	out := fs.String("o", "", "the file to write (search/lexicon/related.txt)")
+	expOut := fs.String("expansions", "", "also write WordNet's expansions of query words to this file (search/lexicon/wordnet.txt)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -86,7 +92,44 @@ func run(args []string, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintln(stderr, "relatedgen:", tab.summary())
-	return os.Rename(tmp.Name(), *out)
+	if err := os.Rename(tmp.Name(), *out); err != nil {
+		return err
+	}
+	if *expOut == "" {
+		return nil
+	}
+	exp, err := expansions(corpus, wn, defaultExpansionParams)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stderr, "relatedgen: expansions:", exp.summary())
+	return writeFile(*expOut, func(w io.Writer) {
+		writeExpansionsHeader(w, filepath.Base(*corpusPath), hex.EncodeToString(sum[:]), defaultExpansionParams)
+		exp.write(w)
+	})
+}
+
+// writeFile writes a file whole, or not at all.
+func writeFile(path string, write func(io.Writer)) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".wordnet-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	w := bufio.NewWriter(tmp)
+	write(w)
+	if err := w.Flush(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
 
 func writeHeader(w io.Writer, corpusName, corpusSHA string) {

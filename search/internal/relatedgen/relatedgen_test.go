@@ -51,7 +51,8 @@ func testCorpus(t *testing.T) (corpus, wordnet string) {
 	files := map[string]string{
 		"data.noun": "  1 This software and database is being provided to you, the LICENSEE, by  \n" +
 			"00000001 00 n 02 weather 0 conditions 0 000 | the atmospheric conditions  \n" +
-			"00000002 00 n 02 table 0 schema 1 001 @ 00000001 n 0000 | a test synset  \n",
+			"00000002 00 n 02 table 0 schema 1 001 @ 00000001 n 0000 | a test synset  \n" +
+			"00000003 00 n 02 clime 0 climate 0 000 | a word the corpus lacks and one it has  \n",
 		"data.verb": "", "data.adj": "", "data.adv": "",
 	}
 	if err := os.Mkdir(wordnet, 0o700); err != nil {
@@ -110,6 +111,33 @@ func TestRelatedWords(t *testing.T) {
 		}
 	}
 	if !strings.Contains(out, "WordNet 3.0 Copyright 2006 by Princeton University") {
+		t.Error("the header does not carry WordNet's copyright notice")
+	}
+}
+
+func TestExpansions(t *testing.T) {
+	corpus, wordnet := testCorpus(t)
+	dir := t.TempDir()
+	out, exp := filepath.Join(dir, "related.txt"), filepath.Join(dir, "wordnet.txt")
+	if err := run([]string{"-corpus", corpus, "-wordnet", wordnet, "-o", out, "-expansions", exp}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(exp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for l := range strings.Lines(string(data)) {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			lines = append(lines, l)
+		}
+	}
+	// "clime" is no word of the corpus and WordNet calls it "climate", one;
+	// "weather" and "tables" are words of the corpus: no line.
+	if len(lines) != 1 || lines[0] != "clime: climate 1.00" {
+		t.Errorf("expansions %q, want only \"clime: climate 1.00\"", lines)
+	}
+	if !strings.Contains(string(data), "WordNet 3.0 Copyright 2006 by Princeton University") {
 		t.Error("the header does not carry WordNet's copyright notice")
 	}
 }
