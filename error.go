@@ -66,5 +66,5 @@ var (
 	// ErrDisabledKey is a key whose account the operator disabled: it
 	// shares revoked_key's code, and works again if the account is enabled.
 	ErrDisabledKey = &Error{ECodeRevokedKey, "the account that owns this API key is disabled"}
-	ErrNotFound   = &Error{ECodeNotFound, "not found"}
+	ErrNotFound    = &Error{ECodeNotFound, "not found"}
 )

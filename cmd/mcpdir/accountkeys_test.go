@@ -52,7 +52,9 @@ func TestDisabledAccountsKeysStop(t *testing.T) {
 	if !strings.Contains(out, "its keys") || strings.Contains(out, "revoke its keys") {
 		t.Errorf("disable says nothing of the keys stopping:\n%s", out)
 	}
-	disabled := func(state string) bool { return strings.HasPrefix(state, "401 revoked_key") && strings.Contains(state, "disabled") }
+	disabled := func(state string) bool {
+		return strings.HasPrefix(state, "401 revoked_key") && strings.Contains(state, "disabled")
+	}
 	for _, srv := range []*testServer{s, other} {
 		for _, k := range append(keys, web) {
 			waitFor(t, 5*time.Second, "a disabled account's key refused", func() bool { return disabled(keyState(t, srv, k)) })
