@@ -98,6 +98,11 @@ type Entry struct {
 	// Edited is set once an admin changed the entry: a registry sync then
 	// leaves it as the admin left it.
 	Edited bool `json:"edited,omitempty"`
+	// Imported is set on every record mcpdir import wrote: whatever source
+	// and origin its line names (an export keeps them for the round
+	// trip), an import file can say anything, so its claims are never
+	// verified (Trust.Verified) and it replaces no entry it did not write.
+	Imported bool `json:"imported,omitempty"`
 	// Extra keeps the fields of an imported record that the directory does not
 	// model, so that an import never loses what it was given.
 	Extra map[string]json.RawMessage `json:"extra,omitempty"`

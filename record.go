@@ -93,6 +93,7 @@ func ParseRecord(line []byte) (*Entry, error) {
 	p.take("id")
 	e.CreatedAt, e.UpdatedAt = p.time("created_at"), p.time("updated_at")
 	e.Edited = p.boolean("edited")
+	p.take("imported") // an export's mark: the importer sets it anew, no line sets it
 	switch e.Source = p.str("source", maxShortFieldLen); e.Source {
 	case "", SourceImport, SourceAdmin, SourceRegistry:
 	default:

@@ -73,6 +73,9 @@ func (t Trust) VerifiesOrigin(origin string) bool {
 // registry's. A publisher's, another registry's and an import's can not:
 // they may describe a server, never claim one.
 func (t Trust) Verified(e *Entry) bool {
+	if e.Imported {
+		return false // an import line may name any source: it proves none
+	}
 	switch e.Source {
 	case "", SourceAdmin:
 		return true

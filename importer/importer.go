@@ -7,9 +7,11 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/mcpdir/mcpdir"
 )
@@ -35,7 +37,8 @@ const ReasonDuplicate = "duplicate of an earlier line (same website_url, or same
 
 // ReasonOwned is the skip reason of a record whose entry another source
 // owns (the starter directory's, a registry's, an admin's): an import
-// changes only what imports created (docs/trust.md).
+// changes only what imports created (docs/trust.md), whatever source its
+// line names.
 const ReasonOwned = "its entry belongs to another source"
 
 // Import reads records from in and upserts them into store. committed, if
@@ -71,8 +74,12 @@ func Import(ctx context.Context, store mcpdir.EntryStore, in io.Reader, committe
 		}
 		keep := batch[:0]
 		for i, e := range batch {
-			if o, ok := owner[ids[i]]; ok && (o.Source != e.Source || o.Origin != e.Origin) {
-				skip(batchLines[i], ReasonOwned)
+			if o, ok := owner[ids[i]]; ok && (!o.Imported || o.Source != e.Source || o.Origin != e.Origin) {
+				if sameRecord(o, e) {
+					sum.Unchanged++ // an export back into its directory changes nothing
+				} else {
+					skip(batchLines[i], ReasonOwned)
+				}
 				continue
 			}
 			keep = append(keep, e)
@@ -120,6 +127,7 @@ func Import(ctx context.Context, store mcpdir.EntryStore, in io.Reader, committe
 		if e.Source == "" {
 			e.Source = mcpdir.SourceImport
 		}
+		e.Imported = true
 		if key := e.NaturalKey(); seen[key] {
 			skip(n, ReasonDuplicate)
 			continue
@@ -137,6 +145,18 @@ func Import(ctx context.Context, store mcpdir.EntryStore, in io.Reader, committe
 		return sum, ctx.Err() // what was committed is kept
 	}
 	return sum, flush()
+}
+
+// sameRecord reports whether an import line says what a stored entry does,
+// but for the import's own mark and what the store keeps.
+func sameRecord(stored, line *mcpdir.Entry) bool {
+	doc := func(e *mcpdir.Entry) []byte {
+		c := *e
+		c.ID, c.CreatedAt, c.UpdatedAt, c.Imported, c.Live = "", time.Time{}, time.Time{}, false, nil
+		b, _ := json.Marshal(&c)
+		return b
+	}
+	return bytes.Equal(doc(stored), doc(line))
 }
 
 // lineReader reads lines of at most max bytes; a longer line is consumed

@@ -333,6 +333,9 @@ func evidenceOf(e *mcpdir.Entry) string {
 		b.WriteString(f.id + "\x00" + f.name + "\x00" + f.source + "\x00" + f.website + "\x00" + f.repository + "\x01")
 	}
 	b.WriteString(e.Origin + "\x01")
+	if e.Imported {
+		b.WriteString("imported\x01")
+	}
 	for _, p := range e.Packages {
 		b.WriteString(p.RegistryType + "\x00" + p.Identifier + "\x01")
 	}

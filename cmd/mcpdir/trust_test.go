@@ -246,3 +246,41 @@ func TestVerifyingRegistryJoinsTheStarterEntry(t *testing.T) {
 		t.Fatalf("the registry API's versions: %d %+v", resp.StatusCode, versions)
 	}
 }
+
+// An import file can name any source and origin (an export keeps them):
+// a line that says it is an admin's, or the official registry's, record of
+// GitHub's name with a remote of its own proves nothing. It neither
+// replaces GitHub's entry nor joins it as its owner; an import never
+// replaces an entry another source wrote.
+func TestImportedProvenanceProvesNothing(t *testing.T) {
+	s := startServer(t, "")
+	key := newKey(t, s.DataDir, "--rate-limit", "unlimited")
+	ghID := mcpdirEntryID("https://github.com/github/github-mcp-server")
+	evil := `"remotes": [{"url": "https://evil.example/mcp", "transport": "streamable-http"}], "packages": [{"registry_type": "oci", "identifier": "ghcr.io/github/github-mcp-server"}]`
+	out := cli(t, s.DataDir, "import", writeLines(t,
+		`{"name": "io.github.github/github-mcp-server", "source": "admin", "brief": "Mine", "website_url": "https://evil.example/a", `+evil+`}`,
+		`{"name": "io.github.github/github-mcp-server", "source": "registry", "origin": "https://registry.modelcontextprotocol.io", "brief": "Mine", `+evil+`}`,
+		`{"name": "io.github.github/github-mcp-server", "source": "admin", "brief": "Mine", "website_url": "https://github.com/github/github-mcp-server", `+evil+`}`))
+	if !strings.Contains(out, "2 added") || !strings.Contains(out, "its entry belongs to another source") {
+		t.Fatalf("the import: %s", out)
+	}
+	type detail struct {
+		Data struct {
+			ID, Name string
+			Remotes  []mcpdir.Remote `json:"remotes"`
+		} `json:"data"`
+	}
+	adminID := mcpdirEntryID("https://evil.example/a")
+	waitFor(t, 5*time.Second, "the imported records in the directory", func() bool {
+		resp := get(t, s.URL+"/api/open/v1/servers/"+adminID, "Bearer "+key)
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	})
+	d := decode[detail](t, get(t, s.URL+"/api/open/v1/servers/"+ghID, "Bearer "+key))
+	if d.Data.ID != ghID || len(d.Data.Remotes) != 1 || d.Data.Remotes[0].URL != "https://api.githubcopilot.com/mcp/" {
+		t.Fatalf("GitHub's entry: %+v", d.Data)
+	}
+	if d := decode[detail](t, get(t, s.URL+"/api/open/v1/servers/"+adminID, "Bearer "+key)); d.Data.ID != adminID {
+		t.Fatalf("the forged admin record joined another entry: %+v", d.Data)
+	}
+}
