@@ -330,8 +330,3 @@ func (a *admin) fail(w http.ResponseWriter, r *http.Request, err error) {
 	writeError(w, r, a.logger, err)
 }
 
-// mustJSON is v's JSON; v is a value that always encodes.
-func mustJSON(v any) json.RawMessage {
-	b, _ := json.Marshal(v)
-	return b
-}

@@ -134,6 +134,38 @@ func (r *Recorder) door(hour int64, door string) *doorCounts {
 	return c
 }
 
+// query is a query's counts in an hour, made if there is room for another
+// text; nil if there is none. Under mu.
+func (r *Recorder) query(k queryKey) *queryCounts {
+	if c := r.queries[k]; c != nil {
+		return c
+	}
+	if len(r.queries) >= r.opts.MaxQueries {
+		return nil
+	}
+	// The text is copied: keywords may be part of a larger string (a
+	// request's) the map would keep alive.
+	k.query = strings.Clone(k.query)
+	c := &queryCounts{}
+	r.queries[k] = c
+	return c
+}
+
+// key is a key's counts in an hour, made if needed; past MaxKeys keys,
+// those of OtherKeys. Under mu.
+func (r *Recorder) key(k keyKey) *keyCounts {
+	c := r.keys[k]
+	if c == nil && len(r.keys) >= r.opts.MaxKeys {
+		k.key = OtherKeys
+		c = r.keys[k]
+	}
+	if c == nil {
+		c = &keyCounts{}
+		r.keys[k] = c
+	}
+	return c
+}
+
 // Searched implements mcpdir.InsightRecorder.
 func (r *Recorder) Searched(door, keywords string, total int) {
 	now := r.opts.Now()
@@ -151,20 +183,9 @@ func (r *Recorder) Searched(door, keywords string, total int) {
 	c.searches++
 	c.empty += empty
 	if q != "" {
-		k := queryKey{hour, q}
-		qc := r.queries[k]
-		switch {
-		case qc != nil:
-		case len(r.queries) < r.opts.MaxQueries:
-			// The text is copied: keywords may be part of a larger
-			// string (a request's) the map would keep alive.
-			k.query = strings.Clone(q)
-			qc = &queryCounts{}
-			r.queries[k] = qc
-		default:
+		if qc := r.query(queryKey{hour, q}); qc == nil {
 			r.dropped++
-		}
-		if qc != nil {
+		} else {
 			qc.count++
 			qc.empty += empty
 			qc.last = now.UnixNano()
@@ -197,18 +218,7 @@ func (r *Recorder) KeyUsed(key string, limited bool) {
 	}
 	hour := r.opts.Now().Unix() / 3600
 	r.mu.Lock()
-	k := keyKey{hour, key}
-	c := r.keys[k]
-	if c == nil {
-		if len(r.keys) >= r.opts.MaxKeys {
-			k.key = OtherKeys
-			c = r.keys[k]
-		}
-		if c == nil {
-			c = &keyCounts{}
-			r.keys[k] = c
-		}
-	}
+	c := r.key(keyKey{hour, key})
 	c.requests++
 	if limited {
 		c.limited++
@@ -268,32 +278,16 @@ func (r *Recorder) giveBack(b mcpdir.InsightBatch) {
 		c.refused += x.Refused
 	}
 	for _, x := range b.Queries {
-		k := queryKey{x.Hour.Unix() / 3600, x.Query}
-		c := r.queries[k]
+		c := r.query(queryKey{x.Hour.Unix() / 3600, x.Query})
 		if c == nil {
-			if len(r.queries) >= r.opts.MaxQueries {
-				continue
-			}
-			c = &queryCounts{}
-			r.queries[k] = c
+			continue
 		}
 		c.count += x.Count
 		c.empty += x.Empty
 		c.last = max(c.last, x.LastSeen.UnixNano())
 	}
 	for _, x := range b.Keys {
-		k := keyKey{x.Hour.Unix() / 3600, x.Key}
-		c := r.keys[k]
-		if c == nil {
-			if len(r.keys) >= r.opts.MaxKeys {
-				k.key = OtherKeys
-				c = r.keys[k]
-			}
-			if c == nil {
-				c = &keyCounts{}
-				r.keys[k] = c
-			}
-		}
+		c := r.key(keyKey{x.Hour.Unix() / 3600, x.Key})
 		c.requests += x.Requests
 		c.limited += x.Limited
 	}

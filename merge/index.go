@@ -92,7 +92,7 @@ func (x *Index) Upsert(records ...*mcpdir.Entry) {
 			seeds = append(seeds, x.keysOf[id]...) // the keys it had: what it leaves
 			x.link(id, linkKeys(x.records[id]))
 		}
-		x.regroupAround(append(seedsOf(x, seeds), idsOf(records)...))
+		x.regroupAround(append(x.bearersOf(seeds), idsOf(records)...))
 		return
 	}
 	dirty := map[string]bool{}
@@ -127,12 +127,12 @@ func (x *Index) Remove(ids ...string) {
 		}
 	}
 	if seeds != nil {
-		x.regroupAround(append(seedsOf(x, seeds), ids...))
+		x.regroupAround(append(x.bearersOf(seeds), ids...))
 	}
 }
 
-// seedsOf are the records that bear keys.
-func seedsOf(x *Index, keys []string) []string {
+// bearersOf are the records that bear keys.
+func (x *Index) bearersOf(keys []string) []string {
 	var out []string
 	for _, k := range keys {
 		for id := range x.bearers[k].all {
