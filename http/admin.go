@@ -329,4 +329,3 @@ func (a *admin) fail(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	writeError(w, r, a.logger, err)
 }
-
