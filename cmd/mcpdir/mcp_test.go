@@ -131,7 +131,7 @@ func TestMCPRefusesMissingAndRevokedKeys(t *testing.T) {
 	s := startServer(t, "")
 	key := newKey(t, s.DataDir)
 	cli(t, s.DataDir, "keys", "revoke", key[:13])
-	for _, auth := range []string{"", "Bearer " + key} {
+	list := func(auth string) (*http.Response, []byte) {
 		req, _ := http.NewRequest("POST", s.URL+"/api/open/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
@@ -144,6 +144,16 @@ func TestMCPRefusesMissingAndRevokedKeys(t *testing.T) {
 		}
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
+		return resp, body
+	}
+	// The revocation reaches the server through the change feed (a
+	// loaded machine can take a moment past its interval).
+	waitFor(t, 5*time.Second, "the revocation seen", func() bool {
+		resp, _ := list("Bearer " + key)
+		return resp.StatusCode != http.StatusOK
+	})
+	for _, auth := range []string{"", "Bearer " + key} {
+		resp, body := list(auth)
 		var rpc struct {
 			JSONRPC string `json:"jsonrpc"`
 			Error   struct {
