@@ -25,6 +25,18 @@ const (
 	TransportSSE            = "sse"
 )
 
+// Bounds on an imported record, so that one bad line cannot bloat the store
+// or the index.
+const (
+	MaxRecordBytes   = 256 << 10
+	MaxNameLen       = 256
+	MaxBriefLen      = 2000
+	MaxDescLen       = 20000
+	MaxURLLen        = 2048
+	MaxListItems     = 200
+	MaxShortFieldLen = 512
+)
+
 // Package is one way to install a server from a package registry.
 type Package struct {
 	RegistryType string `json:"registry_type"` // npm, pypi, oci, nuget, mcpb, cargo, …
@@ -108,7 +120,7 @@ type Entry struct {
 	Extra map[string]json.RawMessage `json:"extra,omitempty"`
 	// Aliases are the records merged into this entry (package merge): a
 	// lookup by any of their ids finds it. Only a merge sets them;
-	// ParseRecord never reads them, so that no imported record can claim
+	// the import parser never reads them, so that no imported record can claim
 	// another's id.
 	Aliases []Alias `json:"aliases,omitempty"`
 	// Live is the latest live check of the entry's remote endpoint, nil if
@@ -152,7 +164,7 @@ func (e *Entry) NaturalKey() string {
 // directory's, before it is taken as an entry's Key).
 func ValidNaturalKey(k string) bool {
 	kind, rest, _ := strings.Cut(k, ":")
-	return len(k) <= maxURLLen+8 && strings.TrimSpace(rest) != "" &&
+	return len(k) <= MaxURLLen+8 && strings.TrimSpace(rest) != "" &&
 		(kind == "registry" || kind == "url" || kind == "name")
 }
 

@@ -2,6 +2,7 @@ package mcpdir
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -189,7 +190,7 @@ func packageInstall(e *Entry, p Package) Install {
 // value, a named one's name=value (never two words: a value is never read
 // as an option); false for an optional one without a value.
 func argWord(a Argument, value func(Input, string) string) (string, bool) {
-	label := firstNonEmpty(a.ValueHint, strings.TrimLeft(a.Name, "-"))
+	label := cmp.Or(a.ValueHint, strings.TrimLeft(a.Name, "-"))
 	if a.Value == "" && !a.IsRequired {
 		return "", false
 	}
@@ -233,7 +234,7 @@ func (ins *inputs) reference(in Input, label string) string {
 		id = fmt.Sprintf("%s_%d", inputID(label), n)
 	}
 	ins.ids[id] = true
-	v := VSCodeInput{Type: "promptString", ID: id, Description: firstNonEmpty(in.Description, label), Password: in.IsSecret, Default: in.Default}
+	v := VSCodeInput{Type: "promptString", ID: id, Description: cmp.Or(in.Description, label), Password: in.IsSecret, Default: in.Default}
 	if len(in.Choices) > 0 {
 		v.Type, v.Options, v.Password = "pickString", in.Choices, false
 	}

@@ -130,7 +130,7 @@ func CheckPackage(p Package, i int) *InstallError {
 			return bad("identifier", "not an npm package name (lowercase letters, digits, . _ -, an optional @scope/, at most 214 characters, not starting with . _ or -)")
 		}
 	case "pypi":
-		if !pypiName.MatchString(id) || len(id) > maxShortFieldLen {
+		if !pypiName.MatchString(id) || len(id) > MaxShortFieldLen {
 			return bad("identifier", "not a PyPI project name (letters, digits, . _ -, starting and ending with a letter or digit)")
 		}
 	case "oci":

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/adminops"
+	"github.com/mcpdir/mcpdir/importer"
 	"github.com/mcpdir/mcpdir/merge"
 	"github.com/mcpdir/mcpdir/wire"
 )
@@ -84,7 +85,7 @@ func (a *admin) record(r *http.Request) (*mcpdir.Entry, error) {
 	if len(body) > mcpdir.MaxRecordBytes {
 		return nil, mcpdir.Errorf(mcpdir.ECodeTooLarge, "an entry record is at most %d bytes", mcpdir.MaxRecordBytes)
 	}
-	e, err := mcpdir.ParseRecord(body)
+	e, err := importer.ParseRecord(body)
 	if re, ok := errors.AsType[*mcpdir.RecordError](err); ok {
 		return nil, mcpdir.Errorf(mcpdir.ECodeInvalidRequest, "invalid entry record: %s", re.Error())
 	} else if err != nil {

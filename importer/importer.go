@@ -1,6 +1,10 @@
-// Package importer reads NDJSON entry records into the directory's store:
-// one record a line, committed in batches, every refused line counted with
-// its reason and line number, and the rest of the file imported.
+// Package importer reads entry records. ParseRecord (record.go, with the
+// inputs of packages and remotes in inputs.go) turns one record, in any
+// shape the directory reads, into a normalized entry; the admin API, the
+// web admin, registry syncs and publishes read records through it. Import
+// reads NDJSON records into the directory's store: one record a line,
+// committed in batches, every refused line counted with its reason and
+// line number, and the rest of the file imported.
 package importer
 
 import (
@@ -117,7 +121,7 @@ func Import(ctx context.Context, store mcpdir.EntryStore, in io.Reader, committe
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		e, err := mcpdir.ParseRecord(line)
+		e, err := ParseRecord(line)
 		if re, ok := errors.AsType[*mcpdir.RecordError](err); ok {
 			skip(n, re.Reason)
 			continue

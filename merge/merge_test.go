@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/importer"
 	"github.com/mcpdir/mcpdir/merge"
 )
 
@@ -39,7 +40,7 @@ func corpus(t testing.TB, registry, name string) *mcpdir.Entry {
 		page = "https://pypi.org/project/" + name + "/"
 	}
 	line, _ := json.Marshal(map[string]any{"name": name, "brief": "Add your description here", "website_url": page, "registry": registry, "version": "1.0.0", "downloads": 10})
-	e, err := mcpdir.ParseRecord(line)
+	e, err := importer.ParseRecord(line)
 	if err != nil {
 		t.Fatal(err)
 	}

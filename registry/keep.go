@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/importer"
 )
 
 // Kept is what Keep did.
@@ -48,7 +49,7 @@ func Entry(v *mcpdir.ServerVersion) (*mcpdir.Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	e, err := mcpdir.ParseRecord(server)
+	e, err := importer.ParseRecord(server)
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/importer"
 	"github.com/mcpdir/mcpdir/registry"
 )
 
@@ -119,7 +120,7 @@ func (a *API) publish(w http.ResponseWriter, r *http.Request) {
 	}
 	// What clients would install from it must be safe to install as given
 	// (a sync keeps such a record, without install links).
-	if e, err := mcpdir.ParseRecord(server); err == nil {
+	if e, err := importer.ParseRecord(server); err == nil {
 		if ie, ok := errors.AsType[*mcpdir.InstallError](mcpdir.CheckInstall(e)); ok {
 			failAt(w, ie.Pointer(), "the record cannot be installed safely at "+ie.Pointer()+": "+ie.Reason)
 			return

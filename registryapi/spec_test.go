@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/importer"
 )
 
 // spec is the registry's own specification: server.schema.json and the
@@ -141,7 +142,7 @@ func TestAnswersFollowTheSpec(t *testing.T) {
 	}
 	if raw, err := os.ReadFile(filepath.Join(dir, "packages-corpus.jsonl")); err == nil {
 		for i, line := range strings.Split(string(raw), "\n") {
-			if e, err := mcpdir.ParseRecord([]byte(line)); err == nil && i < 3000 {
+			if e, err := importer.ParseRecord([]byte(line)); err == nil && i < 3000 {
 				e.ID = mcpdir.EntryID(e.NaturalKey())
 				entries = append(entries, e)
 			}
@@ -154,7 +155,7 @@ func TestAnswersFollowTheSpec(t *testing.T) {
 			var recs []json.RawMessage
 			json.Unmarshal(raw, &recs)
 			for _, rec := range recs {
-				e, err := mcpdir.ParseRecord(rec)
+				e, err := importer.ParseRecord(rec)
 				if err != nil {
 					continue
 				}

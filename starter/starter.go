@@ -19,6 +19,7 @@ import (
 	"fmt"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/importer"
 )
 
 //go:embed starter.jsonl
@@ -38,7 +39,7 @@ func Entries() ([]*mcpdir.Entry, error) {
 		if len(line) == 0 {
 			continue
 		}
-		e, err := mcpdir.ParseRecord(line)
+		e, err := importer.ParseRecord(line)
 		if err != nil {
 			return nil, fmt.Errorf("starter.jsonl line %d: %w", n, err)
 		}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/importer"
 )
 
 // The categories the starter directory may use: a small fixed set, so that
@@ -64,7 +65,7 @@ func TestEntriesCount(t *testing.T) {
 func TestEveryLineParses(t *testing.T) {
 	nums, ls := lines()
 	for i, l := range ls {
-		if _, err := mcpdir.ParseRecord(l); err != nil {
+		if _, err := importer.ParseRecord(l); err != nil {
 			t.Errorf("line %d: %v", nums[i], err)
 		}
 	}

@@ -170,7 +170,7 @@ func upsert(t *testing.T, open Opener) {
 func everyField(t *testing.T, open Opener) {
 	ctx := context.Background()
 	db, _ := open(t)
-	e, err := mcpdir.ParseRecord([]byte(`{"name":"x","title":"X","brief":"b","description":"d","website_url":"https://x.dev","repository_url":"https://github.com/x/x","author_name":"X Inc","tags":["a","b"],"categories":["c"],"packages":[{"registry_type":"npm","identifier":"x","version":"1.0.0","transport":"stdio"}],"remotes":[{"url":"https://x.dev/mcp","transport":"streamable-http"}],"tools":[{"name":"t","description":"does t"}],"license":"MIT","version":"1.0.0","is_official":true,"is_verified":true,"popularity":42,"custom":{"k":[1,2]}}`))
+	e, err := importer.ParseRecord([]byte(`{"name":"x","title":"X","brief":"b","description":"d","website_url":"https://x.dev","repository_url":"https://github.com/x/x","author_name":"X Inc","tags":["a","b"],"categories":["c"],"packages":[{"registry_type":"npm","identifier":"x","version":"1.0.0","transport":"stdio"}],"remotes":[{"url":"https://x.dev/mcp","transport":"streamable-http"}],"tools":[{"name":"t","description":"does t"}],"license":"MIT","version":"1.0.0","is_official":true,"is_verified":true,"popularity":42,"custom":{"k":[1,2]}}`))
 	if err != nil {
 		t.Fatal(err)
 	}

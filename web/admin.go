@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/adminops"
+	"github.com/mcpdir/mcpdir/importer"
 	"github.com/mcpdir/mcpdir/merge"
 )
 
@@ -339,7 +340,7 @@ func (p *Pages) adminEdit(w http.ResponseWriter, r *http.Request, a *mcpdir.Acco
 		p.render(w, r, http.StatusBadRequest, "adminentry", &adminEntryPage{Base: Base{Title: "Edit " + stored.Name, User: a}, Entry: &edited,
 			Tags: f("tags"), Error: mcpdir.ErrorMessage(err)})
 	}
-	e, err := mcpdir.ParseRecord(mustJSON(&edited))
+	e, err := importer.ParseRecord(mustJSON(&edited))
 	if re, ok := errors.AsType[*mcpdir.RecordError](err); ok {
 		fail(mcpdir.Errorf(mcpdir.ECodeInvalidRequest, "invalid entry record: %s", re.Error()))
 		return

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/importer"
 )
 
 // The detail carries the entry's install links, or why there are none.
@@ -32,7 +33,7 @@ func TestDetailInstall(t *testing.T) {
 	// Parsed as a registry sync or an import parses it: the record is
 	// kept, without links, and the detail says why.
 	line := `{"name":"io.example/evil","version":"1.0.0","packages":[{"registryType":"npm","identifier":"--call=touch x","version":"1.0.0","transport":{"type":"stdio"}}]}`
-	pe, err := mcpdir.ParseRecord([]byte(line))
+	pe, err := importer.ParseRecord([]byte(line))
 	if err != nil {
 		t.Fatal(err)
 	}

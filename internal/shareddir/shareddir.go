@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/importer"
 	"github.com/mcpdir/mcpdir/starter"
 )
 
@@ -67,7 +68,7 @@ func Load(dir string) (entries []*mcpdir.Entry, from map[string]int, err error) 
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		e, err := mcpdir.ParseRecord(line)
+		e, err := importer.ParseRecord(line)
 		if _, ok := errors.AsType[*mcpdir.RecordError](err); ok {
 			from["corpus skipped"]++
 			continue
@@ -94,7 +95,7 @@ func Load(dir string) (entries []*mcpdir.Entry, from map[string]int, err error) 
 			return nil, nil, fmt.Errorf("%s: %w", f, err)
 		}
 		for _, s := range servers {
-			e, err := mcpdir.ParseRecord(s)
+			e, err := importer.ParseRecord(s)
 			if err != nil {
 				from[f+" skipped"]++
 				continue

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/importer"
 )
 
 // SharedData finds the shared data directory: $MCPDIR_SHARED_DATA, or
@@ -58,7 +59,7 @@ func Corpus() (dir string, entries []*mcpdir.Entry, err error) {
 }
 
 // LoadCorpus reads packages-corpus.jsonl as the directory imports it:
-// through mcpdir.ParseRecord, with ids from natural keys. It also returns
+// through importer.ParseRecord, with ids from natural keys. It also returns
 // the file's size in bytes.
 func LoadCorpus(dir string) ([]*mcpdir.Entry, int64, error) {
 	data, err := os.ReadFile(filepath.Join(dir, "packages-corpus.jsonl"))
@@ -70,7 +71,7 @@ func LoadCorpus(dir string) ([]*mcpdir.Entry, int64, error) {
 		if line = bytes.TrimSpace(line); len(line) == 0 {
 			continue
 		}
-		e, err := mcpdir.ParseRecord(line)
+		e, err := importer.ParseRecord(line)
 		if err != nil {
 			continue // the directory skips such records too
 		}

@@ -1,4 +1,4 @@
-package mcpdir_test
+package importer_test
 
 import (
 	"errors"
@@ -6,10 +6,11 @@ import (
 	"testing"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/importer"
 )
 
 func TestParseRecordCorpusShape(t *testing.T) {
-	e, err := mcpdir.ParseRecord([]byte(`{"name": "@modelcontextprotocol/server-postgres", "brief": "Postgres access", "website_url": "https://www.npmjs.com/package/@modelcontextprotocol/server-postgres", "registry": "npm", "version": "0.6.2", "downloads": 12345, "stars": 7}`))
+	e, err := importer.ParseRecord([]byte(`{"name": "@modelcontextprotocol/server-postgres", "brief": "Postgres access", "website_url": "https://www.npmjs.com/package/@modelcontextprotocol/server-postgres", "registry": "npm", "version": "0.6.2", "downloads": 12345, "stars": 7}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +26,7 @@ func TestParseRecordCorpusShape(t *testing.T) {
 }
 
 func TestParseRecordServerJSONShape(t *testing.T) {
-	e, err := mcpdir.ParseRecord([]byte(`{"name": "io.github.x/airtable", "description": "Read and write Airtable.", "websiteUrl": "https://example.com", "repository": {"url": "https://github.com/x/airtable", "source": "github"},
+	e, err := importer.ParseRecord([]byte(`{"name": "io.github.x/airtable", "description": "Read and write Airtable.", "websiteUrl": "https://example.com", "repository": {"url": "https://github.com/x/airtable", "source": "github"},
 	  "packages": [{"registryType": "npm", "identifier": "airtable-mcp-server", "version": "1.7.2", "transport": {"type": "stdio"}}],
 	  "remotes": [{"type": "streamable-http", "url": "https://example.com/mcp"}]}`))
 	if err != nil {
@@ -65,7 +66,7 @@ func TestParseRecordRejects(t *testing.T) {
 		{`{"name": "x", "repository": {"url": "file:///etc/passwd"}}`, "invalid URL"},
 		{`{"name": "x", "remotes": [{"type": "sse", "url": "//no-scheme.example.com"}]}`, "invalid URL"},
 	} {
-		_, err := mcpdir.ParseRecord([]byte(tc.line))
+		_, err := importer.ParseRecord([]byte(tc.line))
 		var re *mcpdir.RecordError
 		if !errors.As(err, &re) || re.Reason != tc.reason {
 			t.Errorf("%.40q: got %v, want reason %q", tc.line, err, tc.reason)
@@ -75,7 +76,7 @@ func TestParseRecordRejects(t *testing.T) {
 
 // A file written with a byte order mark imports its first line.
 func TestParseRecordBOM(t *testing.T) {
-	e, err := mcpdir.ParseRecord([]byte("\xef\xbb\xbf{\"name\": \"a\"}"))
+	e, err := importer.ParseRecord([]byte("\xef\xbb\xbf{\"name\": \"a\"}"))
 	if err != nil || e.Name != "a" {
 		t.Fatalf("%v %+v", err, e)
 	}
@@ -83,7 +84,7 @@ func TestParseRecordBOM(t *testing.T) {
 
 // The skip reason never echoes a credential.
 func TestInvalidURLReasonHidesCredentials(t *testing.T) {
-	_, err := mcpdir.ParseRecord([]byte(`{"name": "x", "remotes": [{"url": "ftp://user:hunter2@example.com"}]}`))
+	_, err := importer.ParseRecord([]byte(`{"name": "x", "remotes": [{"url": "ftp://user:hunter2@example.com"}]}`))
 	if err == nil || strings.Contains(err.Error(), "hunter2") {
 		t.Fatalf("%v", err)
 	}
@@ -112,7 +113,7 @@ func FuzzParseRecord(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		e, err := mcpdir.ParseRecord(line)
+		e, err := importer.ParseRecord(line)
 		if err != nil {
 			var re *mcpdir.RecordError
 			if !errors.As(err, &re) {
@@ -129,7 +130,7 @@ func FuzzParseRecord(f *testing.F) {
 // An imported record cannot claim other entries' ids: aliases are a
 // merge's, and a record's "aliases" stay in Extra.
 func TestParseRecordIgnoresAliases(t *testing.T) {
-	e, err := mcpdir.ParseRecord([]byte(`{"name": "x", "aliases": [{"id": "5b0a1f2e-8c3d-4e6f-9a7b-2c1d0e9f8a7b", "name": "stripe"}]}`))
+	e, err := importer.ParseRecord([]byte(`{"name": "x", "aliases": [{"id": "5b0a1f2e-8c3d-4e6f-9a7b-2c1d0e9f8a7b", "name": "stripe"}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}

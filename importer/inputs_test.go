@@ -1,4 +1,4 @@
-package mcpdir
+package importer
 
 import (
 	"encoding/base64"
@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mcpdir/mcpdir"
 )
 
 // The schema's own examples (generic-server-json.md), in server.json's
@@ -87,10 +89,10 @@ func TestInstallCarriesInputs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := CheckInstall(e); err != nil {
+			if err := mcpdir.CheckInstall(e); err != nil {
 				t.Fatal(err)
 			}
-			in, ok := InstallFor(e)
+			in, ok := mcpdir.InstallFor(e)
 			if !ok {
 				t.Fatal("no install")
 			}
@@ -143,22 +145,22 @@ func TestLegacyInputNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := e.Packages[0]
-	want := Package{RegistryType: "npm", Identifier: "@modelcontextprotocol/server-brave-search", Version: "1.0.2",
-		EnvironmentVariables: []KeyValueInput{{Name: "BRAVE_API_KEY", Input: Input{Description: "Brave Search API Key", IsRequired: true, IsSecret: true}}},
-		PackageArguments:     []Argument{{Type: ArgPositional, ValueHint: "target_dir", IsRepeated: true, Input: Input{IsRequired: true, Default: "/Users/username/Desktop"}}}}
+	want := mcpdir.Package{RegistryType: "npm", Identifier: "@modelcontextprotocol/server-brave-search", Version: "1.0.2",
+		EnvironmentVariables: []mcpdir.KeyValueInput{{Name: "BRAVE_API_KEY", Input: mcpdir.Input{Description: "Brave Search API Key", IsRequired: true, IsSecret: true}}},
+		PackageArguments:     []mcpdir.Argument{{Type: mcpdir.ArgPositional, ValueHint: "target_dir", IsRepeated: true, Input: mcpdir.Input{IsRequired: true, Default: "/Users/username/Desktop"}}}}
 	if !reflect.DeepEqual(p, want) {
 		t.Errorf("%+v\nwant %+v", p, want)
 	}
 	if h := e.Remotes[0].Headers; len(h) != 1 || h[0].Name != "X-API-Key" || !h[0].IsSecret || !h[0].IsRequired {
 		t.Errorf("headers %+v", h)
 	}
-	in, _ := InstallFor(e)
+	in, _ := mcpdir.InstallFor(e)
 	if got := in.Server.Headers["X-API-Key"]; got != "<your X-API-Key>" {
 		t.Errorf("headers %+v", in.Server)
 	}
 	// A default is the value the configuration starts with.
 	e.Remotes = nil
-	in, _ = InstallFor(e)
+	in, _ = mcpdir.InstallFor(e)
 	if got := in.Server.Args; !reflect.DeepEqual(got, []string{"-y", "--", "@modelcontextprotocol/server-brave-search@1.0.2", "/Users/username/Desktop"}) {
 		t.Errorf("args %q", got)
 	}
@@ -178,12 +180,38 @@ func TestInputBounds(t *testing.T) {
 		{`{"name":"a","packages":[{"registryType":"npm","identifier":"a","runtimeArguments":[{"type":"named","name":"` + strings.Repeat("n", maxInputName+1) + `"}]}]}`, "field too long"},
 	} {
 		_, err := ParseRecord([]byte(tc.record))
-		if re, ok := err.(*RecordError); !ok || re.Reason != tc.reason {
+		if re, ok := err.(*mcpdir.RecordError); !ok || re.Reason != tc.reason {
 			t.Errorf("%.80s…: %v, want %s", tc.record, err, tc.reason)
 		}
 	}
 	e, err := ParseRecord([]byte(`{"name":"a","packages":[{"registryType":"npm","identifier":"a","environmentVariables":{"A":"b"},"packageArguments":[{"type":"positional","value":8080,"isRequired":true}]}]}`))
 	if err != nil || len(e.Packages) != 1 || e.Packages[0].EnvironmentVariables != nil || e.Packages[0].PackageArguments[0].Value != "8080" {
 		t.Errorf("%v %+v", err, e)
+	}
+}
+
+// A record no client could run safely is kept when it is parsed, as a
+// registry sync or an import parses it, without links.
+func TestParsedUninstallableKept(t *testing.T) {
+	line := `{"name":"io.example/evil","version":"1.0.0","packages":[{"registryType":"npm","identifier":"--call=touch x","version":"1.0.0","transport":{"type":"stdio"}}]}`
+	pe, err := ParseRecord([]byte(line))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := mcpdir.InstallFor(pe); ok || !strings.HasPrefix(mcpdir.InstallUnavailable(pe), "packages[0].identifier: not an npm package name") {
+		t.Errorf("parsed: %v %q", ok, mcpdir.InstallUnavailable(pe))
+	}
+}
+
+// sameJSON fails unless got and want are the same JSON value.
+func sameJSON(t *testing.T, what, got, want string) {
+	t.Helper()
+	var g, w any
+	if err := json.Unmarshal([]byte(got), &g); err != nil {
+		t.Fatalf("%s: %v: %s", what, err, got)
+	}
+	json.Unmarshal([]byte(want), &w)
+	if !reflect.DeepEqual(g, w) {
+		t.Errorf("%s: %s, want %s", what, got, want)
 	}
 }
