@@ -212,3 +212,35 @@ func TestAboutDecision(t *testing.T) {
 		}
 	}
 }
+
+// TestRelevanceFresh measures generality on a set nobody tunes on
+// (testdata/fresh.jsonl, 50 queries, see testdata/README.md): one query
+// for each of 50 corpus entries drawn at random, written by a newcomer
+// before any search was run, judged by pooling. Never tune weights, rules
+// or tables on it; its gate only catches a change that loses ground. The
+// plain BM25 baseline is printed beside it, per kind.
+func TestRelevanceFresh(t *testing.T) {
+	x := loadIndex(t)
+	entries, _ := loadCorpus(t)
+	bm := releval.NewBM25(entries)
+	bm25 := func(q string) ([]string, int) { return bm.Search(q, 50) }
+	qs := readQueries(t, filepath.Join("testdata", "fresh.jsonl"))
+	var log func(string)
+	if testing.Verbose() {
+		log = func(s string) { t.Log(s) }
+	}
+	r := releval.Evaluate(qs, engine(x), log)
+	b := releval.Evaluate(qs, bm25, nil)
+	t.Logf("testdata/fresh.jsonl:\n%s", r.Table())
+	t.Logf("testdata/fresh.jsonl, plain BM25:\n%s", b.Table())
+	gate(t, "fresh: ", r, minFreshNDCG, minFreshKindNDCG, maxFreshMissed, maxFreshEmpty)
+}
+
+// The gate of the fresh set, a little below what the ranking measures
+// (docs/BENCHMARKS.md): a floor against regressions, never a target.
+const (
+	minFreshNDCG     = 0.42
+	minFreshKindNDCG = 0.26
+	maxFreshMissed   = 12
+	maxFreshEmpty    = 1
+)
