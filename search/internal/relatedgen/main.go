@@ -8,8 +8,10 @@
 //
 // With -expansions search/lexicon/wordnet.txt it also writes WordNet as a
 // source of its own: each word the corpus rarely has, and the corpus's
-// words WordNet calls the same (expansions.go). The engine does not read
-// that table yet (docs/BENCHMARKS.md, "Search, round 3: WordNet").
+// words WordNet calls the same or a kind above, in a sense the corpus uses
+// them in (expansions.go, senses.go). The engine does not read that table:
+// measured twice, it did not pay (docs/BENCHMARKS.md, "Search, round 3:
+// WordNet" and "Round 3, third part").
 //
 // The corpus gives the candidates: the content words of each entry's name
 // and brief, read through the engine's own analysis (lexicon.ContentWords),
@@ -98,7 +100,11 @@ func run(args []string, stderr io.Writer) error {
 	if *expOut == "" {
 		return nil
 	}
-	exp, err := expansions(corpus, wn, defaultExpansionParams)
+	ws, err := readSenses(*wordnetDir)
+	if err != nil {
+		return err
+	}
+	exp, err := expansions(corpus, ws, defaultExpansionParams)
 	if err != nil {
 		return err
 	}

@@ -52,7 +52,8 @@ func testCorpus(t *testing.T) (corpus, wordnet string) {
 		"data.noun": "  1 This software and database is being provided to you, the LICENSEE, by  \n" +
 			"00000001 00 n 02 weather 0 conditions 0 000 | the atmospheric conditions  \n" +
 			"00000002 00 n 02 table 0 schema 1 001 @ 00000001 n 0000 | a test synset  \n" +
-			"00000003 00 n 02 clime 0 climate 0 000 | a word the corpus lacks and one it has  \n",
+			"00000003 00 n 02 clime 0 climate 0 000 | the weather conditions of a region  \n" +
+			"00000004 00 n 02 pipework 0 tables 0 000 | an arrangement of pipes and valves  \n",
 		"data.verb": "", "data.adj": "", "data.adv": "",
 	}
 	if err := os.Mkdir(wordnet, 0o700); err != nil {
@@ -132,8 +133,11 @@ func TestExpansions(t *testing.T) {
 			lines = append(lines, l)
 		}
 	}
-	// "clime" is no word of the corpus and WordNet calls it "climate", one;
-	// "weather" and "tables" are words of the corpus: no line.
+	// "clime" is no word of the corpus and WordNet calls it "climate", one,
+	// in a sense glossed with words the corpus uses "climate" with
+	// ("weather", "conditions"); "pipework" is glossed with none of the
+	// words of "tables" (a sense the corpus does not use it in); "weather"
+	// and "tables" are words of the corpus: no line.
 	if len(lines) != 1 || lines[0] != "clime: climate 1.00" {
 		t.Errorf("expansions %q, want only \"clime: climate 1.00\"", lines)
 	}

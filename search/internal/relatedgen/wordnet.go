@@ -41,7 +41,8 @@ type synset struct {
 type pointer struct {
 	key      string // offset and part of speech of the target synset
 	kin      kinship
-	from, to int // 1-based word numbers of a lexical pointer; 0 for all
+	from, to int  // 1-based word numbers of a lexical pointer; 0 for all
+	hyper    bool // a hypernym ("@", "@i"): the target is a kind above
 }
 
 // readWordNet reads data.noun, data.verb, data.adj and data.adv of dir.
@@ -166,7 +167,8 @@ func parseSynset(line []byte) (string, *synset, error) {
 		if err != nil {
 			return "", nil, fmt.Errorf("bad source/target in %q", line)
 		}
-		s.pointers = append(s.pointers, pointer{key: p[1] + tpos, kin: kin, from: int(st >> 8), to: int(st & 0xff)})
+		s.pointers = append(s.pointers, pointer{key: p[1] + tpos, kin: kin, from: int(st >> 8), to: int(st & 0xff),
+			hyper: p[0] == "@" || p[0] == "@i"})
 	}
 	return key, s, nil
 }
