@@ -56,6 +56,46 @@ func (v *vocabulary) Near(w string, budget int) []lexicon.Near {
 	return v.fuzzy.run(&v.x.dict, v.x.terms, w, budget)
 }
 
+// maxTogetherDF bounds the entries Together reads: a word of more entries
+// than this is taken to be found with any other.
+const maxTogetherDF = 2000
+
+func (v *vocabulary) Together(a, b string) bool {
+	x := v.x
+	ring := func(st string, f func(id uint32)) { v.SameStem(st, lexicon.MaxStemRing, f) }
+	df := func(st string) uint32 {
+		n := uint32(0)
+		ring(st, func(id uint32) { n += x.terms[id].df })
+		return n
+	}
+	if df(a) > df(b) {
+		a, b = b, a
+	}
+	if df(a) == 0 {
+		return false
+	}
+	if df(a) > maxTogetherDF {
+		return true
+	}
+	seen := map[uint32]bool{}
+	ring(a, func(id uint32) {
+		p := postings{b: x.terms[id].postings}
+		for p.next() {
+			if x.liveBits[p.doc/64]&(1<<(p.doc%64)) != 0 {
+				seen[p.doc] = true
+			}
+		}
+	})
+	found := false
+	ring(b, func(id uint32) {
+		p := postings{b: x.terms[id].postings}
+		for !found && p.next() {
+			found = seen[p.doc]
+		}
+	})
+	return found
+}
+
 func (v *vocabulary) Live() int { return v.x.live }
 
 func (v *vocabulary) Generation() uint64 { return v.x.gen }

@@ -43,15 +43,26 @@ func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
 	}
 	// No market-data server: "stock prices" is not AWS prices nor
 	// Stripe's (prices is a word of the term "stock prices", whose sense
-	// no starter entry has).
-	for _, q := range []string{"stock prices", "stock price", "what are the stock prices of apple today"} {
+	// no starter entry has); nor is "share prices", though the starter
+	// has both words apart ("share them", "AWS prices"): people ask for
+	// market data with the term, and no entry has its words together.
+	for _, q := range []string{"stock prices", "stock price", "what are the stock prices of apple today",
+		"share prices", "share price", "what are the share prices of apple", "energy prices", "bus times"} {
 		if got := servers(q); len(got) > 0 {
 			t.Errorf("%q: %v, want nothing", q, got)
+		}
+		if r := x.FindTools(mcpdir.Query{Text: q, Limit: 100}); len(r.Hits) > 0 || r.Total > 0 {
+			t.Errorf("%q tools: %d of %d, want none", q, len(r.Hits), r.Total)
 		}
 	}
 	// … but prices in a sense the starter has are still found.
 	if got := servers("aws prices"); len(got) == 0 || got[0] != "io.github.awslabs/aws-pricing-mcp-server" {
 		t.Errorf("aws prices: %v, want AWS Pricing first", got)
+	}
+	// A term's words apart still find what another word of the query
+	// bears out: Jira's entries have "tickets".
+	if got := servers("jira support tickets"); len(got) == 0 || got[0] != "io.github.sooperset/mcp-atlassian" && got[0] != "io.github.atlassian/atlassian-mcp-server" {
+		t.Errorf("jira support tickets: %v, want Atlassian first", got)
 	}
 	if got := servers("book a flight"); slices.Contains(got, "io.github.openbnb-org/mcp-server-airbnb") {
 		t.Errorf("book a flight: %v, want no Airbnb", got)

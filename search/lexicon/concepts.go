@@ -35,6 +35,10 @@ type cue struct {
 	bits  []uint16 // where its stems are in a stemSet: a text lacking one has no match
 	to    string   // the concept's pseudo-word
 	words []string // gloss: the English words
+	// asked marks an entry term of two or more words that is also one
+	// people ask for the concept with ("share price", "bus times"): a
+	// query that has it means the term, not its words apart.
+	asked bool
 }
 
 // cueTable finds cues by the stem of their first word.
@@ -71,6 +75,8 @@ func parseConcepts(text string) (entry, ask cueTable) {
 // dropEntryTerms drops the cues people ask with that are, stop words left
 // out, terms entries use ("our confluence" is "confluence"): those do not
 // expand a query.
+// It marks the entry terms of two or more words people ask with too
+// (cue.asked).
 func dropEntryTerms(ask, entry cueTable) {
 	key := func(c *cue) string { return c.to + "\x00" + strings.Join(c.stems, " ") }
 	terms := map[string]bool{}
@@ -79,8 +85,20 @@ func dropEntryTerms(ask, entry cueTable) {
 			terms[key(&cs[i])] = true
 		}
 	}
+	asked := map[string]bool{}
 	for first, cs := range ask {
-		ask[first] = slices.DeleteFunc(cs, func(c cue) bool { return terms[key(&c)] })
+		ask[first] = slices.DeleteFunc(cs, func(c cue) bool {
+			if terms[key(&c)] {
+				asked[key(&c)] = true
+				return true
+			}
+			return false
+		})
+	}
+	for _, cs := range entry {
+		for i := range cs {
+			cs[i].asked = len(cs[i].stems) >= 2 && asked[key(&cs[i])]
+		}
 	}
 }
 

@@ -101,6 +101,9 @@ func (p *Parser) markConcepts(seq []string, words []span) {
 					if n >= 2 && !slices.Contains(w.phrased, c.to) {
 						w.phrased = append(w.phrased, c.to)
 					}
+					if n >= 2 && c.asked && !slices.Contains(w.asked, c.to) {
+						w.asked = append(w.asked, c.to)
+					}
 				}
 			}
 		})

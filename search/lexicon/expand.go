@@ -363,7 +363,11 @@ func sensable(w string, qw *qword) bool {
 // one no entry has. The word is then meant in a sense no entry has, and
 // those that have it use it in another (a directory without market data
 // answers "stock prices" with nothing, not with AWS prices and Stripe's).
-// Like sensedHere, it depends on the query's other words.
+// So is a word of such a term people ask for the concept with, all of
+// whose words are everyday English that entries have, where no entry has
+// the word with another of the query's ("share prices": the starter has
+// "share" and "prices", never together). Like sensedHere, it depends on
+// the query's other words.
 func (p *Parser) phraseUnborne(w string, qw *qword) bool {
 	if len(qw.phrased) == 0 || !commonEnglish[w] || p.Foreign {
 		return false
@@ -372,14 +376,41 @@ func (p *Parser) phraseUnborne(w string, qw *qword) bool {
 		if id, ok := p.v.Term(concept); ok && p.df(id) > 0 {
 			continue
 		}
+		others, apart := 0, true
 		for i := range p.words {
 			o := &p.words[i]
-			if o != qw && !o.stop && slices.Contains(o.phrased, concept) && !p.knows(o.text) {
+			if o == qw || o.stop || !slices.Contains(o.phrased, concept) {
+				continue
+			}
+			if !p.knows(o.text) {
 				return true
 			}
+			others++
+			apart = apart && commonEnglish[o.text]
+		}
+		if others > 0 && apart && slices.Contains(qw.asked, concept) && p.alone(w, qw) {
+			// The term is one people ask for the concept with, every word
+			// of it is one of everyday English, and no entry has w with
+			// another word of the query: those that have it use it in its
+			// everyday sense ("share" of "share them", "prices" of AWS
+			// prices), not as the term ("share prices"); in "jira support
+			// tickets", Jira's entries have "tickets".
+			return true
 		}
 	}
 	return false
+}
+
+// alone reports whether no entry has w together with another word of the
+// query that entries have.
+func (p *Parser) alone(w string, qw *qword) bool {
+	for i := range p.words {
+		o := &p.words[i]
+		if o != qw && !o.stop && p.knows(o.text) && p.v.Together(Stem(w), Stem(o.text)) {
+			return false
+		}
+	}
+	return true
 }
 
 // sensesOf is the mask of the concepts qw names with other words of the
@@ -459,12 +490,12 @@ func (p *Parser) df(id uint32) uint32 {
 	return df
 }
 
-// maxStemRing bounds the words taken from one stem.
-const maxStemRing = 32
+// MaxStemRing bounds the words taken from one stem.
+const MaxStemRing = 32
 
 // addStem adds the words that share stem st.
 func (p *Parser) addStem(c *Clause, st string, weight float32) {
-	p.v.SameStem(st, maxStemRing, func(id uint32) {
+	p.v.SameStem(st, MaxStemRing, func(id uint32) {
 		if !c.has(id) {
 			c.add(id, weight)
 		}

@@ -30,6 +30,9 @@ type Vocabulary interface {
 	// Near returns the words within budget edits of w (at most MaxTypoLen
 	// bytes), as whole words or as their prefixes.
 	Near(w string, budget int) []Near
+	// Together reports whether some live entry has a word of stem a and
+	// a word of stem b (or either is in very many entries).
+	Together(a, b string) bool
 	// Live is how many entries are indexed.
 	Live() int
 	// Generation counts the index's changes: what the parser keeps of its
@@ -151,6 +154,9 @@ type qword struct {
 	// phrased: the concepts of the entry terms of two or more words it is
 	// a word of ("prices" of "stock prices")
 	phrased []string
+	// asked: those of them whose term people ask with too ("prices" of
+	// "share prices"; see cue.asked)
+	asked []string
 }
 
 // parse turns a query into clauses; it reports false when the query has
@@ -337,7 +343,7 @@ func (p *Parser) addWord(w string) {
 	}
 	q := &p.words[len(p.words)-1]
 	*q = qword{text: w, stop: stopWords[w], parts: q.parts[:0], shorts: q.shorts[:0],
-		concepts: q.concepts[:0], gloss: q.gloss[:0], phrased: q.phrased[:0]}
+		concepts: q.concepts[:0], gloss: q.gloss[:0], phrased: q.phrased[:0], asked: q.asked[:0]}
 }
 
 // foreign finds a query's language: its stop words are dropped, its
