@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/mcpdir/mcpdir"
 	mcpdirhttp "github.com/mcpdir/mcpdir/http"
 	"github.com/mcpdir/mcpdir/logwriter"
+	"github.com/mcpdir/mcpdir/memlimit"
 	"github.com/mcpdir/mcpdir/search"
 	"github.com/mcpdir/mcpdir/service"
 	"github.com/mcpdir/mcpdir/sqlite"
@@ -144,6 +146,9 @@ func runServer(ctx context.Context, cfg service.Config, logLevel, logFormat stri
 	defer logOut.Close()
 	logger = newLogger(logOut, logLevel, logFormatFor(logFormat, isTerminal(stderr)))
 	cfg.Logger, cfg.DroppedLogLines, cfg.Version, cfg.Clock = logger, logOut.Dropped, version, clock
+	if soft, container := memlimit.Set(os.DirFS("/")); soft > 0 {
+		logger.Info("heap limit set below the container's memory limit", "container_bytes", container, "soft_limit_bytes", soft)
+	}
 	svc, err := service.Open(ctx, cfg)
 	if errors.As(err, new(service.ConfigError)) {
 		return usageError{err.Error()}
