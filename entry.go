@@ -5,6 +5,7 @@ package mcpdir
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,6 +25,9 @@ const (
 	TransportStreamableHTTP = "streamable-http"
 	TransportSSE            = "sse"
 )
+
+// Transports are the transports an entry may declare, and a filter name.
+var Transports = []string{TransportStdio, TransportStreamableHTTP, TransportSSE}
 
 // Bounds on an imported record, so that one bad line cannot bloat the store
 // or the index.
@@ -181,4 +185,65 @@ func IsUUID(s string) bool {
 	}
 	_, err := uuid.Parse(s)
 	return err == nil
+}
+
+// OfferedTools are the tools an entry offers: those its hosted endpoint
+// listed when last up (what really runs) first, then those its record
+// names that the endpoint did not list.
+func (e *Entry) OfferedTools() []Tool {
+	var live []Tool
+	if c := e.CheckedLive(); c != nil {
+		live = c.Tools
+	}
+	if len(live) == 0 {
+		return e.Tools
+	}
+	if len(e.Tools) == 0 {
+		return live
+	}
+	out := slices.Clone(live)
+	for _, t := range e.Tools {
+		if !slices.ContainsFunc(live, func(l Tool) bool { return l.Name == t.Name }) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// LiveRemote returns the endpoint a live check connects to: the entry's first
+// streamable-http remote, else its first sse one; ok is false when it has
+// neither.
+func (e *Entry) LiveRemote() (r Remote, ok bool) {
+	for _, t := range []string{TransportStreamableHTTP, TransportSSE} {
+		for _, r := range e.Remotes {
+			if r.Transport == t && r.URL != "" {
+				return r, true
+			}
+		}
+	}
+	return Remote{}, false
+}
+
+// CheckedLive returns the entry's live check when it is of the endpoint a
+// check would connect to now (a check of an endpoint the entry no longer
+// lists says nothing), else nil.
+func (e *Entry) CheckedLive() *LiveCheck {
+	if e.Live == nil {
+		return nil
+	}
+	if r, ok := e.LiveRemote(); !ok || r.URL != e.Live.URL {
+		return nil
+	}
+	return e.Live
+}
+
+// Provenance is which record gave which of an entry's fields, and when that
+// record last changed.
+type Provenance struct {
+	Fields []string  `json:"fields"`
+	Label  string    `json:"from"`
+	Source string    `json:"source"`
+	Origin string    `json:"origin,omitempty"`
+	Record string    `json:"record"`
+	At     time.Time `json:"at,omitzero"`
 }

@@ -116,7 +116,7 @@ func remoteInstall(e *Entry, rm Remote) Install {
 		if !h.IsRequired && h.Value == "" {
 			continue // optional: the server does without
 		}
-		in.Server.Headers = setKey(in.Server.Headers, h.Name, placeholder(h.Input, h.Name))
+		in.Server.Headers = setKey(in.Server.Headers, h.Name, editableValue(h.Input, h.Name))
 		in.Code.Headers = setKey(in.Code.Headers, h.Name, ins.reference(h.Input, h.Name))
 	}
 	in.Inputs = ins.list
@@ -129,7 +129,7 @@ func packageInstall(e *Entry, p Package) Install {
 	cmd := runner(p.RegistryType)
 	var args, code []string // Server's and Code's
 	add := func(a Argument) {
-		if w, ok := argWord(a, placeholder); ok {
+		if w, ok := argWord(a, editableValue); ok {
 			args = append(args, w)
 		}
 		if w, ok := argWord(a, ins.reference); ok {
@@ -145,7 +145,7 @@ func packageInstall(e *Entry, p Package) Install {
 		if !v.IsRequired && v.Value == "" {
 			continue // optional: the server does without
 		}
-		env = setKey(env, v.Name, placeholder(v.Input, v.Name))
+		env = setKey(env, v.Name, editableValue(v.Input, v.Name))
 		codeEnv = setKey(codeEnv, v.Name, ins.reference(v.Input, v.Name))
 	}
 	// The package's name never stands where the runner reads an option:
@@ -201,12 +201,12 @@ func argWord(a Argument, value func(Input, string) string) (string, bool) {
 	return v, true
 }
 
-// placeholder is an input's value in a configuration the user edits: the
+// editableValue is an input's value in a configuration the user edits: the
 // fixed value (its variables filled in), else the default, else a
 // placeholder the user must replace.
-func placeholder(in Input, label string) string {
+func editableValue(in Input, label string) string {
 	if in.Value != "" {
-		return fillVariables(in, placeholder)
+		return fillVariables(in, editableValue)
 	}
 	if in.Default != "" {
 		return in.Default

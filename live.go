@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 )
 
 // Live check statuses: what connecting to an entry's remote endpoint as an
@@ -151,33 +149,6 @@ type LiveStore interface {
 	RecordLiveCheck(ctx context.Context, id string, c *LiveCheck) error
 }
 
-// LiveRemote returns the endpoint a live check connects to: the entry's first
-// streamable-http remote, else its first sse one; ok is false when it has
-// neither.
-func (e *Entry) LiveRemote() (r Remote, ok bool) {
-	for _, t := range []string{TransportStreamableHTTP, TransportSSE} {
-		for _, r := range e.Remotes {
-			if r.Transport == t && r.URL != "" {
-				return r, true
-			}
-		}
-	}
-	return Remote{}, false
-}
-
-// CheckedLive returns the entry's live check when it is of the endpoint a
-// check would connect to now (a check of an endpoint the entry no longer
-// lists says nothing), else nil.
-func (e *Entry) CheckedLive() *LiveCheck {
-	if e.Live == nil {
-		return nil
-	}
-	if r, ok := e.LiveRemote(); !ok || r.URL != e.Live.URL {
-		return nil
-	}
-	return e.Live
-}
-
 // CleanProtocolVersion bounds the protocol version a server named.
 func CleanProtocolVersion(v string) string { return cleanText(v, maxLiveProtoVersion) }
 
@@ -213,21 +184,6 @@ func CleanLiveAuth(a *LiveAuth) *LiveAuth {
 	return out
 }
 
-// cleanText makes text from outside safe to store and show: valid UTF-8,
-// control characters as spaces, runs of space folded, at most n bytes (cut
-// at a rune boundary).
-func cleanText(s string, n int) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	s = strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }), " ")
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
 // ToolsWarning says, in words, that a server redefined tools after it was
 // first seen: the sign that what was trusted may no longer be what runs
 // (a "rug pull"). Empty when it did not.
@@ -245,4 +201,42 @@ func ToolsWarning(changes []ToolChange) string {
 		}
 	}
 	return ""
+}
+
+// record adds check c to the history h of its endpoint (oldest day first),
+// keeping the last HistoryDays days.
+func record(h []LiveDay, c *LiveCheck) []LiveDay {
+	at := c.CheckedAt.UTC()
+	day := at.Format(time.DateOnly)
+	if n := len(h); n == 0 || h[n-1].Day != day {
+		h = append(h, LiveDay{Day: day})
+	}
+	d := &h[len(h)-1]
+	d.Checks++
+	switch c.Status {
+	case LiveUp:
+		d.Up++
+	case LiveAuthRequired:
+		d.Auth++
+	default:
+		d.Down++
+	}
+	if c.Status != LiveDown {
+		if len(d.LatenciesMS) >= maxDayLatencies {
+			kept := d.LatenciesMS[:0]
+			for i, l := range d.LatenciesMS {
+				if i%2 == 0 {
+					kept = append(kept, l)
+				}
+			}
+			d.LatenciesMS = kept
+		}
+		d.LatenciesMS = append(d.LatenciesMS, c.Latency.Milliseconds())
+	}
+	oldest := at.AddDate(0, 0, -(HistoryDays - 1)).Format(time.DateOnly)
+	i := 0
+	for i < len(h) && h[i].Day < oldest {
+		i++
+	}
+	return h[i:]
 }

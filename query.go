@@ -76,9 +76,6 @@ const (
 	maxFilterValueLen = 64
 )
 
-// Transports are the transports an entry may declare, and a filter name.
-var Transports = []string{TransportStdio, "streamable-http", "sse"}
-
 // ParseFilter reads a search filter from request parameters (REST's query,
 // or the MCP tool's arguments made into the same shape): transport,
 // registry, official, live, warnings and safe at most once each, tag up to
@@ -156,4 +153,17 @@ func ParseFilter(params map[string][]string) (Filter, error) {
 
 func validFilterValue(s string) bool {
 	return s != "" && len(s) <= maxFilterValueLen && utf8.ValidString(s) && strings.IndexFunc(s, unicode.IsControl) < 0
+}
+
+// ToolHit is one tool a tool search found, with its server.
+type ToolHit struct {
+	Server *Entry
+	Tool   Tool
+	Score  float64
+}
+
+// ToolResult is a page of ranked tools and the number of all matches.
+type ToolResult struct {
+	Hits  []ToolHit
+	Total int
 }

@@ -271,39 +271,3 @@ func count(n int, what string) string {
 	}
 	return strconv.Itoa(n) + " " + what + "s"
 }
-
-// OfferedTools are the tools an entry offers: those its hosted endpoint
-// listed when last up (what really runs) first, then those its record
-// names that the endpoint did not list.
-func (e *Entry) OfferedTools() []Tool {
-	var live []Tool
-	if c := e.CheckedLive(); c != nil {
-		live = c.Tools
-	}
-	if len(live) == 0 {
-		return e.Tools
-	}
-	if len(e.Tools) == 0 {
-		return live
-	}
-	out := slices.Clone(live)
-	for _, t := range e.Tools {
-		if !slices.ContainsFunc(live, func(l Tool) bool { return l.Name == t.Name }) {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// ToolHit is one tool a tool search found, with its server.
-type ToolHit struct {
-	Server *Entry
-	Tool   Tool
-	Score  float64
-}
-
-// ToolResult is a page of ranked tools and the number of all matches.
-type ToolResult struct {
-	Hits  []ToolHit
-	Total int
-}

@@ -4,7 +4,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"time"
 )
 
 // The trust model (docs/trust.md): every record is owned by the source that
@@ -106,17 +105,6 @@ func SourceLabel(source, origin string) string {
 		return "the registry " + origin
 	}
 	return source
-}
-
-// Provenance is which record gave which of an entry's fields, and when that
-// record last changed.
-type Provenance struct {
-	Fields []string  `json:"fields"`
-	Label  string    `json:"from"`
-	Source string    `json:"source"`
-	Origin string    `json:"origin,omitempty"`
-	Record string    `json:"record"`
-	At     time.Time `json:"at,omitzero"`
 }
 
 // ProvenanceOf is what a lone record gave: everything it holds.
