@@ -38,9 +38,13 @@ type Params struct {
 	// endpoint up (one that needs sign-in, auth_required, is neither up
 	// nor down: 1); Warned and WarnedHigh those of an entry whose tools or
 	// instructions raised a warning (mcpdir.Entry.ToolWarnings), any, and
-	// of high severity. Like Official and Down, set by hand: the packages
-	// corpus and its judged sets have no live checks, no tools and no
-	// official entries to fit them on.
+	// of high severity. The packages corpus has no live checks, tools or
+	// official entries: these priors, Official, Verified and Down are
+	// fitted on the tune half of the quality set (the starter directory
+	// with live checks and warnings, search/testdata/quality.jsonl),
+	// Popularity on it and the corpus's sets together:
+	//
+	//	go run ./search/internal/priorfit
 	Up, Warned, WarnedHigh float32
 	// SameLanguage is the factor of an entry written in the query's
 	// language, when that is not English.
@@ -77,7 +81,7 @@ func DefaultParams() Params {
 		Republished:  0.9,
 		Official:     1.1,
 		Verified:     1.05,
-		Down:         0.9,
+		Down:         0.83,
 		Up:           1.02,
 		Warned:       0.95,
 		WarnedHigh:   0.8,

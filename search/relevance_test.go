@@ -244,3 +244,45 @@ const (
 	maxFreshMissed   = 12
 	maxFreshEmpty    = 1
 )
+
+// TestRelevanceQuality is the gate of the quality set
+// (testdata/quality.jsonl over the starter directory with the live checks
+// and tool warnings of testdata/quality-signals.jsonl): the entries a
+// person would pick first, of those that do what the query asks, are the
+// vendor's own, up and without warnings. The priors of Params are fitted
+// on its tune half (go run ./search/internal/priorfit); both halves are
+// printed, beside the same ranking without priors.
+func TestRelevanceQuality(t *testing.T) {
+	es, err := releval.QualityDirectory(filepath.Join("testdata", "quality-signals.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := New()
+	x.Upsert(es...)
+	flat := New()
+	p := flat.Params()
+	p.Popularity, p.Official, p.Verified, p.Up, p.Down, p.Warned, p.WarnedHigh = 0, 1, 1, 1, 1, 1, 1
+	flat.SetParams(p)
+	flat.Upsert(es...)
+	qs := readQueries(t, filepath.Join("testdata", "quality.jsonl"))
+	var check *releval.Report
+	for _, half := range []string{"tune", "check"} {
+		part := releval.Split(qs, half)
+		var log func(string)
+		if testing.Verbose() {
+			log = func(s string) { t.Log(s) }
+		}
+		r := releval.Evaluate(part, engine(x), log)
+		f := releval.Evaluate(part, engine(flat), nil)
+		t.Logf("testdata/quality.jsonl, %s half:\n%s(without priors: %.3f)", half, r.Table(), f.Kinds["overall"].MeanNDCG())
+		check = r
+	}
+	gate(t, "quality, check half: ", check, minQualityNDCG, 0, maxQualityMissed, 0)
+}
+
+// The gate of the quality set's check half, a little below what the
+// ranking measures (docs/BENCHMARKS.md).
+const (
+	minQualityNDCG   = 0.85
+	maxQualityMissed = 0
+)
