@@ -25,20 +25,8 @@ func (db *DB) CreateAccount(ctx context.Context, a *mcpdir.Account) error {
 	return nil
 }
 
-const accountColumns = `id, email, password_hash, created_at, disabled_at, role`
-
-func scanAccount(row pgx.Row) (*mcpdir.Account, error) {
-	var a mcpdir.Account
-	var created, disabled int64
-	if err := row.Scan(&a.ID, &a.Email, &a.PasswordHash, &created, &disabled, &a.Role); err != nil {
-		return nil, err
-	}
-	a.CreatedAt, a.DisabledAt = sqlstore.FromUnixNano(created), sqlstore.FromUnixNano(disabled)
-	return &a, nil
-}
-
 func (db *DB) account(ctx context.Context, where string, arg any) (*mcpdir.Account, error) {
-	a, err := scanAccount(db.pool.QueryRow(ctx, `SELECT `+accountColumns+` FROM accounts WHERE `+where+` = $1`, arg))
+	a, err := sqlstore.ScanAccount(db.pool.QueryRow(ctx, `SELECT `+sqlstore.AccountColumns+` FROM accounts WHERE `+where+` = $1`, arg))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, mcpdir.ErrNotFound
 	}
@@ -60,11 +48,12 @@ func (db *DB) AccountByID(ctx context.Context, id string) (*mcpdir.Account, erro
 
 // Accounts implements mcpdir.AccountStore.
 func (db *DB) Accounts(ctx context.Context) ([]*mcpdir.Account, error) {
-	rows, err := db.pool.Query(ctx, `SELECT `+accountColumns+` FROM accounts ORDER BY created_at, email`)
+	rows, err := db.pool.Query(ctx, `SELECT `+sqlstore.AccountColumns+` FROM accounts ORDER BY created_at, email`)
 	if err != nil {
 		return nil, fmt.Errorf("list accounts: %w", err)
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (*mcpdir.Account, error) { return scanAccount(r) })
+	defer rows.Close()
+	out, err := sqlstore.Collect(rows, sqlstore.ScanAccount)
 	if err != nil {
 		return nil, fmt.Errorf("list accounts: %w", err)
 	}

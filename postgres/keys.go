@@ -30,30 +30,14 @@ func (db *DB) CreateKey(ctx context.Context, k *mcpdir.APIKey) error {
 	return nil
 }
 
-// keyColumns are read from api_keys k joined with the owner's account a.
-const keyColumns = `k.prefix, k.name, k.scope, k.hash, k.rate_limit, k.created_at, k.expires_at, k.last_used_at, k.revoked_at, k.owner, COALESCE(a.disabled_at, 0) <> 0`
-
-const keysFrom = ` FROM api_keys k LEFT JOIN accounts a ON k.owner <> '' AND a.id = k.owner`
-
-func scanKey(row pgx.Row) (*mcpdir.APIKey, error) {
-	var k mcpdir.APIKey
-	var scope string
-	var created, expires, used, revoked int64
-	if err := row.Scan(&k.Prefix, &k.Name, &scope, &k.Hash, &k.RateLimit, &created, &expires, &used, &revoked, &k.Owner, &k.OwnerDisabled); err != nil {
-		return nil, err
-	}
-	k.Scope = mcpdir.Scope(scope)
-	k.CreatedAt, k.ExpiresAt, k.LastUsedAt, k.RevokedAt = sqlstore.FromUnixNano(created), sqlstore.FromUnixNano(expires), sqlstore.FromUnixNano(used), sqlstore.FromUnixNano(revoked)
-	return &k, nil
-}
-
 // Keys implements mcpdir.KeyStore.
 func (db *DB) Keys(ctx context.Context) ([]*mcpdir.APIKey, error) {
-	rows, err := db.pool.Query(ctx, `SELECT `+keyColumns+keysFrom+` ORDER BY k.created_at, k.prefix`)
+	rows, err := db.pool.Query(ctx, `SELECT `+sqlstore.KeyColumns+sqlstore.KeysFrom+` ORDER BY k.created_at, k.prefix`)
 	if err != nil {
 		return nil, fmt.Errorf("list keys: %w", err)
 	}
-	keys, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (*mcpdir.APIKey, error) { return scanKey(r) })
+	defer rows.Close()
+	keys, err := sqlstore.Collect(rows, sqlstore.ScanKey)
 	if err != nil {
 		return nil, fmt.Errorf("list keys: %w", err)
 	}
@@ -62,7 +46,7 @@ func (db *DB) Keys(ctx context.Context) ([]*mcpdir.APIKey, error) {
 
 // KeyByPrefix implements mcpdir.KeyStore.
 func (db *DB) KeyByPrefix(ctx context.Context, prefix string) (*mcpdir.APIKey, error) {
-	k, err := scanKey(db.pool.QueryRow(ctx, `SELECT `+keyColumns+keysFrom+` WHERE k.prefix = $1`, prefix))
+	k, err := sqlstore.ScanKey(db.pool.QueryRow(ctx, `SELECT `+sqlstore.KeyColumns+sqlstore.KeysFrom+` WHERE k.prefix = $1`, prefix))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, mcpdir.ErrNotFound
 	}

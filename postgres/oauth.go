@@ -132,23 +132,11 @@ func insertTokens(ctx context.Context, tx pgx.Tx, tokens []*mcpdir.OAuthToken) e
 	return nil
 }
 
-const grantColumns = `id, client_id, client_name, account_id, created_at, last_used_at, revoked_at`
-
-func scanGrant(row pgx.Row, extra ...any) (*mcpdir.OAuthGrant, error) {
-	var g mcpdir.OAuthGrant
-	var created, used, revoked int64
-	if err := row.Scan(append([]any{&g.ID, &g.ClientID, &g.ClientName, &g.AccountID, &created, &used, &revoked}, extra...)...); err != nil {
-		return nil, err
-	}
-	g.CreatedAt, g.LastUsedAt, g.RevokedAt = sqlstore.FromUnixNano(created), sqlstore.FromUnixNano(used), sqlstore.FromUnixNano(revoked)
-	return &g, nil
-}
-
 // Token implements mcpdir.OAuthStore.
 func (db *DB) Token(ctx context.Context, hash []byte) (*mcpdir.OAuthToken, *mcpdir.OAuthGrant, error) {
 	t := mcpdir.OAuthToken{Hash: hash}
 	var expires, rotated int64
-	g, err := scanGrant(db.pool.QueryRow(ctx, `SELECT g.id, g.client_id, g.client_name, g.account_id, g.created_at, g.last_used_at, g.revoked_at, t.refresh, t.expires_at, t.rotated_at
+	g, err := sqlstore.ScanGrant(db.pool.QueryRow(ctx, `SELECT g.id, g.client_id, g.client_name, g.account_id, g.created_at, g.last_used_at, g.revoked_at, t.refresh, t.expires_at, t.rotated_at
 		FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id WHERE t.hash = $1`, hash), &t.Refresh, &expires, &rotated)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil, mcpdir.ErrNotFound
@@ -189,7 +177,7 @@ func (db *DB) RotateRefresh(ctx context.Context, hash []byte, at time.Time, toke
 
 // Grant implements mcpdir.OAuthStore.
 func (db *DB) Grant(ctx context.Context, id string) (*mcpdir.OAuthGrant, error) {
-	g, err := scanGrant(db.pool.QueryRow(ctx, `SELECT `+grantColumns+` FROM oauth_grants WHERE id = $1`, id))
+	g, err := sqlstore.ScanGrant(db.pool.QueryRow(ctx, `SELECT `+sqlstore.GrantColumns+` FROM oauth_grants WHERE id = $1`, id))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, mcpdir.ErrNotFound
 	}
@@ -201,11 +189,12 @@ func (db *DB) Grant(ctx context.Context, id string) (*mcpdir.OAuthGrant, error) 
 
 // Grants implements mcpdir.OAuthStore.
 func (db *DB) Grants(ctx context.Context, accountID string) ([]*mcpdir.OAuthGrant, error) {
-	rows, err := db.pool.Query(ctx, `SELECT `+grantColumns+` FROM oauth_grants WHERE account_id = $1 AND revoked_at = 0 ORDER BY created_at DESC, id`, accountID)
+	rows, err := db.pool.Query(ctx, `SELECT `+sqlstore.GrantColumns+` FROM oauth_grants WHERE account_id = $1 AND revoked_at = 0 ORDER BY created_at DESC, id`, accountID)
 	if err != nil {
 		return nil, fmt.Errorf("list grants: %w", err)
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (*mcpdir.OAuthGrant, error) { return scanGrant(r) })
+	defer rows.Close()
+	out, err := sqlstore.Collect(rows, func(r sqlstore.Row) (*mcpdir.OAuthGrant, error) { return sqlstore.ScanGrant(r) })
 	if err != nil {
 		return nil, fmt.Errorf("list grants: %w", err)
 	}

@@ -46,7 +46,7 @@ func (db *DB) PutVersions(ctx context.Context, versions []*mcpdir.ServerVersion)
 // ServerVersions implements mcpdir.VersionStore.
 func (db *DB) ServerVersions(ctx context.Context, names []string) ([]*mcpdir.ServerVersion, error) {
 	var out []*mcpdir.ServerVersion
-	err := db.scanVersions(ctx, `SELECT name, version, entry_key, status, status_message, published_at, updated_at, status_changed_at, server
+	err := db.scanVersions(ctx, `SELECT `+sqlstore.VersionColumns+`, server
 		FROM server_versions WHERE name = ANY($1) ORDER BY name`, []any{names}, true,
 		func(v *mcpdir.ServerVersion) error { out = append(out, v); return nil })
 	return out, err
@@ -54,8 +54,7 @@ func (db *DB) ServerVersions(ctx context.Context, names []string) ([]*mcpdir.Ser
 
 // VersionHeads implements mcpdir.VersionStore.
 func (db *DB) VersionHeads(ctx context.Context, fn func(*mcpdir.ServerVersion) error) error {
-	return db.scanVersions(ctx, `SELECT name, version, entry_key, status, status_message, published_at, updated_at, status_changed_at
-		FROM server_versions`, nil, false, fn)
+	return db.scanVersions(ctx, `SELECT `+sqlstore.VersionColumns+` FROM server_versions`, nil, false, fn)
 }
 
 func (db *DB) scanVersions(ctx context.Context, q string, args []any, withServer bool, fn func(*mcpdir.ServerVersion) error) error {
@@ -64,25 +63,5 @@ func (db *DB) scanVersions(ctx context.Context, q string, args []any, withServer
 		return fmt.Errorf("read versions: %w", err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		v := new(mcpdir.ServerVersion)
-		var published, updated, changed int64
-		var server []byte
-		dest := []any{&v.Name, &v.Version, &v.EntryKey, &v.Status, &v.StatusMessage, &published, &updated, &changed}
-		if withServer {
-			dest = append(dest, &server)
-		}
-		if err := rows.Scan(dest...); err != nil {
-			return fmt.Errorf("read versions: %w", err)
-		}
-		v.Server = server
-		v.PublishedAt, v.UpdatedAt, v.StatusChangedAt = sqlstore.FromUnixNano(published), sqlstore.FromUnixNano(updated), sqlstore.FromUnixNano(changed)
-		if err := fn(v); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("read versions: %w", err)
-	}
-	return nil
+	return sqlstore.ScanVersions(rows, withServer, fn)
 }

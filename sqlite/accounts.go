@@ -24,20 +24,8 @@ func (s *DB) CreateAccount(ctx context.Context, a *mcpdir.Account) error {
 	return nil
 }
 
-const accountColumns = `id, email, password_hash, created_at, disabled_at, role`
-
-func scanAccount(row scanner) (*mcpdir.Account, error) {
-	var a mcpdir.Account
-	var created, disabled int64
-	if err := row.Scan(&a.ID, &a.Email, &a.PasswordHash, &created, &disabled, &a.Role); err != nil {
-		return nil, err
-	}
-	a.CreatedAt, a.DisabledAt = sqlstore.FromUnixNano(created), sqlstore.FromUnixNano(disabled)
-	return &a, nil
-}
-
 func (s *DB) account(ctx context.Context, where string, arg any) (*mcpdir.Account, error) {
-	a, err := scanAccount(s.db.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE `+where+` = ?`, arg))
+	a, err := sqlstore.ScanAccount(s.db.QueryRowContext(ctx, `SELECT `+sqlstore.AccountColumns+` FROM accounts WHERE `+where+` = ?`, arg))
 	if isNoRows(err) {
 		return nil, mcpdir.ErrNotFound
 	}
@@ -59,20 +47,16 @@ func (s *DB) AccountByID(ctx context.Context, id string) (*mcpdir.Account, error
 
 // Accounts implements mcpdir.AccountStore.
 func (s *DB) Accounts(ctx context.Context) ([]*mcpdir.Account, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+accountColumns+` FROM accounts ORDER BY created_at, email`)
+	rows, err := s.db.QueryContext(ctx, `SELECT `+sqlstore.AccountColumns+` FROM accounts ORDER BY created_at, email`)
 	if err != nil {
 		return nil, fmt.Errorf("list accounts: %w", err)
 	}
 	defer rows.Close()
-	var out []*mcpdir.Account
-	for rows.Next() {
-		a, err := scanAccount(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list accounts: %w", err)
-		}
-		out = append(out, a)
+	out, err := sqlstore.Collect(rows, sqlstore.ScanAccount)
+	if err != nil {
+		return nil, fmt.Errorf("list accounts: %w", err)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // DisableAccount implements mcpdir.AccountStore.

@@ -35,49 +35,23 @@ func (s *DB) CreateKey(ctx context.Context, k *mcpdir.APIKey) error {
 	return nil
 }
 
-// keyColumns are read from api_keys k joined with the owner's account a.
-const keyColumns = `k.prefix, k.name, k.scope, k.hash, k.rate_limit, k.created_at, k.expires_at, k.last_used_at, k.revoked_at, k.owner, COALESCE(a.disabled_at, 0) <> 0`
-
-const keysFrom = ` FROM api_keys k LEFT JOIN accounts a ON k.owner <> '' AND a.id = k.owner`
-
-type scanner interface{ Scan(dest ...any) error }
-
-func scanKey(row scanner) (*mcpdir.APIKey, error) {
-	var k mcpdir.APIKey
-	var scope string
-	var created, expires, used, revoked int64
-	if err := row.Scan(&k.Prefix, &k.Name, &scope, &k.Hash, &k.RateLimit, &created, &expires, &used, &revoked, &k.Owner, &k.OwnerDisabled); err != nil {
-		return nil, err
-	}
-	k.Scope = mcpdir.Scope(scope)
-	k.CreatedAt, k.ExpiresAt, k.LastUsedAt, k.RevokedAt = sqlstore.FromUnixNano(created), sqlstore.FromUnixNano(expires), sqlstore.FromUnixNano(used), sqlstore.FromUnixNano(revoked)
-	return &k, nil
-}
-
 // Keys implements mcpdir.KeyStore.
 func (s *DB) Keys(ctx context.Context) ([]*mcpdir.APIKey, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+keyColumns+keysFrom+` ORDER BY k.created_at, k.prefix`)
+	rows, err := s.db.QueryContext(ctx, `SELECT `+sqlstore.KeyColumns+sqlstore.KeysFrom+` ORDER BY k.created_at, k.prefix`)
 	if err != nil {
 		return nil, fmt.Errorf("list keys: %w", err)
 	}
 	defer rows.Close()
-	var out []*mcpdir.APIKey
-	for rows.Next() {
-		k, err := scanKey(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list keys: %w", err)
-		}
-		out = append(out, k)
-	}
-	if err := rows.Err(); err != nil {
+	keys, err := sqlstore.Collect(rows, sqlstore.ScanKey)
+	if err != nil {
 		return nil, fmt.Errorf("list keys: %w", err)
 	}
-	return out, nil
+	return keys, nil
 }
 
 // KeyByPrefix implements mcpdir.KeyStore.
 func (s *DB) KeyByPrefix(ctx context.Context, prefix string) (*mcpdir.APIKey, error) {
-	k, err := scanKey(s.db.QueryRowContext(ctx, `SELECT `+keyColumns+keysFrom+` WHERE k.prefix = ?`, prefix))
+	k, err := sqlstore.ScanKey(s.db.QueryRowContext(ctx, `SELECT `+sqlstore.KeyColumns+sqlstore.KeysFrom+` WHERE k.prefix = ?`, prefix))
 	if isNoRows(err) {
 		return nil, mcpdir.ErrNotFound
 	}

@@ -145,23 +145,11 @@ func (s *DB) inTx(ctx context.Context, what string, fn func(tx *sql.Tx) error) e
 	return nil
 }
 
-const grantColumns = `id, client_id, client_name, account_id, created_at, last_used_at, revoked_at`
-
-func scanGrant(row scanner, extra ...any) (*mcpdir.OAuthGrant, error) {
-	var g mcpdir.OAuthGrant
-	var created, used, revoked int64
-	if err := row.Scan(append([]any{&g.ID, &g.ClientID, &g.ClientName, &g.AccountID, &created, &used, &revoked}, extra...)...); err != nil {
-		return nil, err
-	}
-	g.CreatedAt, g.LastUsedAt, g.RevokedAt = sqlstore.FromUnixNano(created), sqlstore.FromUnixNano(used), sqlstore.FromUnixNano(revoked)
-	return &g, nil
-}
-
 // Token implements mcpdir.OAuthStore.
 func (s *DB) Token(ctx context.Context, hash []byte) (*mcpdir.OAuthToken, *mcpdir.OAuthGrant, error) {
 	t := mcpdir.OAuthToken{Hash: hash}
 	var expires, rotated int64
-	g, err := scanGrant(s.db.QueryRowContext(ctx, `SELECT g.id, g.client_id, g.client_name, g.account_id, g.created_at, g.last_used_at, g.revoked_at, t.refresh, t.expires_at, t.rotated_at
+	g, err := sqlstore.ScanGrant(s.db.QueryRowContext(ctx, `SELECT g.id, g.client_id, g.client_name, g.account_id, g.created_at, g.last_used_at, g.revoked_at, t.refresh, t.expires_at, t.rotated_at
 		FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id WHERE t.hash = ?`, hash), &t.Refresh, &expires, &rotated)
 	if isNoRows(err) {
 		return nil, nil, mcpdir.ErrNotFound
@@ -202,7 +190,7 @@ func (s *DB) RotateRefresh(ctx context.Context, hash []byte, at time.Time, token
 
 // Grant implements mcpdir.OAuthStore.
 func (s *DB) Grant(ctx context.Context, id string) (*mcpdir.OAuthGrant, error) {
-	g, err := scanGrant(s.db.QueryRowContext(ctx, `SELECT `+grantColumns+` FROM oauth_grants WHERE id = ?`, id))
+	g, err := sqlstore.ScanGrant(s.db.QueryRowContext(ctx, `SELECT `+sqlstore.GrantColumns+` FROM oauth_grants WHERE id = ?`, id))
 	if isNoRows(err) {
 		return nil, mcpdir.ErrNotFound
 	}
@@ -214,20 +202,16 @@ func (s *DB) Grant(ctx context.Context, id string) (*mcpdir.OAuthGrant, error) {
 
 // Grants implements mcpdir.OAuthStore.
 func (s *DB) Grants(ctx context.Context, accountID string) ([]*mcpdir.OAuthGrant, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+grantColumns+` FROM oauth_grants WHERE account_id = ? AND revoked_at = 0 ORDER BY created_at DESC, id`, accountID)
+	rows, err := s.db.QueryContext(ctx, `SELECT `+sqlstore.GrantColumns+` FROM oauth_grants WHERE account_id = ? AND revoked_at = 0 ORDER BY created_at DESC, id`, accountID)
 	if err != nil {
 		return nil, fmt.Errorf("list grants: %w", err)
 	}
 	defer rows.Close()
-	var out []*mcpdir.OAuthGrant
-	for rows.Next() {
-		g, err := scanGrant(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list grants: %w", err)
-		}
-		out = append(out, g)
+	out, err := sqlstore.Collect(rows, func(r sqlstore.Row) (*mcpdir.OAuthGrant, error) { return sqlstore.ScanGrant(r) })
+	if err != nil {
+		return nil, fmt.Errorf("list grants: %w", err)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // RevokeGrant implements mcpdir.OAuthStore.

@@ -57,7 +57,7 @@ func (s *DB) ServerVersions(ctx context.Context, names []string) ([]*mcpdir.Serv
 			args[i] = name
 		}
 		names = names[n:]
-		q := `SELECT name, version, entry_key, status, status_message, published_at, updated_at, status_changed_at, server
+		q := `SELECT ` + sqlstore.VersionColumns + `, server
 			FROM server_versions WHERE name IN (?` + strings.Repeat(",?", n-1) + `) ORDER BY name`
 		if err := s.scanVersions(ctx, q, args, true, func(v *mcpdir.ServerVersion) error { out = append(out, v); return nil }); err != nil {
 			return nil, err
@@ -68,8 +68,7 @@ func (s *DB) ServerVersions(ctx context.Context, names []string) ([]*mcpdir.Serv
 
 // VersionHeads implements mcpdir.VersionStore.
 func (s *DB) VersionHeads(ctx context.Context, fn func(*mcpdir.ServerVersion) error) error {
-	return s.scanVersions(ctx, `SELECT name, version, entry_key, status, status_message, published_at, updated_at, status_changed_at
-		FROM server_versions`, nil, false, fn)
+	return s.scanVersions(ctx, `SELECT `+sqlstore.VersionColumns+` FROM server_versions`, nil, false, fn)
 }
 
 func (s *DB) scanVersions(ctx context.Context, q string, args []any, withServer bool, fn func(*mcpdir.ServerVersion) error) error {
@@ -78,27 +77,5 @@ func (s *DB) scanVersions(ctx context.Context, q string, args []any, withServer 
 		return fmt.Errorf("read versions: %w", err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		v := new(mcpdir.ServerVersion)
-		var published, updated, changed int64
-		var server []byte
-		dest := []any{&v.Name, &v.Version, &v.EntryKey, &v.Status, &v.StatusMessage, &published, &updated, &changed}
-		if withServer {
-			dest = append(dest, &server)
-		}
-		if err := rows.Scan(dest...); err != nil {
-			return fmt.Errorf("read versions: %w", err)
-		}
-		if withServer {
-			v.Server = server
-		}
-		v.PublishedAt, v.UpdatedAt, v.StatusChangedAt = sqlstore.FromUnixNano(published), sqlstore.FromUnixNano(updated), sqlstore.FromUnixNano(changed)
-		if err := fn(v); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("read versions: %w", err)
-	}
-	return nil
+	return sqlstore.ScanVersions(rows, withServer, fn)
 }
