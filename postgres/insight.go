@@ -69,57 +69,27 @@ func (db *DB) AddInsights(ctx context.Context, b mcpdir.InsightBatch) error {
 	return nil
 }
 
+// insightQueries are what ReadInsights reads.
+var insightQueries = sqlstore.InsightQueries{
+	Doors: `SELECT hour, door, searches, empty, limited, refused FROM insight_doors WHERE hour >= $1 ORDER BY hour, door`,
+	ZeroResultQueries: `SELECT query, SUM(empty)::bigint AS n, MAX(last_seen) FROM insight_queries WHERE hour >= $1
+			GROUP BY query HAVING SUM(empty) > 0 ORDER BY n DESC, query COLLATE "C" LIMIT $2`,
+	TopQueries: `SELECT query, SUM(count)::bigint AS n, MAX(last_seen) FROM insight_queries WHERE hour >= $1
+			GROUP BY query ORDER BY n DESC, query COLLATE "C" LIMIT $2`,
+	Keys: `SELECT key, SUM(requests)::bigint AS n, SUM(limited)::bigint FROM insight_keys WHERE hour >= $1
+			GROUP BY key ORDER BY n DESC, key COLLATE "C" LIMIT $2`,
+}
+
 // ReadInsights implements mcpdir.InsightStore.
 func (db *DB) ReadInsights(ctx context.Context, since time.Time, limit int) (mcpdir.Insights, error) {
-	out := mcpdir.Insights{Searches: []mcpdir.InsightBucket{}, ZeroResultQueries: []mcpdir.QueryStat{}, TopQueries: []mcpdir.QueryStat{}, Keys: []mcpdir.KeyStat{}}
-	from := since.UTC().Truncate(time.Hour).UnixNano()
-	limit = max(limit, 1)
-	err := db.each(ctx, `SELECT hour, door, searches, empty, limited, refused FROM insight_doors WHERE hour >= $1 ORDER BY hour, door`,
-		[]any{from}, func(rows pgx.Rows) error {
-			var x mcpdir.InsightBucket
-			var h int64
-			if err := rows.Scan(&h, &x.Door, &x.Searches, &x.Empty, &x.Limited, &x.Refused); err != nil {
-				return err
-			}
-			x.Hour = time.Unix(0, h).UTC()
-			out.Searches = append(out.Searches, x)
-			return nil
-		})
-	queries := func(q string, into *[]mcpdir.QueryStat) error {
-		return db.each(ctx, q, []any{from, limit}, func(rows pgx.Rows) error {
-			var x mcpdir.QueryStat
-			var last int64
-			if err := rows.Scan(&x.Query, &x.Count, &last); err != nil {
-				return err
-			}
-			x.LastSeen = sqlstore.FromUnixNano(last)
-			*into = append(*into, x)
-			return nil
-		})
-	}
-	if err == nil {
-		err = queries(`SELECT query, SUM(empty)::bigint AS n, MAX(last_seen) FROM insight_queries WHERE hour >= $1
-			GROUP BY query HAVING SUM(empty) > 0 ORDER BY n DESC, query COLLATE "C" LIMIT $2`, &out.ZeroResultQueries)
-	}
-	if err == nil {
-		err = queries(`SELECT query, SUM(count)::bigint AS n, MAX(last_seen) FROM insight_queries WHERE hour >= $1
-			GROUP BY query ORDER BY n DESC, query COLLATE "C" LIMIT $2`, &out.TopQueries)
-	}
-	if err == nil {
-		err = db.each(ctx, `SELECT key, SUM(requests)::bigint AS n, SUM(limited)::bigint FROM insight_keys WHERE hour >= $1
-			GROUP BY key ORDER BY n DESC, key COLLATE "C" LIMIT $2`, []any{from, limit}, func(rows pgx.Rows) error {
-			var x mcpdir.KeyStat
-			if err := rows.Scan(&x.Key, &x.Requests, &x.Limited); err != nil {
-				return err
-			}
-			out.Keys = append(out.Keys, x)
-			return nil
-		})
-	}
-	if err != nil {
-		return mcpdir.Insights{}, fmt.Errorf("read insights: %w", err)
-	}
-	return out, nil
+	return sqlstore.ReadInsights(func(q string, args []any, read func(sqlstore.Rows) error) error {
+		rows, err := db.pool.Query(ctx, q, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		return read(rows)
+	}, insightQueries, since, limit)
 }
 
 // PruneInsights implements mcpdir.InsightStore.
@@ -136,19 +106,4 @@ func (db *DB) PruneInsights(ctx context.Context, before time.Time) error {
 		return fmt.Errorf("prune insights: %w", err)
 	}
 	return nil
-}
-
-// each runs a query and calls fn for each row.
-func (db *DB) each(ctx context.Context, q string, args []any, fn func(pgx.Rows) error) error {
-	rows, err := db.pool.Query(ctx, q, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := fn(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
 }

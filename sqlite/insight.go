@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 
@@ -69,57 +68,27 @@ func (s *DB) AddInsights(ctx context.Context, b mcpdir.InsightBatch) error {
 	return nil
 }
 
+// insightQueries are what ReadInsights reads.
+var insightQueries = sqlstore.InsightQueries{
+	Doors: `SELECT hour, door, searches, empty, limited, refused FROM insight_doors WHERE hour >= ? ORDER BY hour, door`,
+	ZeroResultQueries: `SELECT query, SUM(empty) AS n, MAX(last_seen) FROM insight_queries WHERE hour >= ?
+			GROUP BY query HAVING SUM(empty) > 0 ORDER BY n DESC, query LIMIT ?`,
+	TopQueries: `SELECT query, SUM(count) AS n, MAX(last_seen) FROM insight_queries WHERE hour >= ?
+			GROUP BY query ORDER BY n DESC, query LIMIT ?`,
+	Keys: `SELECT key, SUM(requests) AS n, SUM(limited) FROM insight_keys WHERE hour >= ?
+			GROUP BY key ORDER BY n DESC, key LIMIT ?`,
+}
+
 // ReadInsights implements mcpdir.InsightStore.
 func (s *DB) ReadInsights(ctx context.Context, since time.Time, limit int) (mcpdir.Insights, error) {
-	out := mcpdir.Insights{Searches: []mcpdir.InsightBucket{}, ZeroResultQueries: []mcpdir.QueryStat{}, TopQueries: []mcpdir.QueryStat{}, Keys: []mcpdir.KeyStat{}}
-	from := since.UTC().Truncate(time.Hour).UnixNano()
-	limit = max(limit, 1)
-	err := s.each(ctx, `SELECT hour, door, searches, empty, limited, refused FROM insight_doors WHERE hour >= ? ORDER BY hour, door`,
-		[]any{from}, func(rows *sql.Rows) error {
-			var x mcpdir.InsightBucket
-			var h int64
-			if err := rows.Scan(&h, &x.Door, &x.Searches, &x.Empty, &x.Limited, &x.Refused); err != nil {
-				return err
-			}
-			x.Hour = time.Unix(0, h).UTC()
-			out.Searches = append(out.Searches, x)
-			return nil
-		})
-	queries := func(q string, into *[]mcpdir.QueryStat) error {
-		return s.each(ctx, q, []any{from, limit}, func(rows *sql.Rows) error {
-			var x mcpdir.QueryStat
-			var last int64
-			if err := rows.Scan(&x.Query, &x.Count, &last); err != nil {
-				return err
-			}
-			x.LastSeen = sqlstore.FromUnixNano(last)
-			*into = append(*into, x)
-			return nil
-		})
-	}
-	if err == nil {
-		err = queries(`SELECT query, SUM(empty) AS n, MAX(last_seen) FROM insight_queries WHERE hour >= ?
-			GROUP BY query HAVING SUM(empty) > 0 ORDER BY n DESC, query LIMIT ?`, &out.ZeroResultQueries)
-	}
-	if err == nil {
-		err = queries(`SELECT query, SUM(count) AS n, MAX(last_seen) FROM insight_queries WHERE hour >= ?
-			GROUP BY query ORDER BY n DESC, query LIMIT ?`, &out.TopQueries)
-	}
-	if err == nil {
-		err = s.each(ctx, `SELECT key, SUM(requests) AS n, SUM(limited) FROM insight_keys WHERE hour >= ?
-			GROUP BY key ORDER BY n DESC, key LIMIT ?`, []any{from, limit}, func(rows *sql.Rows) error {
-			var x mcpdir.KeyStat
-			if err := rows.Scan(&x.Key, &x.Requests, &x.Limited); err != nil {
-				return err
-			}
-			out.Keys = append(out.Keys, x)
-			return nil
-		})
-	}
-	if err != nil {
-		return mcpdir.Insights{}, fmt.Errorf("read insights: %w", err)
-	}
-	return out, nil
+	return sqlstore.ReadInsights(func(q string, args []any, read func(sqlstore.Rows) error) error {
+		rows, err := s.db.QueryContext(ctx, q, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		return read(rows)
+	}, insightQueries, since, limit)
 }
 
 // PruneInsights implements mcpdir.InsightStore.
@@ -138,19 +107,4 @@ func (s *DB) PruneInsights(ctx context.Context, before time.Time) error {
 		return fmt.Errorf("prune insights: %w", err)
 	}
 	return nil
-}
-
-// each runs a query and calls fn for each row.
-func (s *DB) each(ctx context.Context, q string, args []any, fn func(*sql.Rows) error) error {
-	rows, err := s.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := fn(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
 }
