@@ -2,11 +2,12 @@ package postgres
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/mcpdir/mcpdir/sqlstore"
 )
 
 // The rate windows of a server without Redis (the times of the requests
@@ -25,13 +26,9 @@ func (db *DB) SaveRateWindows(ctx context.Context, limiter string, logs map[stri
 			batch.Queue(`DELETE FROM rate_windows WHERE limiter = $1 AND key = $2`, limiter, key)
 			continue
 		}
-		b := make([]byte, 0, 8*len(log))
-		for _, t := range log {
-			b = binary.BigEndian.AppendUint64(b, uint64(t.UnixNano()))
-		}
 		batch.Queue(`INSERT INTO rate_windows (limiter, key, times, last_at) VALUES ($1, $2, $3, $4)
 			ON CONFLICT (limiter, key) DO UPDATE SET times = excluded.times, last_at = excluded.last_at`,
-			limiter, key, b, log[len(log)-1].UnixNano())
+			limiter, key, sqlstore.EncodeTimes(log), log[len(log)-1].UnixNano())
 	}
 	batch.Queue(`DELETE FROM rate_windows WHERE last_at < $1`, db.now().Add(-24*time.Hour).UnixNano())
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
@@ -50,21 +47,5 @@ func (db *DB) RateWindows(ctx context.Context, limiter string) (map[string][]tim
 		return nil, fmt.Errorf("read rate windows: %w", err)
 	}
 	defer rows.Close()
-	out := map[string][]time.Time{}
-	for rows.Next() {
-		var key string
-		var b []byte
-		if err := rows.Scan(&key, &b); err != nil {
-			return nil, fmt.Errorf("read rate windows: %w", err)
-		}
-		log := out[key]
-		for ; len(b) >= 8; b = b[8:] {
-			log = append(log, time.Unix(0, int64(binary.BigEndian.Uint64(b))))
-		}
-		out[key] = log
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read rate windows: %w", err)
-	}
-	return out, nil
+	return sqlstore.ScanRateWindows(rows)
 }

@@ -2,10 +2,10 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
-	"encoding/binary"
 	"fmt"
 	"time"
+
+	"github.com/mcpdir/mcpdir/sqlstore"
 )
 
 // The embedded server's rate windows (the times of the requests each key
@@ -28,13 +28,9 @@ func (s *DB) SaveRateWindows(ctx context.Context, limiter string, logs map[strin
 			}
 			continue
 		}
-		b := make([]byte, 0, 8*len(log))
-		for _, t := range log {
-			b = binary.BigEndian.AppendUint64(b, uint64(t.UnixNano()))
-		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO rate_windows (limiter, key, times, last_at) VALUES (?, ?, ?, ?)
 			ON CONFLICT (limiter, key) DO UPDATE SET times = excluded.times, last_at = excluded.last_at`,
-			limiter, key, b, log[len(log)-1].UnixNano()); err != nil {
+			limiter, key, sqlstore.EncodeTimes(log), log[len(log)-1].UnixNano()); err != nil {
 			return fmt.Errorf("save rate windows: %w", err)
 		}
 	}
@@ -50,27 +46,8 @@ func (s *DB) RateWindows(ctx context.Context, limiter string) (map[string][]time
 	if err != nil {
 		return nil, fmt.Errorf("read rate windows: %w", err)
 	}
-	return readWindows(rows)
-}
-
-// readWindows reads rows of (key, times), a key's times added up when
-// several limiters keep one.
-func readWindows(rows *sql.Rows) (map[string][]time.Time, error) {
 	defer rows.Close()
-	out := map[string][]time.Time{}
-	for rows.Next() {
-		var key string
-		var b []byte
-		if err := rows.Scan(&key, &b); err != nil {
-			return nil, fmt.Errorf("read rate windows: %w", err)
-		}
-		log := out[key]
-		for ; len(b) >= 8; b = b[8:] {
-			log = append(log, time.Unix(0, int64(binary.BigEndian.Uint64(b))))
-		}
-		out[key] = log
-	}
-	return out, rows.Err()
+	return sqlstore.ScanRateWindows(rows)
 }
 
 // AllRateWindows reads every limiter's windows as one map (what a limiter
@@ -80,5 +57,6 @@ func (s *DB) AllRateWindows(ctx context.Context) (map[string][]time.Time, error)
 	if err != nil {
 		return nil, fmt.Errorf("read rate windows: %w", err)
 	}
-	return readWindows(rows)
+	defer rows.Close()
+	return sqlstore.ScanRateWindows(rows)
 }
