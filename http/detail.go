@@ -31,15 +31,7 @@ func handleDetail(index Searcher, guard mcpdir.Guard, insight mcpdir.InsightReco
 			writeError(w, r, logger, mcpdir.Errorf(mcpdir.ECodeInvalidRequest, "the id is a UUID: the id field of a search result"))
 			return
 		}
-		decision, err := guard.Spend(r.Context(), key)
-		if err != nil {
-			writeError(w, r, logger, err)
-			return
-		}
-		wire.SetRateLimitHeaders(w.Header(), decision)
-		if !decision.Allowed {
-			insight.Limited(mcpdir.DoorREST)
-			writeError(w, r, logger, mcpdir.RateLimitedError(decision))
+		if !spend(w, r, guard, key, insight, mcpdir.DoorREST, logger) {
 			return
 		}
 		e, ok := index.Get(id)

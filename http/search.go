@@ -45,15 +45,7 @@ func handleSearch(index Searcher, guard mcpdir.Guard, maxResults int, insight mc
 			writeError(w, r, logger, err)
 			return
 		}
-		decision, err := guard.Spend(r.Context(), key)
-		if err != nil {
-			writeError(w, r, logger, err)
-			return
-		}
-		wire.SetRateLimitHeaders(w.Header(), decision)
-		if !decision.Allowed {
-			insight.Limited(mcpdir.DoorREST)
-			writeError(w, r, logger, mcpdir.RateLimitedError(decision))
+		if !spend(w, r, guard, key, insight, mcpdir.DoorREST, logger) {
 			return
 		}
 		var keyBuf [128]byte
@@ -77,6 +69,24 @@ func refused(insight mcpdir.InsightRecorder, door string, err error) {
 	if mcpdir.RefusedForKey(err) {
 		insight.Refused(door)
 	}
+}
+
+// spend spends a request of key's budget and sets the rate-limit headers;
+// false, with the error written, when the request may not go on (over the
+// budget, it is counted as limited at door).
+func spend(w http.ResponseWriter, r *http.Request, guard mcpdir.Guard, key *mcpdir.APIKey, insight mcpdir.InsightRecorder, door string, logger *slog.Logger) bool {
+	decision, err := guard.Spend(r.Context(), key)
+	if err != nil {
+		writeError(w, r, logger, err)
+		return false
+	}
+	wire.SetRateLimitHeaders(w.Header(), decision)
+	if !decision.Allowed {
+		insight.Limited(door)
+		writeError(w, r, logger, mcpdir.RateLimitedError(decision))
+		return false
+	}
+	return true
 }
 
 // validKeywords returns the keywords parameter, or why it is not acceptable.

@@ -59,15 +59,7 @@ func handleToolSearch(tools ToolSearcher, guard mcpdir.Guard, insight mcpdir.Ins
 			writeError(w, r, logger, err)
 			return
 		}
-		decision, err := guard.Spend(r.Context(), key)
-		if err != nil {
-			writeError(w, r, logger, err)
-			return
-		}
-		wire.SetRateLimitHeaders(w.Header(), decision)
-		if !decision.Allowed {
-			insight.Limited(mcpdir.DoorTools)
-			writeError(w, r, logger, mcpdir.RateLimitedError(decision))
+		if !spend(w, r, guard, key, insight, mcpdir.DoorTools, logger) {
 			return
 		}
 		res := tools.FindTools(mcpdir.Query{Text: keywords, Limit: limit, Filter: filter})
