@@ -25,41 +25,6 @@ func (db *DB) CreateAccount(ctx context.Context, a *mcpdir.Account) error {
 	return nil
 }
 
-func (db *DB) account(ctx context.Context, where string, arg any) (*mcpdir.Account, error) {
-	a, err := sqlstore.ScanAccount(db.pool.QueryRow(ctx, `SELECT `+sqlstore.AccountColumns+` FROM accounts WHERE `+where+` = $1`, arg))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, mcpdir.ErrNotFound
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read account: %w", err)
-	}
-	return a, nil
-}
-
-// AccountByEmail implements mcpdir.AccountStore.
-func (db *DB) AccountByEmail(ctx context.Context, email string) (*mcpdir.Account, error) {
-	return db.account(ctx, "email", email)
-}
-
-// AccountByID implements mcpdir.AccountStore.
-func (db *DB) AccountByID(ctx context.Context, id string) (*mcpdir.Account, error) {
-	return db.account(ctx, "id", id)
-}
-
-// Accounts implements mcpdir.AccountStore.
-func (db *DB) Accounts(ctx context.Context) ([]*mcpdir.Account, error) {
-	rows, err := db.pool.Query(ctx, `SELECT `+sqlstore.AccountColumns+` FROM accounts ORDER BY created_at, email`)
-	if err != nil {
-		return nil, fmt.Errorf("list accounts: %w", err)
-	}
-	defer rows.Close()
-	out, err := sqlstore.Collect(rows, sqlstore.ScanAccount)
-	if err != nil {
-		return nil, fmt.Errorf("list accounts: %w", err)
-	}
-	return out, nil
-}
-
 // DisableAccount implements mcpdir.AccountStore.
 func (db *DB) DisableAccount(ctx context.Context, email string, at time.Time) error {
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {

@@ -9,7 +9,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/mcpdir/mcpdir"
-	"github.com/mcpdir/mcpdir/sqlstore"
 )
 
 // CreateKey implements mcpdir.KeyStore.
@@ -28,32 +27,6 @@ func (db *DB) CreateKey(ctx context.Context, k *mcpdir.APIKey) error {
 		return fmt.Errorf("create key: %w", err)
 	}
 	return nil
-}
-
-// Keys implements mcpdir.KeyStore.
-func (db *DB) Keys(ctx context.Context) ([]*mcpdir.APIKey, error) {
-	rows, err := db.pool.Query(ctx, `SELECT `+sqlstore.KeyColumns+sqlstore.KeysFrom+` ORDER BY k.created_at, k.prefix`)
-	if err != nil {
-		return nil, fmt.Errorf("list keys: %w", err)
-	}
-	defer rows.Close()
-	keys, err := sqlstore.Collect(rows, sqlstore.ScanKey)
-	if err != nil {
-		return nil, fmt.Errorf("list keys: %w", err)
-	}
-	return keys, nil
-}
-
-// KeyByPrefix implements mcpdir.KeyStore.
-func (db *DB) KeyByPrefix(ctx context.Context, prefix string) (*mcpdir.APIKey, error) {
-	k, err := sqlstore.ScanKey(db.pool.QueryRow(ctx, `SELECT `+sqlstore.KeyColumns+sqlstore.KeysFrom+` WHERE k.prefix = $1`, prefix))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, mcpdir.ErrNotFound
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read key: %w", err)
-	}
-	return k, nil
 }
 
 // RevokeKey implements mcpdir.KeyStore. Revoking a revoked key keeps the

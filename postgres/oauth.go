@@ -60,15 +60,6 @@ func (db *DB) Client(ctx context.Context, id string) (*mcpdir.OAuthClient, error
 	return &c, nil
 }
 
-// CountClients implements mcpdir.OAuthStore.
-func (db *DB) CountClients(ctx context.Context) (int, error) {
-	var n int
-	if err := db.pool.QueryRow(ctx, `SELECT COUNT(*) FROM oauth_clients`).Scan(&n); err != nil {
-		return 0, fmt.Errorf("count clients: %w", err)
-	}
-	return n, nil
-}
-
 // CreateCode implements mcpdir.OAuthStore.
 func (db *DB) CreateCode(ctx context.Context, c *mcpdir.OAuthCode) error {
 	if _, err := db.pool.Exec(ctx, `INSERT INTO oauth_codes (hash, client_id, client_name, account_id, redirect_uri, challenge, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
@@ -76,22 +67,6 @@ func (db *DB) CreateCode(ctx context.Context, c *mcpdir.OAuthCode) error {
 		return fmt.Errorf("create code: %w", err)
 	}
 	return nil
-}
-
-// Code implements mcpdir.OAuthStore.
-func (db *DB) Code(ctx context.Context, hash []byte) (*mcpdir.OAuthCode, error) {
-	c := mcpdir.OAuthCode{Hash: hash}
-	var expires int64
-	err := db.pool.QueryRow(ctx, `SELECT client_id, client_name, account_id, redirect_uri, challenge, expires_at, grant_id FROM oauth_codes WHERE hash = $1`, hash).
-		Scan(&c.ClientID, &c.ClientName, &c.AccountID, &c.RedirectURI, &c.Challenge, &expires, &c.GrantID)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, mcpdir.ErrNotFound
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read code: %w", err)
-	}
-	c.ExpiresAt = sqlstore.FromUnixNano(expires)
-	return &c, nil
 }
 
 // inTx runs fn in a transaction; an *mcpdir.Error from fn is returned as
@@ -173,32 +148,6 @@ func (db *DB) RotateRefresh(ctx context.Context, hash []byte, at time.Time, toke
 		}
 		return recordChanges(ctx, tx, mcpdir.ChangeGrantTokens, []string{grantID}, at)
 	})
-}
-
-// Grant implements mcpdir.OAuthStore.
-func (db *DB) Grant(ctx context.Context, id string) (*mcpdir.OAuthGrant, error) {
-	g, err := sqlstore.ScanGrant(db.pool.QueryRow(ctx, `SELECT `+sqlstore.GrantColumns+` FROM oauth_grants WHERE id = $1`, id))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, mcpdir.ErrNotFound
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read grant: %w", err)
-	}
-	return g, nil
-}
-
-// Grants implements mcpdir.OAuthStore.
-func (db *DB) Grants(ctx context.Context, accountID string) ([]*mcpdir.OAuthGrant, error) {
-	rows, err := db.pool.Query(ctx, `SELECT `+sqlstore.GrantColumns+` FROM oauth_grants WHERE account_id = $1 AND revoked_at = 0 ORDER BY created_at DESC, id`, accountID)
-	if err != nil {
-		return nil, fmt.Errorf("list grants: %w", err)
-	}
-	defer rows.Close()
-	out, err := sqlstore.Collect(rows, func(r sqlstore.Row) (*mcpdir.OAuthGrant, error) { return sqlstore.ScanGrant(r) })
-	if err != nil {
-		return nil, fmt.Errorf("list grants: %w", err)
-	}
-	return out, nil
 }
 
 // RevokeGrant implements mcpdir.OAuthStore.

@@ -26,8 +26,39 @@ import (
 
 // DB is the PostgreSQL store. It implements mcpdir.Store.
 type DB struct {
+	sqlstore.Reads
 	pool *pgxpool.Pool
 	now  func() time.Time
+}
+
+// dialect is PostgreSQL's, as sqlstore writes SQL.
+var dialect = sqlstore.Dialect{Int64: "BIGINT", Placeholder: func(n int) string { return "$" + strconv.Itoa(n) }}
+
+// driver is the pool as the reads the stores share use it.
+type driver struct{ pool *pgxpool.Pool }
+
+func (d driver) Query(ctx context.Context, query string, args []any, read func(sqlstore.Rows) error) error {
+	rows, err := d.pool.Query(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	return read(rows)
+}
+
+func (d driver) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Row {
+	return row{d.pool.QueryRow(ctx, query, args...)}
+}
+
+// row is a row whose absence is mcpdir.ErrNotFound.
+type row struct{ pgx.Row }
+
+func (r row) Scan(dest ...any) error {
+	err := r.Row.Scan(dest...)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return mcpdir.ErrNotFound
+	}
+	return err
 }
 
 var _ mcpdir.Store = (*DB)(nil)
@@ -53,7 +84,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
 	}
-	db := &DB{pool: pool, now: time.Now}
+	db := &DB{Reads: sqlstore.Reads{Driver: driver{pool}, Dialect: dialect}, pool: pool, now: time.Now}
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -246,7 +277,7 @@ func (db *DB) migrate(ctx context.Context) error {
 	}
 	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, int64(migrateLock))
 	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-		return sqlstore.Migrate(ctx, migrateTx{tx}, sqlstore.Dialect{Int64: "BIGINT", Placeholder: func(n int) string { return "$" + strconv.Itoa(n) }},
+		return sqlstore.Migrate(ctx, migrateTx{tx}, dialect,
 			migrations, db.now())
 	})
 }

@@ -39,13 +39,3 @@ func (db *DB) SaveRateWindows(ctx context.Context, limiter string, logs map[stri
 	}
 	return nil
 }
-
-// RateWindows reads the windows kept under the limiter's name.
-func (db *DB) RateWindows(ctx context.Context, limiter string) (map[string][]time.Time, error) {
-	rows, err := db.pool.Query(ctx, `SELECT key, times FROM rate_windows WHERE limiter = $1`, limiter)
-	if err != nil {
-		return nil, fmt.Errorf("read rate windows: %w", err)
-	}
-	defer rows.Close()
-	return sqlstore.ScanRateWindows(rows)
-}

@@ -52,11 +52,6 @@ func (db *DB) ServerVersions(ctx context.Context, names []string) ([]*mcpdir.Ser
 	return out, err
 }
 
-// VersionHeads implements mcpdir.VersionStore.
-func (db *DB) VersionHeads(ctx context.Context, fn func(*mcpdir.ServerVersion) error) error {
-	return db.scanVersions(ctx, `SELECT `+sqlstore.VersionColumns+` FROM server_versions`, nil, false, fn)
-}
-
 func (db *DB) scanVersions(ctx context.Context, q string, args []any, withServer bool, fn func(*mcpdir.ServerVersion) error) error {
 	rows, err := db.pool.Query(ctx, q, args...)
 	if err != nil {

@@ -24,41 +24,6 @@ func (s *DB) CreateAccount(ctx context.Context, a *mcpdir.Account) error {
 	return nil
 }
 
-func (s *DB) account(ctx context.Context, where string, arg any) (*mcpdir.Account, error) {
-	a, err := sqlstore.ScanAccount(s.db.QueryRowContext(ctx, `SELECT `+sqlstore.AccountColumns+` FROM accounts WHERE `+where+` = ?`, arg))
-	if isNoRows(err) {
-		return nil, mcpdir.ErrNotFound
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read account: %w", err)
-	}
-	return a, nil
-}
-
-// AccountByEmail implements mcpdir.AccountStore.
-func (s *DB) AccountByEmail(ctx context.Context, email string) (*mcpdir.Account, error) {
-	return s.account(ctx, "email", email)
-}
-
-// AccountByID implements mcpdir.AccountStore.
-func (s *DB) AccountByID(ctx context.Context, id string) (*mcpdir.Account, error) {
-	return s.account(ctx, "id", id)
-}
-
-// Accounts implements mcpdir.AccountStore.
-func (s *DB) Accounts(ctx context.Context) ([]*mcpdir.Account, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+sqlstore.AccountColumns+` FROM accounts ORDER BY created_at, email`)
-	if err != nil {
-		return nil, fmt.Errorf("list accounts: %w", err)
-	}
-	defer rows.Close()
-	out, err := sqlstore.Collect(rows, sqlstore.ScanAccount)
-	if err != nil {
-		return nil, fmt.Errorf("list accounts: %w", err)
-	}
-	return out, nil
-}
-
 // DisableAccount implements mcpdir.AccountStore.
 func (s *DB) DisableAccount(ctx context.Context, email string, at time.Time) error {
 	tx, err := s.db.BeginTx(ctx, nil)

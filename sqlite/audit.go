@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/mcpdir/mcpdir"
-	"github.com/mcpdir/mcpdir/sqlstore"
 )
 
 // AppendAudit implements mcpdir.AuditStore.
@@ -20,18 +19,4 @@ func (s *DB) AppendAudit(ctx context.Context, r mcpdir.AuditRecord) error {
 		return fmt.Errorf("append audit: %w", err)
 	}
 	return nil
-}
-
-// Audit implements mcpdir.AuditStore.
-func (s *DB) Audit(ctx context.Context, before int64, limit int) ([]mcpdir.AuditRecord, error) {
-	if before <= 0 {
-		before = 1<<63 - 1
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT seq, at, actor, action, target, changes FROM audit WHERE seq < ? ORDER BY seq DESC LIMIT ?`,
-		before, min(max(limit, 1), mcpdir.MaxAuditPage))
-	if err != nil {
-		return nil, fmt.Errorf("read audit: %w", err)
-	}
-	defer rows.Close()
-	return sqlstore.ScanAudit(rows)
 }

@@ -81,14 +81,7 @@ var insightQueries = sqlstore.InsightQueries{
 
 // ReadInsights implements mcpdir.InsightStore.
 func (s *DB) ReadInsights(ctx context.Context, since time.Time, limit int) (mcpdir.Insights, error) {
-	return sqlstore.ReadInsights(func(q string, args []any, read func(sqlstore.Rows) error) error {
-		rows, err := s.db.QueryContext(ctx, q, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		return read(rows)
-	}, insightQueries, since, limit)
+	return sqlstore.ReadInsights(ctx, s.Driver, insightQueries, since, limit)
 }
 
 // PruneInsights implements mcpdir.InsightStore.

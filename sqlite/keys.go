@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/mcpdir/mcpdir"
-	"github.com/mcpdir/mcpdir/sqlstore"
 )
 
 // CreateKey implements mcpdir.KeyStore.
@@ -33,32 +32,6 @@ func (s *DB) CreateKey(ctx context.Context, k *mcpdir.APIKey) error {
 		return fmt.Errorf("create key: %w", err)
 	}
 	return nil
-}
-
-// Keys implements mcpdir.KeyStore.
-func (s *DB) Keys(ctx context.Context) ([]*mcpdir.APIKey, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+sqlstore.KeyColumns+sqlstore.KeysFrom+` ORDER BY k.created_at, k.prefix`)
-	if err != nil {
-		return nil, fmt.Errorf("list keys: %w", err)
-	}
-	defer rows.Close()
-	keys, err := sqlstore.Collect(rows, sqlstore.ScanKey)
-	if err != nil {
-		return nil, fmt.Errorf("list keys: %w", err)
-	}
-	return keys, nil
-}
-
-// KeyByPrefix implements mcpdir.KeyStore.
-func (s *DB) KeyByPrefix(ctx context.Context, prefix string) (*mcpdir.APIKey, error) {
-	k, err := sqlstore.ScanKey(s.db.QueryRowContext(ctx, `SELECT `+sqlstore.KeyColumns+sqlstore.KeysFrom+` WHERE k.prefix = ?`, prefix))
-	if isNoRows(err) {
-		return nil, mcpdir.ErrNotFound
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read key: %w", err)
-	}
-	return k, nil
 }
 
 // RevokeKey implements mcpdir.KeyStore. Revoking a revoked key keeps the

@@ -63,15 +63,6 @@ func (s *DB) Client(ctx context.Context, id string) (*mcpdir.OAuthClient, error)
 	return &c, nil
 }
 
-// CountClients implements mcpdir.OAuthStore.
-func (s *DB) CountClients(ctx context.Context) (int, error) {
-	var n int
-	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM oauth_clients`).Scan(&n); err != nil {
-		return 0, fmt.Errorf("count clients: %w", err)
-	}
-	return n, nil
-}
-
 // CreateCode implements mcpdir.OAuthStore.
 func (s *DB) CreateCode(ctx context.Context, c *mcpdir.OAuthCode) error {
 	if _, err := s.db.ExecContext(ctx, `INSERT INTO oauth_codes (hash, client_id, client_name, account_id, redirect_uri, challenge, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -79,22 +70,6 @@ func (s *DB) CreateCode(ctx context.Context, c *mcpdir.OAuthCode) error {
 		return fmt.Errorf("create code: %w", err)
 	}
 	return nil
-}
-
-// Code implements mcpdir.OAuthStore.
-func (s *DB) Code(ctx context.Context, hash []byte) (*mcpdir.OAuthCode, error) {
-	c := mcpdir.OAuthCode{Hash: hash}
-	var expires int64
-	err := s.db.QueryRowContext(ctx, `SELECT client_id, client_name, account_id, redirect_uri, challenge, expires_at, grant_id FROM oauth_codes WHERE hash = ?`, hash).
-		Scan(&c.ClientID, &c.ClientName, &c.AccountID, &c.RedirectURI, &c.Challenge, &expires, &c.GrantID)
-	if isNoRows(err) {
-		return nil, mcpdir.ErrNotFound
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read code: %w", err)
-	}
-	c.ExpiresAt = sqlstore.FromUnixNano(expires)
-	return &c, nil
 }
 
 // RedeemCode implements mcpdir.OAuthStore.
@@ -186,32 +161,6 @@ func (s *DB) RotateRefresh(ctx context.Context, hash []byte, at time.Time, token
 		}
 		return recordChange(ctx, tx, mcpdir.ChangeGrantTokens, grantID, at)
 	})
-}
-
-// Grant implements mcpdir.OAuthStore.
-func (s *DB) Grant(ctx context.Context, id string) (*mcpdir.OAuthGrant, error) {
-	g, err := sqlstore.ScanGrant(s.db.QueryRowContext(ctx, `SELECT `+sqlstore.GrantColumns+` FROM oauth_grants WHERE id = ?`, id))
-	if isNoRows(err) {
-		return nil, mcpdir.ErrNotFound
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read grant: %w", err)
-	}
-	return g, nil
-}
-
-// Grants implements mcpdir.OAuthStore.
-func (s *DB) Grants(ctx context.Context, accountID string) ([]*mcpdir.OAuthGrant, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+sqlstore.GrantColumns+` FROM oauth_grants WHERE account_id = ? AND revoked_at = 0 ORDER BY created_at DESC, id`, accountID)
-	if err != nil {
-		return nil, fmt.Errorf("list grants: %w", err)
-	}
-	defer rows.Close()
-	out, err := sqlstore.Collect(rows, func(r sqlstore.Row) (*mcpdir.OAuthGrant, error) { return sqlstore.ScanGrant(r) })
-	if err != nil {
-		return nil, fmt.Errorf("list grants: %w", err)
-	}
-	return out, nil
 }
 
 // RevokeGrant implements mcpdir.OAuthStore.

@@ -40,16 +40,6 @@ func (s *DB) SaveRateWindows(ctx context.Context, limiter string, logs map[strin
 	return tx.Commit()
 }
 
-// RateWindows reads the windows kept under the limiter's name.
-func (s *DB) RateWindows(ctx context.Context, limiter string) (map[string][]time.Time, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT key, times FROM rate_windows WHERE limiter = ?`, limiter)
-	if err != nil {
-		return nil, fmt.Errorf("read rate windows: %w", err)
-	}
-	defer rows.Close()
-	return sqlstore.ScanRateWindows(rows)
-}
-
 // AllRateWindows reads every limiter's windows as one map (what a limiter
 // shared by every use, as Redis is, would hold): for a move to Redis.
 func (s *DB) AllRateWindows(ctx context.Context) (map[string][]time.Time, error) {

@@ -34,8 +34,39 @@ const FileName = "mcpdir.db"
 // and mcpdir.ChangeFeed. Several processes may open the same file: the CLI
 // writes while a server runs, and the server follows the change feed.
 type DB struct {
+	sqlstore.Reads
 	db  *sql.DB
 	now func() time.Time
+}
+
+// dialect is SQLite's, as sqlstore writes SQL.
+var dialect = sqlstore.Dialect{Int64: "INTEGER", Placeholder: func(int) string { return "?" }}
+
+// driver is the database as the reads the stores share use it.
+type driver struct{ db *sql.DB }
+
+func (d driver) Query(ctx context.Context, query string, args []any, read func(sqlstore.Rows) error) error {
+	rows, err := d.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	return read(rows)
+}
+
+func (d driver) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Row {
+	return row{d.db.QueryRowContext(ctx, query, args...)}
+}
+
+// row is a row whose absence is mcpdir.ErrNotFound.
+type row struct{ *sql.Row }
+
+func (r row) Scan(dest ...any) error {
+	err := r.Row.Scan(dest...)
+	if isNoRows(err) {
+		return mcpdir.ErrNotFound
+	}
+	return err
 }
 
 // Open opens (creating if needed) the store in dataDir and migrates its schema.
@@ -60,7 +91,7 @@ func Open(ctx context.Context, dataDir string) (*DB, error) {
 	}
 	db.SetMaxOpenConns(8)
 	db.SetConnMaxIdleTime(time.Minute)
-	s := &DB{db: db, now: time.Now}
+	s := &DB{Reads: sqlstore.Reads{Driver: driver{db}, Dialect: dialect}, db: db, now: time.Now}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -252,7 +283,7 @@ func (s *DB) migrate(ctx context.Context) error {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	defer tx.Rollback()
-	if err := sqlstore.Migrate(ctx, migrateTx{tx}, sqlstore.Dialect{Int64: "INTEGER", Placeholder: func(int) string { return "?" }},
+	if err := sqlstore.Migrate(ctx, migrateTx{tx}, dialect,
 		migrations, s.now()); err != nil {
 		return err
 	}

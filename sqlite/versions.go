@@ -66,11 +66,6 @@ func (s *DB) ServerVersions(ctx context.Context, names []string) ([]*mcpdir.Serv
 	return out, nil
 }
 
-// VersionHeads implements mcpdir.VersionStore.
-func (s *DB) VersionHeads(ctx context.Context, fn func(*mcpdir.ServerVersion) error) error {
-	return s.scanVersions(ctx, `SELECT `+sqlstore.VersionColumns+` FROM server_versions`, nil, false, fn)
-}
-
 func (s *DB) scanVersions(ctx context.Context, q string, args []any, withServer bool, fn func(*mcpdir.ServerVersion) error) error {
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {

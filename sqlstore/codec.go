@@ -1,7 +1,10 @@
 // Package sqlstore is what the two SQL stores (sqlite/, postgres/) share:
-// how an entry and a live check are kept in columns, the times a store
-// gives an entry, the migration runner, and the scanning of rows both
-// read alike.
+// how an entry and a live check are kept in columns (codec.go), the times
+// a store gives an entry, the migration runner (migrate.go), the scanning
+// of rows both read alike (rows.go, records.go: entries, audit records,
+// accounts, API keys, OAuth grants, server versions; ratewindows.go), and
+// the reads both make alike (reads.go: Reads, which a store embeds with
+// its Driver and Dialect; insight.go: ReadInsights in the store's SQL).
 package sqlstore
 
 import (

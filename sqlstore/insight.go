@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -19,13 +20,9 @@ type InsightQueries struct {
 	Keys string
 }
 
-// Query runs a store's query with args and hands its answer to read; the
-// store closes the rows after.
-type Query func(query string, args []any, read func(Rows) error) error
-
-// each passes fn every row that query answers.
-func each(query Query, q string, args []any, fn func(Row) error) error {
-	return query(q, args, func(rows Rows) error {
+// each passes fn every row that q answers.
+func each(ctx context.Context, d Driver, q string, args []any, fn func(Row) error) error {
+	return d.Query(ctx, q, args, func(rows Rows) error {
 		for rows.Next() {
 			if err := fn(rows); err != nil {
 				return err
@@ -35,14 +32,14 @@ func each(query Query, q string, args []any, fn func(Row) error) error {
 	})
 }
 
-// ReadInsights reads the hours since a time (to the hour) through query:
+// ReadInsights reads the hours since a time (to the hour) in q:
 // searches by hour and door, the queries most asked and those that found
 // nothing, and the keys most used, at most limit (at least 1) of each.
-func ReadInsights(query Query, q InsightQueries, since time.Time, limit int) (mcpdir.Insights, error) {
+func ReadInsights(ctx context.Context, d Driver, q InsightQueries, since time.Time, limit int) (mcpdir.Insights, error) {
 	out := mcpdir.Insights{Searches: []mcpdir.InsightBucket{}, ZeroResultQueries: []mcpdir.QueryStat{}, TopQueries: []mcpdir.QueryStat{}, Keys: []mcpdir.KeyStat{}}
 	from := since.UTC().Truncate(time.Hour).UnixNano()
 	limit = max(limit, 1)
-	err := each(query, q.Doors, []any{from}, func(row Row) error {
+	err := each(ctx, d, q.Doors, []any{from}, func(row Row) error {
 		var x mcpdir.InsightBucket
 		var h int64
 		if err := row.Scan(&h, &x.Door, &x.Searches, &x.Empty, &x.Limited, &x.Refused); err != nil {
@@ -53,7 +50,7 @@ func ReadInsights(query Query, q InsightQueries, since time.Time, limit int) (mc
 		return nil
 	})
 	queries := func(sql string, into *[]mcpdir.QueryStat) error {
-		return each(query, sql, []any{from, limit}, func(row Row) error {
+		return each(ctx, d, sql, []any{from, limit}, func(row Row) error {
 			var x mcpdir.QueryStat
 			var last int64
 			if err := row.Scan(&x.Query, &x.Count, &last); err != nil {
@@ -71,7 +68,7 @@ func ReadInsights(query Query, q InsightQueries, since time.Time, limit int) (mc
 		err = queries(q.TopQueries, &out.TopQueries)
 	}
 	if err == nil {
-		err = each(query, q.Keys, []any{from, limit}, func(row Row) error {
+		err = each(ctx, d, q.Keys, []any{from, limit}, func(row Row) error {
 			var x mcpdir.KeyStat
 			if err := row.Scan(&x.Key, &x.Requests, &x.Limited); err != nil {
 				return err
