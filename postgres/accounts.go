@@ -15,7 +15,7 @@ import (
 // CreateAccount implements mcpdir.AccountStore.
 func (db *DB) CreateAccount(ctx context.Context, a *mcpdir.Account) error {
 	_, err := db.pool.Exec(ctx, `INSERT INTO accounts (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)`,
-		a.ID, a.Email, a.PasswordHash, unixNano(a.CreatedAt))
+		a.ID, a.Email, a.PasswordHash, sqlstore.UnixNano(a.CreatedAt))
 	if isUniqueViolation(err) {
 		return mcpdir.Errorf(mcpdir.ECodeConflict, "an account with this email exists")
 	}
@@ -92,56 +92,4 @@ func recordKeysOf(ctx context.Context, tx pgx.Tx, accountID string, at time.Time
 		return err
 	}
 	return recordChanges(ctx, tx, mcpdir.ChangeKey, prefixes, at)
-}
-
-// CreateSession implements mcpdir.AccountStore.
-func (db *DB) CreateSession(ctx context.Context, ws *mcpdir.WebSession) error {
-	if _, err := db.pool.Exec(ctx, `INSERT INTO web_sessions (hash, account_id, created_at, last_seen) VALUES ($1, $2, $3, $4)`,
-		ws.Hash, ws.AccountID, unixNano(ws.CreatedAt), unixNano(ws.LastSeen)); err != nil {
-		return fmt.Errorf("create session: %w", err)
-	}
-	return nil
-}
-
-// SessionByHash implements mcpdir.AccountStore.
-func (db *DB) SessionByHash(ctx context.Context, hash []byte) (*mcpdir.WebSession, error) {
-	ws := mcpdir.WebSession{Hash: hash}
-	var created, seen int64
-	err := db.pool.QueryRow(ctx, `SELECT account_id, created_at, last_seen FROM web_sessions WHERE hash = $1`, hash).Scan(&ws.AccountID, &created, &seen)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, mcpdir.ErrNotFound
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read session: %w", err)
-	}
-	ws.CreatedAt, ws.LastSeen = sqlstore.FromUnixNano(created), sqlstore.FromUnixNano(seen)
-	return &ws, nil
-}
-
-// TouchSession implements mcpdir.AccountStore.
-func (db *DB) TouchSession(ctx context.Context, hash []byte, at time.Time) error {
-	if _, err := db.pool.Exec(ctx, `UPDATE web_sessions SET last_seen = $1 WHERE hash = $2`, at.UnixNano(), hash); err != nil {
-		return fmt.Errorf("touch session: %w", err)
-	}
-	return nil
-}
-
-// DeleteSession implements mcpdir.AccountStore.
-func (db *DB) DeleteSession(ctx context.Context, hash []byte) error {
-	if _, err := db.pool.Exec(ctx, `DELETE FROM web_sessions WHERE hash = $1`, hash); err != nil {
-		return fmt.Errorf("delete session: %w", err)
-	}
-	return nil
-}
-
-// SetAccountRole implements mcpdir.AccountStore.
-func (db *DB) SetAccountRole(ctx context.Context, email, role string) error {
-	tag, err := db.pool.Exec(ctx, `UPDATE accounts SET role = $1 WHERE email = $2`, role, email)
-	if err != nil {
-		return fmt.Errorf("set account role: %w", err)
-	}
-	if tag.RowsAffected() == 0 {
-		return mcpdir.ErrNotFound
-	}
-	return nil
 }

@@ -108,15 +108,6 @@ func (db *DB) scanEntries(ctx context.Context, q string, args []any, fn func(*mc
 	return sqlstore.ScanEntries(rows, fn)
 }
 
-// CountEntries implements mcpdir.EntryStore.
-func (db *DB) CountEntries(ctx context.Context) (int, error) {
-	var n int
-	if err := db.pool.QueryRow(ctx, `SELECT COUNT(*) FROM entries`).Scan(&n); err != nil {
-		return 0, fmt.Errorf("count entries: %w", err)
-	}
-	return n, nil
-}
-
 // DeleteEntries implements mcpdir.EntryStore.
 func (db *DB) DeleteEntries(ctx context.Context, ids []string) (int, error) {
 	var n int

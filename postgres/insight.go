@@ -39,7 +39,7 @@ func (db *DB) AddInsights(ctx context.Context, b mcpdir.InsightBatch) error {
 			hours, queries := make([]int64, n), make([]string, n)
 			counts, empty, last := make([]int64, n), make([]int64, n), make([]int64, n)
 			for i, x := range b.Queries {
-				hours[i], queries[i], counts[i], empty[i], last[i] = x.Hour.UnixNano(), x.Query, x.Count, x.Empty, unixNano(x.LastSeen)
+				hours[i], queries[i], counts[i], empty[i], last[i] = x.Hour.UnixNano(), x.Query, x.Count, x.Empty, sqlstore.UnixNano(x.LastSeen)
 			}
 			if _, err := tx.Exec(ctx, `INSERT INTO insight_queries AS t (hour, query, count, empty, last_seen)
 				SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[])

@@ -9,13 +9,14 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/sqlstore"
 )
 
 // CreateKey implements mcpdir.KeyStore.
 func (db *DB) CreateKey(ctx context.Context, k *mcpdir.APIKey) error {
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `INSERT INTO api_keys (prefix, name, scope, hash, rate_limit, created_at, expires_at, owner) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-			k.Prefix, k.Name, string(k.Scope), k.Hash, k.RateLimit, unixNano(k.CreatedAt), unixNano(k.ExpiresAt), k.Owner); err != nil {
+			k.Prefix, k.Name, string(k.Scope), k.Hash, k.RateLimit, sqlstore.UnixNano(k.CreatedAt), sqlstore.UnixNano(k.ExpiresAt), k.Owner); err != nil {
 			return err
 		}
 		return recordChanges(ctx, tx, mcpdir.ChangeKey, []string{k.Prefix}, db.now())

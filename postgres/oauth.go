@@ -40,7 +40,7 @@ func (db *DB) CreateClient(ctx context.Context, c *mcpdir.OAuthClient, q mcpdir.
 			}
 		}
 		_, err := tx.Exec(ctx, `INSERT INTO oauth_clients (id, name, redirect_uris, created_at, network) VALUES ($1, $2, $3, $4, $5)`,
-			c.ID, c.Name, c.RedirectURIs, unixNano(c.CreatedAt), c.Network)
+			c.ID, c.Name, c.RedirectURIs, sqlstore.UnixNano(c.CreatedAt), c.Network)
 		return err
 	})
 }
@@ -58,15 +58,6 @@ func (db *DB) Client(ctx context.Context, id string) (*mcpdir.OAuthClient, error
 	}
 	c.CreatedAt = sqlstore.FromUnixNano(created)
 	return &c, nil
-}
-
-// CreateCode implements mcpdir.OAuthStore.
-func (db *DB) CreateCode(ctx context.Context, c *mcpdir.OAuthCode) error {
-	if _, err := db.pool.Exec(ctx, `INSERT INTO oauth_codes (hash, client_id, client_name, account_id, redirect_uri, challenge, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-		c.Hash, c.ClientID, c.ClientName, c.AccountID, c.RedirectURI, c.Challenge, unixNano(c.ExpiresAt)); err != nil {
-		return fmt.Errorf("create code: %w", err)
-	}
-	return nil
 }
 
 // inTx runs fn in a transaction; an *mcpdir.Error from fn is returned as
@@ -90,7 +81,7 @@ func (db *DB) RedeemCode(ctx context.Context, hash []byte, g *mcpdir.OAuthGrant,
 			return mcpdir.ErrNotFound
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO oauth_grants (id, client_id, client_name, account_id, created_at) VALUES ($1, $2, $3, $4, $5)`,
-			g.ID, g.ClientID, g.ClientName, g.AccountID, unixNano(g.CreatedAt)); err != nil {
+			g.ID, g.ClientID, g.ClientName, g.AccountID, sqlstore.UnixNano(g.CreatedAt)); err != nil {
 			return err
 		}
 		return insertTokens(ctx, tx, tokens)
@@ -100,27 +91,11 @@ func (db *DB) RedeemCode(ctx context.Context, hash []byte, g *mcpdir.OAuthGrant,
 func insertTokens(ctx context.Context, tx pgx.Tx, tokens []*mcpdir.OAuthToken) error {
 	for _, t := range tokens {
 		if _, err := tx.Exec(ctx, `INSERT INTO oauth_tokens (hash, grant_id, refresh, expires_at) VALUES ($1, $2, $3, $4)`,
-			t.Hash, t.GrantID, t.Refresh, unixNano(t.ExpiresAt)); err != nil {
+			t.Hash, t.GrantID, t.Refresh, sqlstore.UnixNano(t.ExpiresAt)); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// Token implements mcpdir.OAuthStore.
-func (db *DB) Token(ctx context.Context, hash []byte) (*mcpdir.OAuthToken, *mcpdir.OAuthGrant, error) {
-	t := mcpdir.OAuthToken{Hash: hash}
-	var expires, rotated int64
-	g, err := sqlstore.ScanGrant(db.pool.QueryRow(ctx, `SELECT g.id, g.client_id, g.client_name, g.account_id, g.created_at, g.last_used_at, g.revoked_at, t.refresh, t.expires_at, t.rotated_at
-		FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id WHERE t.hash = $1`, hash), &t.Refresh, &expires, &rotated)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil, mcpdir.ErrNotFound
-	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("read token: %w", err)
-	}
-	t.GrantID, t.ExpiresAt, t.RotatedAt = g.ID, sqlstore.FromUnixNano(expires), sqlstore.FromUnixNano(rotated)
-	return &t, g, nil
 }
 
 // RotateRefresh implements mcpdir.OAuthStore.

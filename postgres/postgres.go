@@ -26,7 +26,7 @@ import (
 
 // DB is the PostgreSQL store. It implements mcpdir.Store.
 type DB struct {
-	sqlstore.Reads
+	sqlstore.Queries
 	pool *pgxpool.Pool
 	now  func() time.Time
 }
@@ -34,7 +34,7 @@ type DB struct {
 // dialect is PostgreSQL's, as sqlstore writes SQL.
 var dialect = sqlstore.Dialect{Int64: "BIGINT", Placeholder: func(n int) string { return "$" + strconv.Itoa(n) }}
 
-// driver is the pool as the reads the stores share use it.
+// driver is the pool as the queries the stores share use it.
 type driver struct{ pool *pgxpool.Pool }
 
 func (d driver) Query(ctx context.Context, query string, args []any, read func(sqlstore.Rows) error) error {
@@ -48,6 +48,11 @@ func (d driver) Query(ctx context.Context, query string, args []any, read func(s
 
 func (d driver) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Row {
 	return row{d.pool.QueryRow(ctx, query, args...)}
+}
+
+func (d driver) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	tag, err := d.pool.Exec(ctx, query, args...)
+	return tag.RowsAffected(), err
 }
 
 // row is a row whose absence is mcpdir.ErrNotFound.
@@ -84,7 +89,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
 	}
-	db := &DB{Reads: sqlstore.Reads{Driver: driver{pool}, Dialect: dialect}, pool: pool, now: time.Now}
+	db := &DB{Queries: sqlstore.Queries{Driver: driver{pool}, Dialect: dialect}, pool: pool, now: time.Now}
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -313,15 +318,6 @@ func recordChanges(ctx context.Context, tx pgx.Tx, kind string, refs []string, a
 	return err
 }
 
-// LatestChange implements mcpdir.ChangeFeed.
-func (db *DB) LatestChange(ctx context.Context) (int64, error) {
-	var seq int64
-	if err := db.pool.QueryRow(ctx, `SELECT COALESCE(MAX(seq), 0) FROM changes`).Scan(&seq); err != nil {
-		return 0, fmt.Errorf("latest change: %w", err)
-	}
-	return seq, nil
-}
-
 // PruneChanges implements mcpdir.ChangeFeed.
 func (db *DB) PruneChanges(ctx context.Context, before time.Time) (int64, error) {
 	tag, err := db.pool.Exec(ctx, `DELETE FROM changes WHERE at < $1 AND seq < (SELECT MAX(seq) FROM changes)`, before.UnixNano())
@@ -346,13 +342,6 @@ func (db *DB) ChangesSince(ctx context.Context, after int64, limit int) ([]mcpdi
 		return nil, fmt.Errorf("read changes: %w", err)
 	}
 	return out, nil
-}
-
-func unixNano(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixNano()
 }
 
 func isUniqueViolation(err error) bool {
@@ -397,19 +386,6 @@ func (db *DB) listen(ctx context.Context, ch chan<- struct{}) error {
 		default: // a wake-up is already pending
 		}
 	}
-}
-
-// State implements mcpdir.StateStore.
-func (db *DB) State(ctx context.Context, key string) (string, error) {
-	var v string
-	err := db.pool.QueryRow(ctx, `SELECT value FROM state WHERE key = $1`, key).Scan(&v)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("read state %s: %w", key, err)
-	}
-	return v, nil
 }
 
 // SetState implements mcpdir.StateStore.

@@ -24,7 +24,7 @@ func (db *DB) PutVersions(ctx context.Context, versions []*mcpdir.ServerVersion)
 					status = excluded.status, status_message = excluded.status_message, published_at = excluded.published_at,
 					updated_at = excluded.updated_at, status_changed_at = excluded.status_changed_at`,
 				v.Name, v.Version, v.EntryKey, []byte(v.Server), v.Status, v.StatusMessage,
-				unixNano(v.PublishedAt), unixNano(v.UpdatedAt), unixNano(v.StatusChangedAt))
+				sqlstore.UnixNano(v.PublishedAt), sqlstore.UnixNano(v.UpdatedAt), sqlstore.UnixNano(v.StatusChangedAt))
 			if !seen[v.Name] {
 				seen[v.Name] = true
 				names = append(names, v.Name)

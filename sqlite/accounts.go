@@ -14,7 +14,7 @@ import (
 // CreateAccount implements mcpdir.AccountStore.
 func (s *DB) CreateAccount(ctx context.Context, a *mcpdir.Account) error {
 	_, err := s.db.ExecContext(ctx, `INSERT INTO accounts (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)`,
-		a.ID, a.Email, a.PasswordHash, unixNano(a.CreatedAt))
+		a.ID, a.Email, a.PasswordHash, sqlstore.UnixNano(a.CreatedAt))
 	if err != nil && strings.Contains(err.Error(), "UNIQUE") {
 		return mcpdir.Errorf(mcpdir.ECodeConflict, "an account with this email exists")
 	}
@@ -101,60 +101,6 @@ func recordKeysOf(ctx context.Context, tx *sql.Tx, accountID string, at time.Tim
 		if err := recordChange(ctx, tx, mcpdir.ChangeKey, p, at); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// CreateSession implements mcpdir.AccountStore.
-func (s *DB) CreateSession(ctx context.Context, ws *mcpdir.WebSession) error {
-	if _, err := s.db.ExecContext(ctx, `INSERT INTO web_sessions (hash, account_id, created_at, last_seen) VALUES (?, ?, ?, ?)`,
-		ws.Hash, ws.AccountID, unixNano(ws.CreatedAt), unixNano(ws.LastSeen)); err != nil {
-		return fmt.Errorf("create session: %w", err)
-	}
-	return nil
-}
-
-// SessionByHash implements mcpdir.AccountStore.
-func (s *DB) SessionByHash(ctx context.Context, hash []byte) (*mcpdir.WebSession, error) {
-	ws := mcpdir.WebSession{Hash: hash}
-	var created, seen int64
-	err := s.db.QueryRowContext(ctx, `SELECT account_id, created_at, last_seen FROM web_sessions WHERE hash = ?`, hash).Scan(&ws.AccountID, &created, &seen)
-	if isNoRows(err) {
-		return nil, mcpdir.ErrNotFound
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read session: %w", err)
-	}
-	ws.CreatedAt, ws.LastSeen = sqlstore.FromUnixNano(created), sqlstore.FromUnixNano(seen)
-	return &ws, nil
-}
-
-// TouchSession implements mcpdir.AccountStore.
-func (s *DB) TouchSession(ctx context.Context, hash []byte, at time.Time) error {
-	if _, err := s.db.ExecContext(ctx, `UPDATE web_sessions SET last_seen = ? WHERE hash = ?`, at.UnixNano(), hash); err != nil {
-		return fmt.Errorf("touch session: %w", err)
-	}
-	return nil
-}
-
-// DeleteSession implements mcpdir.AccountStore.
-func (s *DB) DeleteSession(ctx context.Context, hash []byte) error {
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM web_sessions WHERE hash = ?`, hash); err != nil {
-		return fmt.Errorf("delete session: %w", err)
-	}
-	return nil
-}
-
-// SetAccountRole implements mcpdir.AccountStore.
-func (s *DB) SetAccountRole(ctx context.Context, email, role string) error {
-	res, err := s.db.ExecContext(ctx, `UPDATE accounts SET role = ? WHERE email = ?`, role, email)
-	if err != nil {
-		return fmt.Errorf("set account role: %w", err)
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return fmt.Errorf("set account role: %w", err)
-	} else if n == 0 {
-		return mcpdir.ErrNotFound
 	}
 	return nil
 }

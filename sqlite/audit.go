@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/sqlstore"
 )
 
 // AppendAudit implements mcpdir.AuditStore.
@@ -14,7 +15,7 @@ func (s *DB) AppendAudit(ctx context.Context, r mcpdir.AuditRecord) error {
 		at = s.now()
 	}
 	_, err := s.db.ExecContext(ctx, `INSERT INTO audit (at, actor, action, target, changes) VALUES (?, ?, ?, ?, ?)`,
-		unixNano(at), r.Actor, r.Action, r.Target, string(r.Changes))
+		sqlstore.UnixNano(at), r.Actor, r.Action, r.Target, string(r.Changes))
 	if err != nil {
 		return fmt.Errorf("append audit: %w", err)
 	}

@@ -110,24 +110,6 @@ func (s *DB) scanEntries(ctx context.Context, q string, args []any, fn func(*mcp
 	return sqlstore.ScanEntries(rows, fn)
 }
 
-// CountEntries implements mcpdir.EntryStore.
-func (s *DB) CountEntries(ctx context.Context) (int, error) {
-	var n int
-	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM entries`).Scan(&n); err != nil {
-		return 0, fmt.Errorf("count entries: %w", err)
-	}
-	return n, nil
-}
-
-// LatestChange implements mcpdir.ChangeFeed.
-func (s *DB) LatestChange(ctx context.Context) (int64, error) {
-	var seq int64
-	if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM changes`).Scan(&seq); err != nil {
-		return 0, fmt.Errorf("latest change: %w", err)
-	}
-	return seq, nil
-}
-
 // PruneChanges implements mcpdir.ChangeFeed.
 func (s *DB) PruneChanges(ctx context.Context, before time.Time) (int64, error) {
 	res, err := s.db.ExecContext(ctx, `DELETE FROM changes WHERE at < ? AND seq < (SELECT MAX(seq) FROM changes)`, before.UnixNano())

@@ -48,7 +48,7 @@ func (s *DB) AddInsights(ctx context.Context, b mcpdir.InsightBatch) error {
 			ON CONFLICT (hour, query) DO UPDATE SET count = count + excluded.count, empty = empty + excluded.empty,
 			last_seen = MAX(last_seen, excluded.last_seen)`, len(b.Queries), func(i int) []any {
 			x := b.Queries[i]
-			return []any{x.Hour.UnixNano(), x.Query, x.Count, x.Empty, unixNano(x.LastSeen)}
+			return []any{x.Hour.UnixNano(), x.Query, x.Count, x.Empty, sqlstore.UnixNano(x.LastSeen)}
 		})
 	}
 	if err == nil {

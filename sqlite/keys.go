@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/sqlstore"
 )
 
 // CreateKey implements mcpdir.KeyStore.
@@ -18,7 +19,7 @@ func (s *DB) CreateKey(ctx context.Context, k *mcpdir.APIKey) error {
 	}
 	defer tx.Rollback()
 	_, err = tx.ExecContext(ctx, `INSERT INTO api_keys (prefix, name, scope, hash, rate_limit, created_at, expires_at, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		k.Prefix, k.Name, string(k.Scope), k.Hash, k.RateLimit, unixNano(k.CreatedAt), unixNano(k.ExpiresAt), k.Owner)
+		k.Prefix, k.Name, string(k.Scope), k.Hash, k.RateLimit, sqlstore.UnixNano(k.CreatedAt), sqlstore.UnixNano(k.ExpiresAt), k.Owner)
 	if err != nil {
 		if strings.Contains(err.Error(), "UNIQUE") {
 			return mcpdir.Errorf(mcpdir.ECodeInvalidRequest, "a key with this prefix exists")

@@ -39,7 +39,7 @@ func (s *DB) CreateClient(ctx context.Context, c *mcpdir.OAuthClient, q mcpdir.C
 			}
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO oauth_clients (id, name, redirect_uris, created_at, network) VALUES (?, ?, ?, ?, ?)`,
-			c.ID, c.Name, string(uris), unixNano(c.CreatedAt), c.Network)
+			c.ID, c.Name, string(uris), sqlstore.UnixNano(c.CreatedAt), c.Network)
 		return err
 	})
 }
@@ -63,15 +63,6 @@ func (s *DB) Client(ctx context.Context, id string) (*mcpdir.OAuthClient, error)
 	return &c, nil
 }
 
-// CreateCode implements mcpdir.OAuthStore.
-func (s *DB) CreateCode(ctx context.Context, c *mcpdir.OAuthCode) error {
-	if _, err := s.db.ExecContext(ctx, `INSERT INTO oauth_codes (hash, client_id, client_name, account_id, redirect_uri, challenge, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		c.Hash, c.ClientID, c.ClientName, c.AccountID, c.RedirectURI, c.Challenge, unixNano(c.ExpiresAt)); err != nil {
-		return fmt.Errorf("create code: %w", err)
-	}
-	return nil
-}
-
 // RedeemCode implements mcpdir.OAuthStore.
 func (s *DB) RedeemCode(ctx context.Context, hash []byte, g *mcpdir.OAuthGrant, tokens ...*mcpdir.OAuthToken) error {
 	return s.inTx(ctx, "redeem code", func(tx *sql.Tx) error {
@@ -83,7 +74,7 @@ func (s *DB) RedeemCode(ctx context.Context, hash []byte, g *mcpdir.OAuthGrant, 
 			return mcpdir.ErrNotFound
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO oauth_grants (id, client_id, client_name, account_id, created_at) VALUES (?, ?, ?, ?, ?)`,
-			g.ID, g.ClientID, g.ClientName, g.AccountID, unixNano(g.CreatedAt)); err != nil {
+			g.ID, g.ClientID, g.ClientName, g.AccountID, sqlstore.UnixNano(g.CreatedAt)); err != nil {
 			return err
 		}
 		return insertTokens(ctx, tx, tokens)
@@ -93,7 +84,7 @@ func (s *DB) RedeemCode(ctx context.Context, hash []byte, g *mcpdir.OAuthGrant, 
 func insertTokens(ctx context.Context, tx *sql.Tx, tokens []*mcpdir.OAuthToken) error {
 	for _, t := range tokens {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO oauth_tokens (hash, grant_id, refresh, expires_at) VALUES (?, ?, ?, ?)`,
-			t.Hash, t.GrantID, t.Refresh, unixNano(t.ExpiresAt)); err != nil {
+			t.Hash, t.GrantID, t.Refresh, sqlstore.UnixNano(t.ExpiresAt)); err != nil {
 			return err
 		}
 	}
@@ -118,22 +109,6 @@ func (s *DB) inTx(ctx context.Context, what string, fn func(tx *sql.Tx) error) e
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	return nil
-}
-
-// Token implements mcpdir.OAuthStore.
-func (s *DB) Token(ctx context.Context, hash []byte) (*mcpdir.OAuthToken, *mcpdir.OAuthGrant, error) {
-	t := mcpdir.OAuthToken{Hash: hash}
-	var expires, rotated int64
-	g, err := sqlstore.ScanGrant(s.db.QueryRowContext(ctx, `SELECT g.id, g.client_id, g.client_name, g.account_id, g.created_at, g.last_used_at, g.revoked_at, t.refresh, t.expires_at, t.rotated_at
-		FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id WHERE t.hash = ?`, hash), &t.Refresh, &expires, &rotated)
-	if isNoRows(err) {
-		return nil, nil, mcpdir.ErrNotFound
-	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("read token: %w", err)
-	}
-	t.GrantID, t.ExpiresAt, t.RotatedAt = g.ID, sqlstore.FromUnixNano(expires), sqlstore.FromUnixNano(rotated)
-	return &t, g, nil
 }
 
 // RotateRefresh implements mcpdir.OAuthStore.

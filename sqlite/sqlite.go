@@ -34,7 +34,7 @@ const FileName = "mcpdir.db"
 // and mcpdir.ChangeFeed. Several processes may open the same file: the CLI
 // writes while a server runs, and the server follows the change feed.
 type DB struct {
-	sqlstore.Reads
+	sqlstore.Queries
 	db  *sql.DB
 	now func() time.Time
 }
@@ -42,7 +42,7 @@ type DB struct {
 // dialect is SQLite's, as sqlstore writes SQL.
 var dialect = sqlstore.Dialect{Int64: "INTEGER", Placeholder: func(int) string { return "?" }}
 
-// driver is the database as the reads the stores share use it.
+// driver is the database as the queries the stores share use it.
 type driver struct{ db *sql.DB }
 
 func (d driver) Query(ctx context.Context, query string, args []any, read func(sqlstore.Rows) error) error {
@@ -56,6 +56,14 @@ func (d driver) Query(ctx context.Context, query string, args []any, read func(s
 
 func (d driver) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Row {
 	return row{d.db.QueryRowContext(ctx, query, args...)}
+}
+
+func (d driver) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	res, err := d.db.ExecContext(ctx, query, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
 }
 
 // row is a row whose absence is mcpdir.ErrNotFound.
@@ -91,7 +99,7 @@ func Open(ctx context.Context, dataDir string) (*DB, error) {
 	}
 	db.SetMaxOpenConns(8)
 	db.SetConnMaxIdleTime(time.Minute)
-	s := &DB{Reads: sqlstore.Reads{Driver: driver{db}, Dialect: dialect}, db: db, now: time.Now}
+	s := &DB{Queries: sqlstore.Queries{Driver: driver{db}, Dialect: dialect}, db: db, now: time.Now}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -303,13 +311,6 @@ func (t migrateTx) QueryInt(ctx context.Context, q string) (n int, err error) {
 	return n, err
 }
 
-func unixNano(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixNano()
-}
-
 func recordChange(ctx context.Context, tx *sql.Tx, kind, ref string, at time.Time) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO changes (kind, ref, at) VALUES (?, ?, ?)`, kind, ref, at.UnixNano())
 	return err
@@ -318,19 +319,6 @@ func recordChange(ctx context.Context, tx *sql.Tx, kind, ref string, at time.Tim
 var errNoRows = sql.ErrNoRows
 
 func isNoRows(err error) bool { return errors.Is(err, errNoRows) }
-
-// State implements mcpdir.StateStore.
-func (s *DB) State(ctx context.Context, key string) (string, error) {
-	var v string
-	err := s.db.QueryRowContext(ctx, `SELECT value FROM state WHERE key = ?`, key).Scan(&v)
-	if isNoRows(err) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("read state %s: %w", key, err)
-	}
-	return v, nil
-}
 
 // SetState implements mcpdir.StateStore.
 func (s *DB) SetState(ctx context.Context, key, value string) error {

@@ -30,7 +30,7 @@ func (s *DB) PutVersions(ctx context.Context, versions []*mcpdir.ServerVersion) 
 	names := map[string]bool{}
 	for _, v := range versions {
 		if _, err := put.ExecContext(ctx, v.Name, v.Version, v.EntryKey, []byte(v.Server), v.Status, v.StatusMessage,
-			unixNano(v.PublishedAt), unixNano(v.UpdatedAt), unixNano(v.StatusChangedAt)); err != nil {
+			sqlstore.UnixNano(v.PublishedAt), sqlstore.UnixNano(v.UpdatedAt), sqlstore.UnixNano(v.StatusChangedAt)); err != nil {
 			return fmt.Errorf("put version %s %s: %w", v.Name, v.Version, err)
 		}
 		if !names[v.Name] {

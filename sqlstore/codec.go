@@ -3,8 +3,9 @@
 // a store gives an entry, the migration runner (migrate.go), the scanning
 // of rows both read alike (rows.go, records.go: entries, audit records,
 // accounts, API keys, OAuth grants, server versions; ratewindows.go), and
-// the reads both make alike (reads.go: Reads, which a store embeds with
-// its Driver and Dialect; insight.go: ReadInsights in the store's SQL).
+// the statements both make alike (queries.go: Queries, which a store
+// embeds with its Driver and Dialect; insight.go: ReadInsights in the
+// store's SQL).
 package sqlstore
 
 import (

@@ -63,6 +63,15 @@ func DecodeEntry(id string, doc []byte, created, updated int64) (*mcpdir.Entry, 
 	return e, nil
 }
 
+// UnixNano is how a store keeps a time: Unix nanoseconds, 0 for the zero
+// time.
+func UnixNano(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
 // FromUnixNano is a stored time: 0 is the zero time.
 func FromUnixNano(n int64) time.Time {
 	if n == 0 {
