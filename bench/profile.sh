@@ -6,7 +6,7 @@
 # Prints wrk's req/s and pprof's top functions; leaves the profile and binary
 # in bench/profiles/ for `go tool pprof`.
 set -euo pipefail
-[ $# -ge 1 ] || { echo "usage: bench/profile.sh rest|mcp|limit [seconds]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: bench/profile.sh rest|mcp|limit|rest-new|mcp-new [seconds]" >&2; exit 2; }
 cd "$(dirname "$0")/.."
 root=$(pwd)
 data=${MCPDIR_SHARED_DATA:-$root/../shared/data}
@@ -23,18 +23,34 @@ key=$("$out/mcpdir" keys create --data-dir "$work/data" --name profile --rate-li
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 pport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 url=http://127.0.0.1:$port
-MCPDIR_PPROF_ADDR=127.0.0.1:$pport "$out/mcpdir" serve --data-dir "$work/data" --addr "127.0.0.1:$port" --no-starter --bench-baseline 2>"$work/server.log" &
+cache=()
+case $load in *-new) cache=(--search-cache 0) ;; esac
+MCPDIR_PPROF_ADDR=127.0.0.1:$pport "$out/mcpdir" serve --data-dir "$work/data" --addr "127.0.0.1:$port" --no-starter --bench-baseline "${cache[@]}" 2>"$work/server.log" &
 server=$!
 for _ in $(seq 300); do curl -fs "$url/readyz" >/dev/null && break; sleep 0.1; done
-python3 - "$data/relevance/dev.jsonl" "$work" <<'PY'
-import json, sys, urllib.parse
-qs = [json.loads(line)["query"] for line in open(sys.argv[1])]
+python3 - "$data" "$work" "$load" search/testdata <<'PY'
+import json, random, re, sys, urllib.parse
+data, work, load, testdata = sys.argv[1:5]
+qs = [json.loads(line)["query"] for line in open(data + "/relevance/dev.jsonl")]
+if load.endswith("-new"): # as bench/run.sh's queries-new
+    for f in ("nl.jsonl", "nl-dev.jsonl", "extra-judgments.jsonl"):
+        qs += [json.loads(line)["query"] for line in open(testdata + "/" + f)]
+    qs = list(dict.fromkeys(qs))
+    words = sorted({w for line in open(data + "/packages-corpus.jsonl")
+                    for w in re.findall(r"[a-z]{3,}", (json.loads(line).get("brief") or "").lower())})
+    rng, seen = random.Random(36), set(qs)
+    while len(qs) < 20000:
+        q = " ".join(rng.choice(words) for _ in range(rng.randint(1, 4)))
+        if q not in seen:
+            seen.add(q)
+            qs.append(q)
+    rng.shuffle(qs)
 open(sys.argv[2] + "/q.txt", "w").write("".join(urllib.parse.quote_plus(q) + "\n" for q in qs))
 open(sys.argv[2] + "/q.json.txt", "w").write("".join(json.dumps(q) + "\n" for q in qs))
 PY
 case $load in
-  rest) file=q.txt; headers=''; req='wrk.format("GET", "/api/open/v1/search?keywords=" .. q)' ;;
-  mcp) file=q.json.txt
+  rest|rest-new) file=q.txt; headers=''; req='wrk.format("GET", "/api/open/v1/search?keywords=" .. q)' ;;
+  mcp|mcp-new) file=q.json.txt
     headers='wrk.headers["Content-Type"] = "application/json"; wrk.headers["Accept"] = "application/json, text/event-stream"
 wrk.headers["MCP-Protocol-Version"] = "2026-07-28"; wrk.headers["Mcp-Method"] = "tools/call"; wrk.headers["Mcp-Name"] = "search_mcp"'
     req="wrk.format(\"POST\", \"/api/open/mcp\", nil, '{\"jsonrpc\":\"2.0\",\"id\":' .. i .. ',\"method\":\"tools/call\",\"params\":{\"name\":\"search_mcp\",\"arguments\":{\"keywords\":' .. q .. '},\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{}}}}')" ;;

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/search/internal/releval"
+	"github.com/mcpdir/mcpdir/search/lexicon"
 )
 
 // BenchmarkSearch runs the judged dev queries against the corpus and
@@ -269,4 +270,58 @@ func newQueries(tb testing.TB, n int) []releval.Query {
 	}
 	rng.Shuffle(len(qs), func(i, j int) { qs[i], qs[j] = qs[j], qs[i] })
 	return qs
+}
+
+// BenchmarkTypoWalk justifies dictionary.next: the typo walks new keyword
+// queries make (the words of BenchmarkSearchNew's keyword queries that the
+// parser takes for typos: rare, 4 to MaxTypoLen letters), each walked in
+// full and then leaving out the words the parser would drop (those in no
+// more than lexicon's typoDominance (8) times the word's own entries), in
+// turn, in one loop. Reports each walk's mean time and pruned/full:
+//
+//	go test ./search -run '^$' -bench BenchmarkTypoWalk -benchtime 20x
+func BenchmarkTypoWalk(b *testing.B) {
+	x := loadIndex(b)
+	type walk struct {
+		w      string
+		budget int
+		over   uint32
+	}
+	var walks []walk
+	seen := map[string]bool{}
+	for _, q := range newQueries(b, 20000) {
+		if q.Kind != "keywords-new" {
+			continue
+		}
+		for _, w := range strings.Fields(q.Query) {
+			id, ok := x.termIDs[w]
+			if seen[w] || !ok || len(w) < 4 || len(w) > lexicon.MaxTypoLen || x.terms[id].df > uint32(x.live/5000) {
+				continue
+			}
+			seen[w] = true
+			budget := 1
+			if len(w) >= 8 {
+				budget = 2
+			}
+			walks = append(walks, walk{w, budget, 8 * x.terms[id].df})
+		}
+	}
+	var fw fuzzyWalk
+	var full, pruned time.Duration
+	b.ResetTimer()
+	for range b.N {
+		for _, k := range walks {
+			t0 := time.Now()
+			fw.run(&x.dict, x.terms, k.w, k.budget, 0)
+			t1 := time.Now()
+			fw.run(&x.dict, x.terms, k.w, k.budget, k.over)
+			pruned += time.Since(t1)
+			full += t1.Sub(t0)
+		}
+	}
+	n := float64(b.N * len(walks))
+	b.ReportMetric(float64(full.Nanoseconds())/n, "full-ns/walk")
+	b.ReportMetric(float64(pruned.Nanoseconds())/n, "pruned-ns/walk")
+	b.ReportMetric(float64(pruned)/float64(full), "pruned/full")
+	b.ReportMetric(float64(len(walks)), "walks")
 }

@@ -25,14 +25,31 @@ type fuzzyWalk struct {
 	// at[c] has bit j set where q[j-1] == c (j from 1): a cell's match
 	// and a transposition are read from it, not from the query.
 	at [256]uint64
+	// Words found in no more than over entries are of no use to the
+	// caller (prune): the walk leaves them out where it would take a word
+	// without reading it (every word below a node near enough, and words
+	// ending at one), and counts them in lost.
+	terms []term
+	prune bool
+	over  uint32
+	lost  int
 }
 
-func (fw *fuzzyWalk) run(d *dictionary, terms []term, q string, budget int) []lexicon.Near {
+// run returns the words within budget edits of q, as whole words or by a
+// prefix: the dictionary's that begin with q's first letter, and pending
+// ones.
+//
+// Words found in no more than over entries may be left out (over > 0):
+// the returned words are then those of the full walk, less some of those,
+// in the same order. The walk stops where the full walk would have found
+// maxFuzzyFound words, counting those it left out.
+func (fw *fuzzyWalk) run(d *dictionary, terms []term, q string, budget int, over uint32) []lexicon.Near {
 	for i := 0; i < len(fw.q); i++ {
 		fw.at[fw.q[i]] = 0
 	}
-	fw.q, fw.budget, fw.d = q, budget, d
-	fw.found = fw.found[:0]
+	fw.q, fw.budget, fw.d, fw.terms = q, budget, d, terms
+	fw.found, fw.lost = fw.found[:0], 0
+	fw.over, fw.prune = over, over > 0
 	for i := 0; i < len(q); i++ {
 		fw.at[q[i]] |= 1 << (i + 1)
 	}
@@ -49,7 +66,21 @@ func (fw *fuzzyWalk) run(d *dictionary, terms []term, q string, budget int) []le
 	for _, id := range d.pending {
 		fw.check(id, terms[id].text, -1)
 	}
+	fw.terms = nil
 	return fw.found
+}
+
+// count is how many words the full walk would have found so far.
+func (fw *fuzzyWalk) count() int { return len(fw.found) + fw.lost }
+
+// rare reports whether the walk leaves out word id, which it would
+// otherwise find, as too rare; it counts the word in lost.
+func (fw *fuzzyWalk) rare(id uint32) bool {
+	if fw.prune && fw.terms[id].df <= fw.over {
+		fw.lost++
+		return true
+	}
+	return false
 }
 
 // walk visits the trie node of the words [lo, hi), which share a prefix of
@@ -61,21 +92,23 @@ func (fw *fuzzyWalk) walk(lo, hi, depth int, last byte) {
 		// The query is within budget of this prefix, which is no shorter
 		// than the query: every word below matches, as a whole word if it
 		// is itself near enough.
-		for i := lo; i < hi && len(fw.found) < maxFuzzyFound; i++ {
-			fw.check(d.ids[i], d.words[i], dist)
+		for i := lo; i < hi && fw.count() < maxFuzzyFound; i++ {
+			if !fw.rare(d.ids[i]) {
+				fw.check(d.ids[i], d.words[i], dist)
+			}
 		}
 		return
 	}
 	i := lo
 	for ; i < hi && len(d.words[i]) == depth; i++ {
-		if dist <= fw.budget {
+		if dist <= fw.budget && !fw.rare(d.ids[i]) {
 			fw.found = append(fw.found, lexicon.Near{ID: d.ids[i], Dist: dist, Whole: true})
 		}
 	}
 	if depth == n+fw.budget {
 		return
 	}
-	for i < hi && len(fw.found) < maxFuzzyFound {
+	for i < hi && fw.count() < maxFuzzyFound {
 		c := d.byteAt(i, depth)
 		j := i + d.childEnd(i, hi, depth, c)
 		if fw.step(depth, c, last) {
@@ -95,10 +128,25 @@ func (d *dictionary) byteAt(i, depth int) byte {
 }
 
 // childEnd returns how many of the sorted words [lo, hi) have byte c at
-// depth, all of them being at least depth+1 long and the first having c
-// there.
+// depth, all of them being at least depth+1 long and none having a
+// smaller byte there.
+//
+// It gallops from lo before it bisects: most children deep in the walk
+// hold a few words of a wide range, and are found in a few steps.
 func (d *dictionary) childEnd(lo, hi, depth int, c byte) int {
 	start := lo
+	if lo >= hi || d.byteAt(lo, depth) > c {
+		return 0 // no word begins so (the root's search)
+	}
+	for step := 1; lo+step < hi; step *= 2 {
+		if d.byteAt(lo+step, depth) > c {
+			hi = lo + step
+			break
+		}
+		lo += step
+	}
+	// Word lo has c at depth; none from hi on has.
+	lo++
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		if d.byteAt(m, depth) <= c {

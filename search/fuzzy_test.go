@@ -2,9 +2,11 @@ package search
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/mcpdir/mcpdir"
@@ -81,7 +83,7 @@ func checkFuzzyWalk(t *testing.T, alphabet string, budget, minLen int) {
 	var fw fuzzyWalk
 	for _, q := range qs {
 		got := map[string]lexicon.Near{}
-		found := fw.run(&x.dict, x.terms, q, budget)
+		found := fw.run(&x.dict, x.terms, q, budget, 0)
 		if len(found) >= maxFuzzyFound {
 			continue // capped: brute force finds more
 		}
@@ -114,6 +116,83 @@ func checkFuzzyWalk(t *testing.T, alphabet string, budget, minLen int) {
 	}
 }
 
+// TestFuzzyWalkPruned checks that a walk that may leave out words of no
+// more than over entries returns the full walk's words less some of those,
+// in the same order, also where the full walk stops at maxFuzzyFound; over
+// an index loaded at once, then changed entry by entry.
+func TestFuzzyWalkPruned(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 6))
+	const alphabet = "abcdeo"
+	randWord := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		return string(b)
+	}
+	vocab := make([]string, 6000)
+	for i := range vocab {
+		vocab[i] = randWord(3 + rng.IntN(7))
+	}
+	entry := func(i int) *mcpdir.Entry {
+		// Words of skewed frequency: a few in many entries, most in few.
+		ws := make([]string, 5)
+		for j := range ws {
+			ws[j] = vocab[int(float64(len(vocab))*math.Pow(rng.Float64(), 3))]
+		}
+		return &mcpdir.Entry{ID: fmt.Sprint(i), Name: ws[0], Brief: strings.Join(ws[1:], " ")}
+	}
+	x := New()
+	var es []*mcpdir.Entry
+	for i := range 5000 {
+		es = append(es, entry(i))
+	}
+	x.Upsert(es...)
+	var full, pruned fuzzyWalk
+	capped, skipped := 0, 0
+	check := func(stage string) {
+		for _, q := range vocab[:300] {
+			for budget := 1; budget <= 2; budget++ {
+				want := slices.Clone(full.run(&x.dict, x.terms, q, budget, 0))
+				if len(want) >= maxFuzzyFound {
+					capped++
+				}
+				for _, over := range []uint32{1, 2, 8, 16, 40, 200} {
+					var kept []lexicon.Near
+					for _, m := range want {
+						if x.terms[m.ID].df > over {
+							kept = append(kept, m)
+						}
+					}
+					var got []lexicon.Near
+					for _, m := range pruned.run(&x.dict, x.terms, q, budget, over) {
+						if x.terms[m.ID].df > over {
+							got = append(got, m)
+						}
+					}
+					if pruned.prune && pruned.lost > 0 {
+						skipped++
+					}
+					if !slices.Equal(got, kept) {
+						t.Fatalf("%s: %q, budget %d, over %d: pruned walk found %v, want %v", stage, q, budget, over, got, kept)
+					}
+				}
+			}
+		}
+	}
+	check("loaded")
+	for i := range 600 {
+		x.Upsert(entry(5000 + i))
+		if i%3 == 0 {
+			x.Remove(fmt.Sprint(rng.IntN(5000)))
+		}
+	}
+	check("changed")
+	if capped == 0 || skipped == 0 {
+		t.Errorf("%d capped walks, %d pruned ones: want some of each", capped, skipped)
+	}
+}
+
 // The dictionary's search by heads finds where sort.SearchStrings does.
 func TestDictionarySearch(t *testing.T) {
 	x := New()
@@ -126,5 +205,56 @@ func TestDictionarySearch(t *testing.T) {
 				t.Errorf("search(%q) = %d, want %d", p, got, want)
 			}
 		}
+	}
+}
+
+// childEnd, galloping then bisecting, counts what a scan counts: for every
+// run of words sharing a prefix, and for a letter no word begins with.
+func TestChildEnd(t *testing.T) {
+	x := New()
+	rng := rand.New(rand.NewPCG(5, 5))
+	for i := range 2000 {
+		b := make([]byte, 1+rng.IntN(6))
+		for j := range b {
+			b[j] = "abcx"[rng.IntN(4)]
+		}
+		x.Upsert(&mcpdir.Entry{ID: fmt.Sprint(i), Name: string(b)})
+	}
+	d := &x.dict
+	if got := d.childEnd(d.search("d"), len(d.words), 0, 'd'); got != 0 {
+		t.Errorf("childEnd for a missing first letter = %d, want 0", got)
+	}
+	checked := 0
+	for depth := range 5 {
+		// Each prefix of depth bytes is a node; its children are counted.
+		for lo := 0; lo < len(d.words); {
+			hi := lo + 1
+			if len(d.words[lo]) < depth {
+				lo = hi
+				continue
+			}
+			for hi < len(d.words) && len(d.words[hi]) >= depth && d.words[hi][:depth] == d.words[lo][:depth] {
+				hi++
+			}
+			i := lo
+			for i < hi && len(d.words[i]) == depth {
+				i++
+			}
+			for i < hi {
+				c, want := d.words[i][depth], 0
+				for want < hi-i && d.words[i+want][depth] == c {
+					want++
+				}
+				if got := d.childEnd(i, hi, depth, c); got != want {
+					t.Fatalf("childEnd(%d, %d, %d, %q) = %d, want %d", i, hi, depth, c, got, want)
+				}
+				checked++
+				i += want
+			}
+			lo = hi
+		}
+	}
+	if checked < 500 {
+		t.Errorf("%d children checked, want more", checked)
 	}
 }

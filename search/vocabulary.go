@@ -52,8 +52,8 @@ func (v *vocabulary) Prefixed(w string, f func(id uint32, text string)) {
 	}
 }
 
-func (v *vocabulary) Near(w string, budget int) []lexicon.Near {
-	return v.fuzzy.run(&v.x.dict, v.x.terms, w, budget)
+func (v *vocabulary) Near(w string, budget int, over uint32) []lexicon.Near {
+	return v.fuzzy.run(&v.x.dict, v.x.terms, w, budget, over)
 }
 
 // maxTogetherDF bounds the entries Together reads: a word of more entries

@@ -13,7 +13,7 @@ import "slices"
 func (p *Parser) findCues() {
 	p.seq, p.seqWords, p.named = p.seq[:0], p.seqWords[:0], p.named[:0]
 	for _, i := range p.content {
-		p.seq = append(p.seq, p.stems.of(p.words[i].text))
+		p.seq = append(p.seq, cachedStem(p.words[i].text))
 		p.seqWords = append(p.seqWords, span{i, i + 1})
 	}
 	n := len(p.seq)
@@ -36,7 +36,7 @@ func (p *Parser) findCues() {
 		glossed = true
 		from := span{p.seqWords[i].from, p.seqWords[i+bestSpan-1].to}
 		for _, w := range best.words {
-			p.seq = append(p.seq, p.stems.of(w))
+			p.seq = append(p.seq, cachedStem(w))
 			p.seqWords = append(p.seqWords, from)
 			for j := range p.words[from.from:from.to] {
 				if ww := &p.words[from.from+j]; !ww.stop && !slices.Contains(ww.gloss, w) {

@@ -84,7 +84,7 @@ func (p *Parser) addClause(w string, qw *qword) {
 		c.Senses = p.sensesOf(qw)
 		return
 	}
-	st := Stem(w)
+	st := cachedStem(w)
 	if p.clauseOf(st) != nil {
 		return
 	}
@@ -142,7 +142,7 @@ func (p *Parser) newClause(w string) *Clause {
 func (p *Parser) addPairClauses() {
 	for _, pair := range p.pairs {
 		a, b, _ := strings.Cut(pair, pairSep)
-		ca, cb := p.clauseOf(Stem(a)), p.clauseOf(Stem(b))
+		ca, cb := p.clauseOf(cachedStem(a)), p.clauseOf(cachedStem(b))
 		if ca == nil || cb == nil {
 			continue
 		}
@@ -173,7 +173,7 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword, unborne bool) {
 				if id, ok := p.v.Term(syn); ok {
 					c.add(id, p.params.Synonym)
 				}
-				p.addStem(c, Stem(syn), p.params.Synonym*p.params.Stem)
+				p.addStem(c, cachedStem(syn), p.params.Synonym*p.params.Stem)
 			}
 		}
 	}
@@ -187,7 +187,7 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword, unborne bool) {
 		if id, ok := p.v.Term(g); ok {
 			c.add(id, p.params.Gloss)
 		}
-		p.addStem(c, Stem(g), p.params.Gloss*p.params.Stem)
+		p.addStem(c, cachedStem(g), p.params.Gloss*p.params.Stem)
 	}
 	core := len(c.Exps)
 	// What the word finds beside itself is weak evidence of it: another
@@ -316,7 +316,7 @@ func (p *Parser) topicality(c *Clause, core int) float64 {
 
 // withSynonyms is w and the other words of its synonym group.
 func withSynonyms(w string) []string {
-	if g := synonymsByStem[Stem(w)]; g != nil {
+	if g := synonymsByStem[cachedStem(w)]; g != nil {
 		return g
 	}
 	return []string{w}
@@ -532,7 +532,7 @@ func (p *Parser) addTypos(c *Clause, w string, df uint32) {
 	// tried only when no word one edit away will do.
 	p.cands = p.cands[:0]
 	for b := 1; b <= budget && len(p.cands) == 0; b++ {
-		for _, m := range p.v.Near(w, b) {
+		for _, m := range p.v.Near(w, b, typoDominance*df) {
 			if p.df(m.ID) <= typoDominance*df {
 				continue
 			}

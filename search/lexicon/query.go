@@ -28,8 +28,9 @@ type Vocabulary interface {
 	// Prefixed calls f with every word that begins with w.
 	Prefixed(w string, f func(id uint32, text string))
 	// Near returns the words within budget edits of w (at most MaxTypoLen
-	// bytes), as whole words or as their prefixes.
-	Near(w string, budget int) []Near
+	// bytes), as whole words or as their prefixes. It may leave out words
+	// found in no more than over entries, which the caller has no use for.
+	Near(w string, budget int, over uint32) []Near
 	// Together reports whether some live entry has a word of stem a and
 	// a word of stem b (or either is in very many entries).
 	Together(a, b string) bool
@@ -72,7 +73,6 @@ type Parser struct {
 	words    []qword
 	spare    []qword // the other buffer of words, for rewriting them
 	content  []int
-	stems    stemCache
 	seq      []string // stems of the content words, then glossed
 	seqWords []span   // the words each stem of seq stands for
 	named    []string // the concepts whose entries' terms the query has
@@ -421,7 +421,7 @@ func (p *Parser) knows(w string) bool {
 	if id, ok := p.v.Term(w); ok && p.df(id) > 0 {
 		return true
 	}
-	_, ok := glossCues[Stem(w)]
+	_, ok := glossCues[cachedStem(w)]
 	return ok
 }
 
