@@ -225,8 +225,7 @@ func newLogger(w io.Writer, level, format string) *slog.Logger {
 	if format == "text" {
 		return slog.New(slog.NewTextHandler(w, opts))
 	}
-	opts.ReplaceAttr = secondsAttr
-	return slog.New(slog.NewJSONHandler(w, opts))
+	return slog.New(secondsHandler{slog.NewJSONHandler(w, opts)})
 }
 
 // groupSynopsis is the usage lines of a command with subcommands (keys,
