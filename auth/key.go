@@ -56,13 +56,22 @@ func WellFormed(s string) bool {
 		return false
 	}
 	for i := len(KeyPrefix); i < len(s); i++ {
-		if strings.IndexByte(base62Digits, s[i]) < 0 {
+		if !isBase62[s[i]] {
 			return false
 		}
 	}
 	body := s[len(KeyPrefix) : len(KeyPrefix)+secretChars]
 	return s[len(KeyPrefix)+secretChars:] == checksum(body)
 }
+
+// isBase62 tells the bytes of base62Digits: WellFormed reads every byte
+// of the key of every request.
+var isBase62 = func() (t [256]bool) {
+	for i := range len(base62Digits) {
+		t[base62Digits[i]] = true
+	}
+	return t
+}()
 
 // checksum is the CRC-32 of a key's random part in checksumLen base-62
 // digits. It runs on every request, so it stays off math/big.
