@@ -406,7 +406,7 @@ func (p *Parser) phraseUnborne(w string, qw *qword) bool {
 func (p *Parser) alone(w string, qw *qword) bool {
 	for i := range p.words {
 		o := &p.words[i]
-		if o != qw && !o.stop && p.knows(o.text) && p.v.Together(Stem(w), Stem(o.text)) {
+		if o != qw && !o.stop && p.knows(o.text) && p.v.Together(cachedStem(w), cachedStem(o.text)) {
 			return false
 		}
 	}
