@@ -4,7 +4,6 @@
 package mcpdir
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 	"time"
@@ -121,7 +120,7 @@ type Entry struct {
 	Imported bool `json:"imported,omitempty"`
 	// Extra keeps the fields of an imported record that the directory does not
 	// model, so that an import never loses what it was given.
-	Extra map[string]json.RawMessage `json:"extra,omitempty"`
+	Extra Extra `json:"extra,omitempty"`
 	// Aliases are the records merged into this entry (package merge): a
 	// lookup by any of their ids finds it. Only a merge sets them;
 	// the import parser never reads them, so that no imported record can claim

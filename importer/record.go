@@ -93,7 +93,7 @@ func ParseRecord(line []byte) (*mcpdir.Entry, error) {
 		}
 		extra[k] = v
 	}
-	e.Extra = extra
+	e.Extra = mcpdir.NewExtra(extra)
 	if err := e.Normalize(); err != nil {
 		return nil, err
 	}

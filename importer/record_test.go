@@ -17,10 +17,10 @@ func TestParseRecordCorpusShape(t *testing.T) {
 	if e.Popularity != 12345 || len(e.Packages) != 1 || e.Packages[0].RegistryType != "npm" || e.Packages[0].Identifier != e.Name || e.Packages[0].Version != "0.6.2" {
 		t.Fatalf("corpus fields not mapped: %+v", e)
 	}
-	if string(e.Extra["stars"]) != "7" {
-		t.Fatalf("unknown field lost: extra=%v", e.Extra)
+	if string(e.Extra.Map()["stars"]) != "7" {
+		t.Fatalf("unknown field lost: extra=%s", e.Extra)
 	}
-	if _, ok := e.Extra["registry"]; ok {
+	if _, ok := e.Extra.Map()["registry"]; ok {
 		t.Fatal("mapped field also kept as extra")
 	}
 }
@@ -134,7 +134,7 @@ func TestParseRecordIgnoresAliases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.Aliases != nil || e.Extra["aliases"] == nil {
-		t.Fatalf("aliases %+v, extra %v", e.Aliases, e.Extra)
+	if e.Aliases != nil || e.Extra.Map()["aliases"] == nil {
+		t.Fatalf("aliases %+v, extra %s", e.Aliases, e.Extra)
 	}
 }

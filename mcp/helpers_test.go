@@ -117,7 +117,7 @@ func newTestIndex() *testIndex {
 	pg.RepositoryURL = "https://github.com/example/postgres-mcp"
 	pg.Packages = []mcpdir.Package{{RegistryType: "npm", Identifier: "@example/postgres-mcp", Version: "1.2.3"}}
 	pg.Tools = []mcpdir.Tool{{Name: "query", Description: "Run a read-only SQL query"}}
-	pg.Extra = map[string]json.RawMessage{"stars": json.RawMessage("42")}
+	pg.Extra = mcpdir.NewExtra(map[string]json.RawMessage{"stars": json.RawMessage("42")})
 	idx := &testIndex{entries: []*mcpdir.Entry{
 		pg,
 		e("sqlite", "Query SQLite databases", "https://example.com/sqlite-mcp", "database"),

@@ -1,7 +1,6 @@
 package merge
 
 import (
-	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -89,7 +88,7 @@ func Merge(g Group) *mcpdir.Entry {
 	if e.Tools = tools(owners); len(e.Tools) == 0 {
 		e.Tools, toolsFrom = tools(ms), ms
 	}
-	e.Extra = maps.Clone(ms[0].Extra)
+	e.Extra = ms[0].Extra // never changed in place: shared
 	e.IsOfficial, e.IsVerified, e.Popularity = false, false, 0
 	for i, m := range ms {
 		if i < len(owners) {

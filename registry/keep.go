@@ -58,14 +58,16 @@ func Entry(v *mcpdir.ServerVersion) (*mcpdir.Entry, error) {
 		e.Key = v.EntryKey
 	}
 	e.CreatedAt, e.UpdatedAt = time.Time{}, time.Time{}
-	if e.Extra == nil {
-		e.Extra = map[string]json.RawMessage{}
+	extra := e.Extra.Map()
+	if extra == nil {
+		extra = map[string]json.RawMessage{}
 	}
-	e.Extra["registry_status"], _ = json.Marshal(v.Status)
-	e.Extra["registry_meta"], _ = json.Marshal(OfficialMeta(v, true))
+	extra["registry_status"], _ = json.Marshal(v.Status)
+	extra["registry_meta"], _ = json.Marshal(OfficialMeta(v, true))
 	// The record models what search and detail need; the registry's own
 	// record stays whole beside it (environment variables, icons…).
-	e.Extra["server"] = v.Server
+	extra["server"] = v.Server
+	e.Extra = mcpdir.NewExtra(extra)
 	return e, nil
 }
 

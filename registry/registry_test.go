@@ -155,9 +155,9 @@ func TestSync(t *testing.T) {
 		t.Fatalf("server-1: %+v", e)
 	}
 	var whole map[string]any
-	json.Unmarshal(e.Extra["server"], &whole)
+	json.Unmarshal(e.Extra.Map()["server"], &whole)
 	if _, ok := whole["packages"].([]any)[0].(map[string]any)["environmentVariables"]; !ok {
-		t.Errorf("the registry's record lost its environment variables: %s", e.Extra["server"])
+		t.Errorf("the registry's record lost its environment variables: %s", e.Extra.Map()["server"])
 	}
 
 	// Second run: only what changed since; an update, a deletion, a
@@ -188,7 +188,7 @@ func TestSync(t *testing.T) {
 	if entryOf(t, db, "io.github.example/server-1") != nil {
 		t.Error("a deleted server is still in the directory")
 	}
-	if e := entryOf(t, db, "io.github.example/server-2"); e == nil || string(e.Extra["registry_status"]) != `"deprecated"` {
+	if e := entryOf(t, db, "io.github.example/server-2"); e == nil || string(e.Extra.Map()["registry_status"]) != `"deprecated"` {
 		t.Errorf("a deprecated server: %+v", e)
 	}
 	if e := entryOf(t, db, "io.github.example/server-3"); e == nil || e.Brief != "An admin's words" {

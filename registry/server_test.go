@@ -51,14 +51,14 @@ func TestSyncReadsServerJSONOnly(t *testing.T) {
 		t.Fatalf("the entry took the record's directory fields: %+v", e)
 	}
 	for _, k := range []string{"is_official", "popularity", "edited", "x", "downloads"} {
-		if _, ok := e.Extra[k]; ok {
+		if _, ok := e.Extra.Map()[k]; ok {
 			t.Errorf("extra holds %q", k)
 		}
 	}
 	// Kept whole, never interpreted.
 	var kept map[string]any
-	if err := json.Unmarshal(e.Extra["server"], &kept); err != nil || kept["is_official"] != true || kept["popularity"] != 1e9 {
-		t.Fatalf("the record is not kept whole: %s", e.Extra["server"])
+	if err := json.Unmarshal(e.Extra.Map()["server"], &kept); err != nil || kept["is_official"] != true || kept["popularity"] != 1e9 {
+		t.Fatalf("the record is not kept whole: %s", e.Extra.Map()["server"])
 	}
 	// Synced again with a new version: the entry follows it (no "edited" pin).
 	f.servers = append(f.servers, item{hostile("io.github.example/hostile", "2.0.0"), "active", time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), true})

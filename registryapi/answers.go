@@ -137,11 +137,12 @@ func historic(v *mcpdir.ServerVersion, name string, latest bool) Server {
 // entry last changed here, never earlier than the registry's.
 func official(e *mcpdir.Entry) registry.Official {
 	m := registry.Official{Status: mcpdir.StatusActive}
-	if raw, ok := e.Extra["registry_meta"]; ok {
+	extra := e.Extra.Map()
+	if raw, ok := extra["registry_meta"]; ok {
 		json.Unmarshal(raw, &m)
 	}
 	m.IsLatest = true
-	if raw, ok := e.Extra["registry_status"]; ok {
+	if raw, ok := extra["registry_status"]; ok {
 		json.Unmarshal(raw, &m.Status)
 	}
 	if m.PublishedAt == nil && !e.CreatedAt.IsZero() {

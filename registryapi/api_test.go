@@ -270,8 +270,8 @@ func TestRecords(t *testing.T) {
 		`"transport":{"type":"stdio"},"environmentVariables":[{"name":"API_KEY","isSecret":true}]}]}`
 	reg := entry("io.github.acme/weather", "Forecasts for every city.", func(e *mcpdir.Entry) {
 		e.Source = mcpdir.SourceRegistry
-		e.Extra = map[string]json.RawMessage{"server": json.RawMessage(published),
-			"registry_meta": json.RawMessage(`{"status":"active","publishedAt":"2025-05-01T00:00:00Z","isLatest":true}`)}
+		e.Extra = mcpdir.NewExtra(map[string]json.RawMessage{"server": json.RawMessage(published),
+			"registry_meta": json.RawMessage(`{"status":"active","publishedAt":"2025-05-01T00:00:00Z","isLatest":true}`)})
 	})
 	hosted := entry("hosted", "A hosted server", func(e *mcpdir.Entry) {
 		e.Packages = nil

@@ -80,7 +80,7 @@ type liveMeta struct {
 func record(e *mcpdir.Entry, name string) (map[string]any, []string) {
 	var changed []string
 	s := map[string]any{}
-	if raw, ok := e.Extra["server"]; ok && e.Source == mcpdir.SourceRegistry {
+	if raw, ok := e.Extra.Get("server"); ok && e.Source == mcpdir.SourceRegistry {
 		// A registry's record is served as it was published.
 		if json.Unmarshal(raw, &s) != nil {
 			s = map[string]any{}

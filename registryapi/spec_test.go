@@ -160,7 +160,7 @@ func TestAnswersFollowTheSpec(t *testing.T) {
 					continue
 				}
 				e.Source = mcpdir.SourceRegistry
-				e.Extra = map[string]json.RawMessage{"server": rec}
+				e.Extra = mcpdir.NewExtra(map[string]json.RawMessage{"server": rec})
 				e.ID = mcpdir.EntryID(e.NaturalKey())
 				entries = append(entries, e)
 			}

@@ -194,7 +194,7 @@ func TestRequiredFields(t *testing.T) {
 		}
 		// ParseRecord keeps unknown fields in Extra, so any here is a typo in
 		// a field name.
-		for k := range e.Extra {
+		for k := range e.Extra.Map() {
 			t.Errorf("%s: unknown field %q (typo?)", name, k)
 		}
 		if e.Popularity < 0 {

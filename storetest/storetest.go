@@ -183,7 +183,7 @@ func everyField(t *testing.T, open Opener) {
 	}
 	g := got[0]
 	if g.Title != "X" || g.AuthorName != "X Inc" || len(g.Tools) != 1 || g.Packages[0].Version != "1.0.0" || g.Remotes[0].Transport != "streamable-http" ||
-		!g.IsOfficial || !g.IsVerified || g.Popularity != 42 || g.License != "MIT" || string(g.Extra["custom"]) != `{"k":[1,2]}` ||
+		!g.IsOfficial || !g.IsVerified || g.Popularity != 42 || g.License != "MIT" || string(g.Extra.Map()["custom"]) != `{"k":[1,2]}` ||
 		!slices.Equal(g.Transports, []string{"stdio", "streamable-http"}) || g.CreatedAt.IsZero() {
 		t.Fatalf("round trip lost fields: %+v", g)
 	}

@@ -60,33 +60,33 @@ func RoundScore(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }
 // is_recommended and metadata; the official registry's repository object),
 // so that a client written for either finds what it expects.
 type Detail struct {
-	ID            string                     `json:"id"`
-	UUID          string                     `json:"uuid"`
-	Name          string                     `json:"name"`
-	Title         string                     `json:"title"`
-	Brief         string                     `json:"brief"`
-	Description   string                     `json:"description"`
-	WebsiteURL    string                     `json:"website_url"`
-	RepositoryURL string                     `json:"repository_url"`
-	Repository    *DetailRepository          `json:"repository,omitempty"`
-	AuthorName    string                     `json:"author_name"`
-	Tags          []string                   `json:"tags"`
-	Categories    []string                   `json:"categories"`
-	Transports    []string                   `json:"transports"`
-	Packages      []mcpdir.Package           `json:"packages"`
-	Remotes       []mcpdir.Remote            `json:"remotes"`
-	Tools         []mcpdir.Tool              `json:"tools"`
-	License       string                     `json:"license"`
-	Version       string                     `json:"version"`
-	IsOfficial    bool                       `json:"is_official"`
-	IsVerified    bool                       `json:"is_verified"`
-	IsRecommended bool                       `json:"is_recommended"`
-	Popularity    int64                      `json:"popularity"`
-	Clicks        int64                      `json:"clicks"`
-	Metadata      DetailMetadata             `json:"metadata"`
-	CreatedAt     time.Time                  `json:"created_at"`
-	UpdatedAt     time.Time                  `json:"updated_at"`
-	Extra         map[string]json.RawMessage `json:"extra,omitempty"`
+	ID            string            `json:"id"`
+	UUID          string            `json:"uuid"`
+	Name          string            `json:"name"`
+	Title         string            `json:"title"`
+	Brief         string            `json:"brief"`
+	Description   string            `json:"description"`
+	WebsiteURL    string            `json:"website_url"`
+	RepositoryURL string            `json:"repository_url"`
+	Repository    *DetailRepository `json:"repository,omitempty"`
+	AuthorName    string            `json:"author_name"`
+	Tags          []string          `json:"tags"`
+	Categories    []string          `json:"categories"`
+	Transports    []string          `json:"transports"`
+	Packages      []mcpdir.Package  `json:"packages"`
+	Remotes       []mcpdir.Remote   `json:"remotes"`
+	Tools         []mcpdir.Tool     `json:"tools"`
+	License       string            `json:"license"`
+	Version       string            `json:"version"`
+	IsOfficial    bool              `json:"is_official"`
+	IsVerified    bool              `json:"is_verified"`
+	IsRecommended bool              `json:"is_recommended"`
+	Popularity    int64             `json:"popularity"`
+	Clicks        int64             `json:"clicks"`
+	Metadata      DetailMetadata    `json:"metadata"`
+	CreatedAt     time.Time         `json:"created_at"`
+	UpdatedAt     time.Time         `json:"updated_at"`
+	Extra         mcpdir.Extra      `json:"extra,omitempty"`
 	// Live is the latest live check, with the tools the server listed;
 	// absent if never checked.
 	Live *LiveDetail `json:"live,omitempty"`

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# bench/memory.sh [SCALE] [BINARY]: the memory of a real replica holding
+# SCALE times the packages corpus (default 10): synthetic variants of its
+# records (another name prefix or suffix, the brief's words shuffled, the
+# package page of the new name, as search's BenchmarkSearch makes them),
+# imported into a fresh embedded store, then served. Prints the peak
+# resident set, the live heap once the index is built, and the heap
+# profile's top. BINARY (default: this tree, built with -tags pprof) lets
+# two builds be measured on the same store, one after the other.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+data=${MCPDIR_SHARED_DATA:-$root/../shared/data}
+[ -f "$data/packages-corpus.jsonl" ] || { echo "bench/memory.sh: $data/packages-corpus.jsonl not found: skipped"; exit 0; }
+scale=${1:-10}
+work=${MEMORY_WORK:-$(mktemp -d)}
+bin=${2:-$work/mcpdir}
+[ -n "${2:-}" ] || go build -tags pprof -o "$bin" ./cmd/mcpdir
+if [ ! -d "$work/data-$scale" ]; then
+  python3 - "$data/packages-corpus.jsonl" "$scale" > "$work/corpus-$scale.jsonl" <<'PY'
+import json, random, sys
+rng = random.Random(1)
+aff = ["pro", "lite", "plus", "next", "cloud", "local", "fast", "secure", "open", "community",
+       "enterprise", "core", "hub", "kit", "bridge", "studio", "agent", "ai", "v2", "x"]
+src = [json.loads(line) for line in open(sys.argv[1])]
+for k in range(int(sys.argv[2])):
+    for e in src:
+        v = dict(e)
+        if k:
+            a = rng.choice(aff)
+            v["name"] = f"{a}-{e['name']}-{k}" if rng.random() < 0.5 else f"{e['name']}-{a}-{k}"
+            words = (e.get("brief") or "").split()
+            rng.shuffle(words)
+            v["brief"] = " ".join(words)
+            if e.get("registry") == "pypi":
+                v["website_url"] = "https://pypi.org/project/" + v["name"].replace("@", "").replace("/", "-") + "/"
+            else:
+                v["website_url"] = "https://www.npmjs.com/package/" + v["name"]
+        print(json.dumps(v))
+PY
+  "$bin" import --data-dir "$work/data-$scale" "$work/corpus-$scale.jsonl" 2>/dev/null | tail -n1
+fi
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+pport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+MCPDIR_PPROF_ADDR=127.0.0.1:$pport "$bin" serve --data-dir "$work/data-$scale" --addr "127.0.0.1:$port" --no-starter 2>"$work/server.log" &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+for _ in $(seq 1200); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.5; done
+sleep 2
+grep -o '"msg":"index built"[^}]*' "$work/server.log" || true
+grep -E 'VmHWM|VmRSS' "/proc/$server/status"
+curl -fs "http://127.0.0.1:$pport/debug/pprof/heap?gc=1" > "$work/heap-$scale.prof"
+curl -fs "http://127.0.0.1:$pport/debug/pprof/heap?debug=1" | grep -E '^# (HeapAlloc|HeapInuse) '
+go tool pprof -sample_index=inuse_space -top -nodecount=12 "$bin" "$work/heap-$scale.prof" 2>/dev/null | sed -n '5,19p'
+echo "bench/memory.sh: store, corpus and profile in $work"
