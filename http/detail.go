@@ -20,10 +20,8 @@ type detailResponse struct {
 // another entry finds that entry), for the same key and budget.
 func handleDetail(index Searcher, guard mcpdir.Guard, insight mcpdir.InsightRecorder, logger *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		key, err := guard.Authenticate(r.Context(), r.Header.Get("Authorization"))
-		if err != nil {
-			refused(insight, mcpdir.DoorREST, err)
-			writeError(w, r, logger, err)
+		key, ok := authenticate(w, r, guard, insight, mcpdir.DoorREST, logger)
+		if !ok {
 			return
 		}
 		id := strings.ToLower(r.PathValue("id"))

@@ -28,10 +28,8 @@ func handleSearch(index Searcher, guard mcpdir.Guard, maxResults int, insight mc
 	facets := newFacetCache()
 	buffers := sync.Pool{New: func() any { return new([]byte) }}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		key, err := guard.Authenticate(r.Context(), r.Header.Get("Authorization"))
-		if err != nil {
-			refused(insight, mcpdir.DoorREST, err)
-			writeError(w, r, logger, err)
+		key, ok := authenticate(w, r, guard, insight, mcpdir.DoorREST, logger)
+		if !ok {
 			return
 		}
 		query := r.URL.Query()
@@ -62,6 +60,18 @@ func handleSearch(index Searcher, guard mcpdir.Guard, maxResults int, insight mc
 		writeBody(w, http.StatusOK, *buf)
 		buffers.Put(buf)
 	})
+}
+
+// authenticate finds the request's key; false, with the error written (a
+// refusal for the key counted at door), when there is none it may use.
+func authenticate(w http.ResponseWriter, r *http.Request, guard mcpdir.Guard, insight mcpdir.InsightRecorder, door string, logger *slog.Logger) (*mcpdir.APIKey, bool) {
+	key, err := guard.Authenticate(r.Context(), r.Header.Get("Authorization"))
+	if err != nil {
+		refused(insight, door, err)
+		writeError(w, r, logger, err)
+		return nil, false
+	}
+	return key, true
 }
 
 // refused counts a request of door refused for its key.

@@ -33,10 +33,8 @@ type toolsResponse struct {
 // the same key, budget, bounds and errors as a server search.
 func handleToolSearch(tools ToolSearcher, guard mcpdir.Guard, insight mcpdir.InsightRecorder, logger *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		key, err := guard.Authenticate(r.Context(), r.Header.Get("Authorization"))
-		if err != nil {
-			refused(insight, mcpdir.DoorTools, err)
-			writeError(w, r, logger, err)
+		key, ok := authenticate(w, r, guard, insight, mcpdir.DoorTools, logger)
+		if !ok {
 			return
 		}
 		query := r.URL.Query()
