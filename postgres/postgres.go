@@ -6,6 +6,9 @@
 // storetest holds both to one behaviour), with migrations under an
 // advisory lock (this file), bulk writes by COPY (bulk.go), and a change
 // feed in commit order that LISTEN/NOTIFY announces to every replica.
+// What it asks of PostgreSQL as SQLite is asked (most reads, the
+// one-statement writes, the audit trail) is written once, in
+// sqlstore.Queries, which DB embeds with its driver (this file).
 package postgres
 
 import (
@@ -89,7 +92,8 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
 	}
-	db := &DB{Queries: sqlstore.Queries{Driver: driver{pool}, Dialect: dialect}, pool: pool, now: time.Now}
+	db := &DB{pool: pool, now: time.Now}
+	db.Queries = sqlstore.Queries{Driver: driver{pool}, Dialect: dialect, Now: db.now}
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -229,7 +233,7 @@ var migrations = []string{
 		last_at BIGINT NOT NULL,
 		PRIMARY KEY (limiter, key)
 	);`,
-	// The audit trail of admins' and publishers' actions (audit.go).
+	// The audit trail of admins' and publishers' actions (sqlstore.Queries).
 	`CREATE TABLE audit (
 		seq     BIGSERIAL PRIMARY KEY,
 		at      BIGINT NOT NULL,

@@ -5,10 +5,12 @@
 // API keys (keys.go), accounts and web sessions (accounts.go), the OAuth
 // server's clients, codes, grants and tokens (oauth.go), the change feed
 // and small state (this file), the embedded server's rate windows
-// (ratewindows.go), the audit trail (audit.go) and the insight's hourly
-// counts (insight.go); consistent snapshots for backups (snapshot.go); and
-// the data directory's lock that keeps migrate from copying a store a
-// server writes to (hold_unix.go).
+// (ratewindows.go), the insight's hourly counts (insight.go) and the
+// audit trail; consistent snapshots for backups (snapshot.go); and the
+// data directory's lock that keeps migrate from copying a store a server
+// writes to (hold_unix.go). What it asks of SQLite as PostgreSQL is asked
+// (most reads, the one-statement writes, the audit trail) is written once,
+// in sqlstore.Queries, which DB embeds with its driver (this file).
 package sqlite
 
 import (
@@ -99,7 +101,8 @@ func Open(ctx context.Context, dataDir string) (*DB, error) {
 	}
 	db.SetMaxOpenConns(8)
 	db.SetConnMaxIdleTime(time.Minute)
-	s := &DB{Queries: sqlstore.Queries{Driver: driver{db}, Dialect: dialect}, db: db, now: time.Now}
+	s := &DB{db: db, now: time.Now}
+	s.Queries = sqlstore.Queries{Driver: driver{db}, Dialect: dialect, Now: s.now}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -245,7 +248,7 @@ var migrations = []string{
 		last_at INTEGER NOT NULL,
 		PRIMARY KEY (limiter, key)
 	);`,
-	// The audit trail of admins' and publishers' actions (audit.go).
+	// The audit trail of admins' and publishers' actions (sqlstore.Queries).
 	`CREATE TABLE audit (
 		seq     INTEGER PRIMARY KEY,
 		at      INTEGER NOT NULL,

@@ -24,13 +24,15 @@ type Driver interface {
 
 // Queries are the statements both stores make alike, each the same SQL but
 // for its placeholders: reads of accounts and their sessions, API keys,
-// OAuth codes, grants and tokens, the audit trail, rate windows, the heads
+// OAuth codes, grants and tokens, the audit trail (and its writes), rate windows, the heads
 // of server versions, the state, and the entries' and changes' counts; the
 // writes of one statement (sessions, roles, codes). A store embeds them,
 // its driver and dialect set, and writes the rest itself.
 type Queries struct {
 	Driver  Driver
 	Dialect Dialect
+	// Now is the store's clock.
+	Now func() time.Time
 }
 
 // p is the n-th placeholder.
@@ -147,6 +149,19 @@ func (r Queries) Grant(ctx context.Context, id string) (*mcpdir.OAuthGrant, erro
 func (r Queries) Grants(ctx context.Context, accountID string) ([]*mcpdir.OAuthGrant, error) {
 	return list(ctx, r, "list grants", `SELECT `+GrantColumns+` FROM oauth_grants WHERE account_id = `+r.p(1)+` AND revoked_at = 0 ORDER BY created_at DESC, id`,
 		[]any{accountID}, func(row Row) (*mcpdir.OAuthGrant, error) { return ScanGrant(row) })
+}
+
+// AppendAudit implements mcpdir.AuditStore.
+func (r Queries) AppendAudit(ctx context.Context, rec mcpdir.AuditRecord) error {
+	at := rec.At
+	if at.IsZero() {
+		at = r.Now()
+	}
+	if _, err := r.Driver.Exec(ctx, `INSERT INTO audit (at, actor, action, target, changes) VALUES (`+r.ps(5)+`)`,
+		UnixNano(at), rec.Actor, rec.Action, rec.Target, string(rec.Changes)); err != nil {
+		return fmt.Errorf("append audit: %w", err)
+	}
+	return nil
 }
 
 // Audit implements mcpdir.AuditStore.
