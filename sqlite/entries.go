@@ -77,20 +77,32 @@ func (s *DB) UpsertEntries(ctx context.Context, entries []*mcpdir.Entry) (mcpdir
 // EntriesByID implements mcpdir.EntryStore.
 func (s *DB) EntriesByID(ctx context.Context, ids []string) ([]*mcpdir.Entry, error) {
 	var out []*mcpdir.Entry
-	const chunk = 500 // well under SQLite's bound-parameter limit
-	for len(ids) > 0 {
-		n := min(chunk, len(ids))
-		args := make([]any, n)
-		for i, id := range ids[:n] {
-			args[i] = id
-		}
-		ids = ids[n:]
-		q := selectEntries + ` WHERE e.id IN (?` + strings.Repeat(",?", n-1) + `)`
-		if err := s.scanEntries(ctx, q, args, func(e *mcpdir.Entry) error { out = append(out, e); return nil }); err != nil {
-			return nil, err
-		}
+	err := inChunks(ids, func(in string, args []any) error {
+		return s.scanEntries(ctx, selectEntries+` WHERE e.id IN (`+in+`)`, args, func(e *mcpdir.Entry) error { out = append(out, e); return nil })
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// inChunks calls read with each chunk of keys as arguments, in chunks
+// well under SQLite's bound-parameter limit, and their placeholders
+// ("?,?,?").
+func inChunks(keys []string, read func(placeholders string, args []any) error) error {
+	const chunk = 500
+	for len(keys) > 0 {
+		n := min(chunk, len(keys))
+		args := make([]any, n)
+		for i, k := range keys[:n] {
+			args[i] = k
+		}
+		keys = keys[n:]
+		if err := read("?"+strings.Repeat(",?", n-1), args); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // AllEntries implements mcpdir.EntryStore.

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/sqlstore"
@@ -49,19 +48,12 @@ func (s *DB) PutVersions(ctx context.Context, versions []*mcpdir.ServerVersion) 
 // ServerVersions implements mcpdir.VersionStore.
 func (s *DB) ServerVersions(ctx context.Context, names []string) ([]*mcpdir.ServerVersion, error) {
 	var out []*mcpdir.ServerVersion
-	const chunk = 500 // well under SQLite's bound-parameter limit
-	for len(names) > 0 {
-		n := min(chunk, len(names))
-		args := make([]any, n)
-		for i, name := range names[:n] {
-			args[i] = name
-		}
-		names = names[n:]
-		q := `SELECT ` + sqlstore.VersionColumns + `, server
-			FROM server_versions WHERE name IN (?` + strings.Repeat(",?", n-1) + `) ORDER BY name`
-		if err := s.scanVersions(ctx, q, args, true, func(v *mcpdir.ServerVersion) error { out = append(out, v); return nil }); err != nil {
-			return nil, err
-		}
+	err := inChunks(names, func(in string, args []any) error {
+		return s.scanVersions(ctx, `SELECT `+sqlstore.VersionColumns+`, server FROM server_versions WHERE name IN (`+in+`) ORDER BY name`, args, true,
+			func(v *mcpdir.ServerVersion) error { out = append(out, v); return nil })
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
