@@ -27,11 +27,9 @@ func (db *DB) CreateAccount(ctx context.Context, a *mcpdir.Account) error {
 
 // DisableAccount implements mcpdir.AccountStore.
 func (db *DB) DisableAccount(ctx context.Context, email string, at time.Time) error {
-	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
-		var id string
-		if err := tx.QueryRow(ctx, `SELECT id FROM accounts WHERE email = $1`, email).Scan(&id); errors.Is(err, pgx.ErrNoRows) {
-			return mcpdir.ErrNotFound
-		} else if err != nil {
+	return db.inTx(ctx, "disable account", func(tx pgx.Tx) error {
+		id, err := accountID(ctx, tx, email)
+		if err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `UPDATE accounts SET disabled_at = $1 WHERE id = $2 AND disabled_at = 0`, at.UnixNano(), id); err != nil {
@@ -48,22 +46,13 @@ func (db *DB) DisableAccount(ctx context.Context, email string, at time.Time) er
 		}
 		return recordKeysOf(ctx, tx, id, at)
 	})
-	if errors.Is(err, mcpdir.ErrNotFound) {
-		return err
-	}
-	if err != nil {
-		return fmt.Errorf("disable account: %w", err)
-	}
-	return nil
 }
 
 // EnableAccount implements mcpdir.AccountStore.
 func (db *DB) EnableAccount(ctx context.Context, email string) error {
-	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
-		var id string
-		if err := tx.QueryRow(ctx, `SELECT id FROM accounts WHERE email = $1`, email).Scan(&id); errors.Is(err, pgx.ErrNoRows) {
-			return mcpdir.ErrNotFound
-		} else if err != nil {
+	return db.inTx(ctx, "enable account", func(tx pgx.Tx) error {
+		id, err := accountID(ctx, tx, email)
+		if err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `UPDATE accounts SET disabled_at = 0 WHERE id = $1`, id); err != nil {
@@ -71,13 +60,16 @@ func (db *DB) EnableAccount(ctx context.Context, email string) error {
 		}
 		return recordKeysOf(ctx, tx, id, db.now())
 	})
-	if errors.Is(err, mcpdir.ErrNotFound) {
-		return err
+}
+
+// accountID is the id of the account with email; mcpdir.ErrNotFound if
+// there is none.
+func accountID(ctx context.Context, tx pgx.Tx, email string) (id string, err error) {
+	err = tx.QueryRow(ctx, `SELECT id FROM accounts WHERE email = $1`, email).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", mcpdir.ErrNotFound
 	}
-	if err != nil {
-		return fmt.Errorf("enable account: %w", err)
-	}
-	return nil
+	return id, err
 }
 
 // recordKeysOf writes a key change for each key of an account whose state

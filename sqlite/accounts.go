@@ -26,55 +26,49 @@ func (s *DB) CreateAccount(ctx context.Context, a *mcpdir.Account) error {
 
 // DisableAccount implements mcpdir.AccountStore.
 func (s *DB) DisableAccount(ctx context.Context, email string, at time.Time) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("disable account: %w", err)
-	}
-	defer tx.Rollback()
-	var id string
-	if err := tx.QueryRowContext(ctx, `SELECT id FROM accounts WHERE email = ?`, email).Scan(&id); isNoRows(err) {
-		return mcpdir.ErrNotFound
-	} else if err != nil {
-		return fmt.Errorf("disable account: %w", err)
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE accounts SET disabled_at = ? WHERE id = ? AND disabled_at = 0`, at.UnixNano(), id); err != nil {
-		return fmt.Errorf("disable account: %w", err)
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM web_sessions WHERE account_id = ?`, id); err != nil {
-		return fmt.Errorf("disable account: %w", err)
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM oauth_codes WHERE account_id = ? AND grant_id = ''`, id); err != nil {
-		return fmt.Errorf("disable account: %w", err)
-	}
-	if err := revokeGrants(ctx, tx, `account_id = ?`, id, at); err != nil {
-		return fmt.Errorf("disable account: %w", err)
-	}
-	if err := recordKeysOf(ctx, tx, id, at); err != nil {
-		return fmt.Errorf("disable account: %w", err)
-	}
-	return tx.Commit()
+	return s.inTx(ctx, "disable account", func(tx *sql.Tx) error {
+		id, err := accountID(ctx, tx, email)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE accounts SET disabled_at = ? WHERE id = ? AND disabled_at = 0`, at.UnixNano(), id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM web_sessions WHERE account_id = ?`, id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM oauth_codes WHERE account_id = ? AND grant_id = ''`, id); err != nil {
+			return err
+		}
+		if err := revokeGrants(ctx, tx, `account_id = ?`, id, at); err != nil {
+			return err
+		}
+		return recordKeysOf(ctx, tx, id, at)
+	})
 }
 
 // EnableAccount implements mcpdir.AccountStore.
 func (s *DB) EnableAccount(ctx context.Context, email string) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("enable account: %w", err)
+	return s.inTx(ctx, "enable account", func(tx *sql.Tx) error {
+		id, err := accountID(ctx, tx, email)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE accounts SET disabled_at = 0 WHERE id = ?`, id); err != nil {
+			return err
+		}
+		return recordKeysOf(ctx, tx, id, s.now())
+	})
+}
+
+// accountID is the id of the account with email; mcpdir.ErrNotFound if
+// there is none.
+func accountID(ctx context.Context, tx *sql.Tx, email string) (id string, err error) {
+	err = tx.QueryRowContext(ctx, `SELECT id FROM accounts WHERE email = ?`, email).Scan(&id)
+	if isNoRows(err) {
+		return "", mcpdir.ErrNotFound
 	}
-	defer tx.Rollback()
-	var id string
-	if err := tx.QueryRowContext(ctx, `SELECT id FROM accounts WHERE email = ?`, email).Scan(&id); isNoRows(err) {
-		return mcpdir.ErrNotFound
-	} else if err != nil {
-		return fmt.Errorf("enable account: %w", err)
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE accounts SET disabled_at = 0 WHERE id = ?`, id); err != nil {
-		return fmt.Errorf("enable account: %w", err)
-	}
-	if err := recordKeysOf(ctx, tx, id, s.now()); err != nil {
-		return fmt.Errorf("enable account: %w", err)
-	}
-	return tx.Commit()
+	return id, err
 }
 
 // recordKeysOf writes a key change for each key of an account whose state
