@@ -331,23 +331,6 @@ func (db *DB) PruneChanges(ctx context.Context, before time.Time) (int64, error)
 	return tag.RowsAffected(), nil
 }
 
-// ChangesSince implements mcpdir.ChangeFeed.
-func (db *DB) ChangesSince(ctx context.Context, after int64, limit int) ([]mcpdir.Change, error) {
-	rows, err := db.pool.Query(ctx, `SELECT seq, kind, ref FROM changes WHERE seq > $1 ORDER BY seq LIMIT $2`, after, limit)
-	if err != nil {
-		return nil, fmt.Errorf("read changes: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (mcpdir.Change, error) {
-		var c mcpdir.Change
-		err := r.Scan(&c.Seq, &c.Kind, &c.Ref)
-		return c, err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read changes: %w", err)
-	}
-	return out, nil
-}
-
 func isUniqueViolation(err error) bool {
 	var pe *pgconn.PgError
 	return errors.As(err, &pe) && pe.Code == "23505"

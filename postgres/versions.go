@@ -46,17 +46,8 @@ func (db *DB) PutVersions(ctx context.Context, versions []*mcpdir.ServerVersion)
 // ServerVersions implements mcpdir.VersionStore.
 func (db *DB) ServerVersions(ctx context.Context, names []string) ([]*mcpdir.ServerVersion, error) {
 	var out []*mcpdir.ServerVersion
-	err := db.scanVersions(ctx, `SELECT `+sqlstore.VersionColumns+`, server
+	err := db.ReadVersions(ctx, `SELECT `+sqlstore.VersionColumns+`, server
 		FROM server_versions WHERE name = ANY($1) ORDER BY name`, []any{names}, true,
 		func(v *mcpdir.ServerVersion) error { out = append(out, v); return nil })
 	return out, err
-}
-
-func (db *DB) scanVersions(ctx context.Context, q string, args []any, withServer bool, fn func(*mcpdir.ServerVersion) error) error {
-	rows, err := db.pool.Query(ctx, q, args...)
-	if err != nil {
-		return fmt.Errorf("read versions: %w", err)
-	}
-	defer rows.Close()
-	return sqlstore.ScanVersions(rows, withServer, fn)
 }

@@ -74,21 +74,8 @@ func accountID(ctx context.Context, tx *sql.Tx, email string) (id string, err er
 // recordKeysOf writes a key change for each key of an account whose state
 // changed, so that every server re-reads them.
 func recordKeysOf(ctx context.Context, tx *sql.Tx, accountID string, at time.Time) error {
-	rows, err := tx.QueryContext(ctx, `SELECT prefix FROM api_keys WHERE owner = ?`, accountID)
+	prefixes, err := column(ctx, tx, `SELECT prefix FROM api_keys WHERE owner = ?`, accountID)
 	if err != nil {
-		return err
-	}
-	var prefixes []string
-	for rows.Next() {
-		var p string
-		if err := rows.Scan(&p); err != nil {
-			rows.Close()
-			return err
-		}
-		prefixes = append(prefixes, p)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return err
 	}
 	for _, p := range prefixes {
@@ -97,4 +84,18 @@ func recordKeysOf(ctx context.Context, tx *sql.Tx, accountID string, at time.Tim
 		}
 	}
 	return nil
+}
+
+// column reads the one column of strings that q answers in tx; its rows
+// are closed before tx is written to again.
+func column(ctx context.Context, tx *sql.Tx, q string, args ...any) ([]string, error) {
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	return sqlstore.Collect(rows, func(r sqlstore.Row) (s string, err error) {
+		err = r.Scan(&s)
+		return s, err
+	})
 }

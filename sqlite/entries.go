@@ -131,27 +131,6 @@ func (s *DB) PruneChanges(ctx context.Context, before time.Time) (int64, error) 
 	return res.RowsAffected()
 }
 
-// ChangesSince implements mcpdir.ChangeFeed.
-func (s *DB) ChangesSince(ctx context.Context, after int64, limit int) ([]mcpdir.Change, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT seq, kind, ref FROM changes WHERE seq > ? ORDER BY seq LIMIT ?`, after, limit)
-	if err != nil {
-		return nil, fmt.Errorf("read changes: %w", err)
-	}
-	defer rows.Close()
-	var out []mcpdir.Change
-	for rows.Next() {
-		var c mcpdir.Change
-		if err := rows.Scan(&c.Seq, &c.Kind, &c.Ref); err != nil {
-			return nil, fmt.Errorf("read changes: %w", err)
-		}
-		out = append(out, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read changes: %w", err)
-	}
-	return out, nil
-}
-
 // DeleteEntries implements mcpdir.EntryStore.
 func (s *DB) DeleteEntries(ctx context.Context, ids []string) (int, error) {
 	tx, err := s.db.BeginTx(ctx, nil)

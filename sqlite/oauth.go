@@ -146,21 +146,8 @@ func (s *DB) RevokeGrant(ctx context.Context, id string, at time.Time) error {
 // revokeGrants revokes the grants where cond holds (on arg), deletes their
 // tokens and records the changes.
 func revokeGrants(ctx context.Context, tx *sql.Tx, cond string, arg any, at time.Time) error {
-	rows, err := tx.QueryContext(ctx, `UPDATE oauth_grants SET revoked_at = ? WHERE revoked_at = 0 AND `+cond+` RETURNING id`, at.UnixNano(), arg)
+	ids, err := column(ctx, tx, `UPDATE oauth_grants SET revoked_at = ? WHERE revoked_at = 0 AND `+cond+` RETURNING id`, at.UnixNano(), arg)
 	if err != nil {
-		return err
-	}
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return err
 	}
 	for _, id := range ids {

@@ -49,20 +49,11 @@ func (s *DB) PutVersions(ctx context.Context, versions []*mcpdir.ServerVersion) 
 func (s *DB) ServerVersions(ctx context.Context, names []string) ([]*mcpdir.ServerVersion, error) {
 	var out []*mcpdir.ServerVersion
 	err := inChunks(names, func(in string, args []any) error {
-		return s.scanVersions(ctx, `SELECT `+sqlstore.VersionColumns+`, server FROM server_versions WHERE name IN (`+in+`) ORDER BY name`, args, true,
+		return s.ReadVersions(ctx, `SELECT `+sqlstore.VersionColumns+`, server FROM server_versions WHERE name IN (`+in+`) ORDER BY name`, args, true,
 			func(v *mcpdir.ServerVersion) error { out = append(out, v); return nil })
 	})
 	if err != nil {
 		return nil, err
 	}
 	return out, nil
-}
-
-func (s *DB) scanVersions(ctx context.Context, q string, args []any, withServer bool, fn func(*mcpdir.ServerVersion) error) error {
-	rows, err := s.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return fmt.Errorf("read versions: %w", err)
-	}
-	defer rows.Close()
-	return sqlstore.ScanVersions(rows, withServer, fn)
 }

@@ -24,10 +24,11 @@ type Driver interface {
 
 // Queries are the statements both stores make alike, each the same SQL but
 // for its placeholders: reads of accounts and their sessions, API keys,
-// OAuth codes, grants and tokens, the audit trail (and its writes), rate windows, the heads
-// of server versions, the state, and the entries' and changes' counts; the
-// writes of one statement (sessions, roles, codes). A store embeds them,
-// its driver and dialect set, and writes the rest itself.
+// OAuth codes, grants and tokens, the audit trail, rate windows, server
+// versions, the state, the change feed and the count of entries; the
+// writes of one statement (sessions, roles, codes, the audit trail). A
+// store embeds them, its driver and dialect set, and writes the rest
+// itself.
 type Queries struct {
 	Driver  Driver
 	Dialect Dialect
@@ -188,8 +189,14 @@ func (r Queries) RateWindows(ctx context.Context, limiter string) (out map[strin
 
 // VersionHeads implements mcpdir.VersionStore.
 func (r Queries) VersionHeads(ctx context.Context, fn func(*mcpdir.ServerVersion) error) error {
-	return r.query(ctx, "read versions", `SELECT `+VersionColumns+` FROM server_versions`, nil, func(rows Rows) error {
-		return ScanVersions(rows, false, fn)
+	return r.ReadVersions(ctx, `SELECT `+VersionColumns+` FROM server_versions`, nil, false, fn)
+}
+
+// ReadVersions passes fn each server version q reads: VersionColumns, and
+// the server after them when withServer.
+func (r Queries) ReadVersions(ctx context.Context, q string, args []any, withServer bool, fn func(*mcpdir.ServerVersion) error) error {
+	return r.query(ctx, "read versions", q, args, func(rows Rows) error {
+		return ScanVersions(rows, withServer, fn)
 	})
 }
 
@@ -284,6 +291,15 @@ func (r Queries) LatestChange(ctx context.Context) (int64, error) {
 		return 0, fmt.Errorf("latest change: %w", err)
 	}
 	return seq, nil
+}
+
+// ChangesSince implements mcpdir.ChangeFeed.
+func (r Queries) ChangesSince(ctx context.Context, after int64, limit int) ([]mcpdir.Change, error) {
+	return list(ctx, r, "read changes", `SELECT seq, kind, ref FROM changes WHERE seq > `+r.p(1)+` ORDER BY seq LIMIT `+r.p(2), []any{after, limit},
+		func(row Row) (c mcpdir.Change, err error) {
+			err = row.Scan(&c.Seq, &c.Kind, &c.Ref)
+			return c, err
+		})
 }
 
 // CountEntries implements mcpdir.EntryStore.
