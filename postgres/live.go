@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -17,27 +16,8 @@ import (
 func (db *DB) RecordLiveCheck(ctx context.Context, id string, c *mcpdir.LiveCheck) error {
 	found := true
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
-		var url, status, proto string
-		var checked, latency int64
-		var tools, details []byte
-		err := tx.QueryRow(ctx, `SELECT url, status, checked_at, latency_ns, protocol_version, tools, details FROM live_checks WHERE entry_id = $1 FOR UPDATE`, id).
-			Scan(&url, &status, &checked, &latency, &proto, &tools, &details)
-		switch {
-		case errors.Is(err, pgx.ErrNoRows):
-			c.Follow(nil)
-		case err != nil:
-			return err
-		default:
-			prev, err := sqlstore.DecodeLiveCheck(url, status, checked, latency, proto, tools, details)
-			if err != nil {
-				return fmt.Errorf("the previous one: %w", err)
-			}
-			c.Follow(prev)
-		}
-		if tools, err = sqlstore.EncodeLiveTools(c.Tools); err != nil {
-			return err
-		}
-		if details, err = sqlstore.EncodeLiveDetails(c); err != nil {
+		tools, details, err := sqlstore.FollowStored(tx.QueryRow(ctx, `SELECT `+sqlstore.LiveColumns+` FROM live_checks WHERE entry_id = $1 FOR UPDATE`, id), pgx.ErrNoRows, c)
+		if err != nil {
 			return err
 		}
 		tag, err := tx.Exec(ctx, `INSERT INTO live_checks (entry_id, url, status, checked_at, latency_ns, protocol_version, tools, details)

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 
 	"github.com/mcpdir/mcpdir"
@@ -19,28 +18,9 @@ func (s *DB) RecordLiveCheck(ctx context.Context, id string, c *mcpdir.LiveCheck
 		return fmt.Errorf("record live check: %w", err)
 	}
 	defer tx.Rollback()
-	var url, status, proto string
-	var checked, latency int64
-	var tools, details []byte
-	err = tx.QueryRowContext(ctx, `SELECT url, status, checked_at, latency_ns, protocol_version, tools, details FROM live_checks WHERE entry_id = ?`, id).
-		Scan(&url, &status, &checked, &latency, &proto, &tools, &details)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		c.Follow(nil)
-	case err != nil:
+	tools, details, err := sqlstore.FollowStored(tx.QueryRowContext(ctx, `SELECT `+sqlstore.LiveColumns+` FROM live_checks WHERE entry_id = ?`, id), sql.ErrNoRows, c)
+	if err != nil {
 		return fmt.Errorf("record live check: %w", err)
-	default:
-		prev, err := sqlstore.DecodeLiveCheck(url, status, checked, latency, proto, tools, details)
-		if err != nil {
-			return fmt.Errorf("record live check: the previous one: %w", err)
-		}
-		c.Follow(prev)
-	}
-	if tools, err = sqlstore.EncodeLiveTools(c.Tools); err != nil {
-		return err
-	}
-	if details, err = sqlstore.EncodeLiveDetails(c); err != nil {
-		return err
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO live_checks (entry_id, url, status, checked_at, latency_ns, protocol_version, tools, details)
 		SELECT id, ?, ?, ?, ?, ?, ?, ? FROM entries WHERE id = ?

@@ -10,6 +10,7 @@ package sqlstore
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -85,6 +86,38 @@ func EncodeLiveDetails(c *mcpdir.LiveCheck) ([]byte, error) {
 		return nil, fmt.Errorf("encode live details: %w", err)
 	}
 	return b, nil
+}
+
+// LiveColumns are the columns of live_checks that FollowStored reads.
+const LiveColumns = `url, status, checked_at, latency_ns, protocol_version, tools, details`
+
+// FollowStored makes c follow the check that row holds (LiveColumns), the
+// endpoint's previous one, or none when row has no row (noRows is the
+// driver's error for that), and gives c's tools and details as they are
+// stored.
+func FollowStored(row Row, noRows error, c *mcpdir.LiveCheck) (tools, details []byte, err error) {
+	var url, status, proto string
+	var checked, latency int64
+	err = row.Scan(&url, &status, &checked, &latency, &proto, &tools, &details)
+	switch {
+	case errors.Is(err, noRows):
+		c.Follow(nil)
+	case err != nil:
+		return nil, nil, err
+	default:
+		prev, err := DecodeLiveCheck(url, status, checked, latency, proto, tools, details)
+		if err != nil {
+			return nil, nil, fmt.Errorf("the previous one: %w", err)
+		}
+		c.Follow(prev)
+	}
+	if tools, err = EncodeLiveTools(c.Tools); err != nil {
+		return nil, nil, err
+	}
+	if details, err = EncodeLiveDetails(c); err != nil {
+		return nil, nil, err
+	}
+	return tools, details, nil
 }
 
 // DecodeLiveCheck is a check as stores read it back: times in Unix
