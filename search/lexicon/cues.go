@@ -50,17 +50,54 @@ func (p *Parser) findCues() {
 	if glossed {
 		p.markConcepts(p.seq[n:], p.seqWords[n:])
 	}
-	// A concept weighs as one word of the query, however many name it.
+	// A term of two or more words that entries use ("points of interest",
+	// "fun facts") is a unit of the query: its words name its concept
+	// together, as the words of a phrase people ask with do.
+	for i := range p.words {
+		w := &p.words[i]
+		for _, c := range w.phrased {
+			if !slices.ContainsFunc(w.concepts, func(n named) bool { return n.concept == c }) {
+				w.concepts = append(w.concepts, named{concept: c, phrase: true})
+			}
+		}
+	}
+	// A concept weighs as one word of the query, however many name it;
+	// a word said twice is one word ("facts" of "fun facts from a facts
+	// API").
 	for i := range p.words {
 		for k := range p.words[i].concepts {
 			c := &p.words[i].concepts[k]
 			for j := range p.words {
-				if slices.ContainsFunc(p.words[j].concepts, func(n named) bool { return n.concept == c.concept }) {
+				if slices.ContainsFunc(p.words[j].concepts, func(n named) bool { return n.concept == c.concept }) &&
+					!p.saidBefore(j, c.concept) {
 					c.words++
 				}
 			}
 		}
 	}
+	// A word that names a concept with other words of the query is meant
+	// in that sense, not in those it has alone: "training" of "training
+	// runs" is not a train, "runs" not a workout. (A term one query word
+	// spells, "aktienkurs" glossed "stock price", stays a word of entries,
+	// which expands to nothing.)
+	for i := range p.words {
+		w := &p.words[i]
+		w.concepts = slices.DeleteFunc(w.concepts, func(n named) bool { return n.phrase && n.words < 2 })
+		if slices.ContainsFunc(w.concepts, func(n named) bool { return n.words >= 2 }) {
+			w.concepts = slices.DeleteFunc(w.concepts, func(n named) bool { return n.words < 2 })
+		}
+	}
+}
+
+// saidBefore reports whether a word before the j-th, with the same text,
+// names the concept too.
+func (p *Parser) saidBefore(j int, concept string) bool {
+	for i := range j {
+		if p.words[i].text == p.words[j].text && slices.ContainsFunc(p.words[i].concepts, func(n named) bool { return n.concept == concept }) {
+			return true
+		}
+	}
+	return false
 }
 
 // keepBorneOut keeps, of the concepts the words of a keyword query ask for,
@@ -81,6 +118,7 @@ func (p *Parser) keepBorneOut() {
 type named struct {
 	concept string // its pseudo-word
 	words   int    // how many words of the query ask for it
+	phrase  bool   // named by an entry term of two or more words the query has
 }
 
 // span is a run of query words, p.words[from:to].
