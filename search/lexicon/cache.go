@@ -66,6 +66,9 @@ func appendClauseKey(b []byte, w string, qw *qword, sentence, foreign, unborne b
 	b = append(b, 1)
 	for _, k := range qw.concepts {
 		b = strconv.AppendInt(append(append(b, 0), k.concept...), int64(k.words), 10)
+		if k.phrase { // (weighs less: phraseConcept)
+			b = append(b, 'p')
+		}
 	}
 	b = append(b, 1)
 	for _, g := range qw.gloss {

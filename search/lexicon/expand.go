@@ -46,6 +46,14 @@ func typoBudget(n int) int {
 	return 0
 }
 
+// phraseConcept scales the concept of a term of two or more words entries
+// use, which the query has ("points of interest"): the words of such a term
+// are read in its sense (see findCues), but the term is not asked for the
+// way a phrase people ask with is, and its concept's entries stand for it
+// at half the weight. Chosen on the tune half of the natural-language set
+// and the fresh set (1, 0.75, 0.5 and 0.25 tried; docs/BENCHMARKS.md).
+const phraseConcept = 0.5
+
 // relatedBelowDF is how few entries a keyword is found in for its
 // related words to be looked for too.
 const relatedBelowDF = 50
@@ -254,7 +262,11 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword, unborne bool) {
 	}
 	for _, k := range qw.concepts {
 		if id, ok := p.v.Term(k.concept); ok {
-			c.add(id, p.params.Concept/float32(k.words))
+			cw := p.params.Concept / float32(k.words)
+			if k.phrase {
+				cw *= phraseConcept
+			}
+			c.add(id, cw)
 			c.Asked = c.Asked || wordDF*askRatio < p.df(id)
 		}
 	}
