@@ -36,6 +36,7 @@ func main() {
 	passes := flag.Int("passes", 3, "coordinate ascent passes")
 	from := flag.String("from", "hand", "start from the weights set by hand before any fit (hand), or from search.DefaultParams (fitted)")
 	testdata := flag.String("testdata", "search/testdata", "the judged sets of the project")
+	freshWeight := flag.Float64("fresh", 0, "how much the fresh set (search/testdata/fresh.jsonl, a tuning set since issue 34) counts beside the tune half")
 	flag.Parse()
 	dir, entries, err := releval.Corpus()
 	if err != nil {
@@ -59,7 +60,8 @@ func main() {
 	x.SetResultCache(0)
 	x.Upsert(entries...)
 
-	t := &tuner{x: x, nlTune: releval.Split(nl, "tune"), keywords: keywords, older: old}
+	t := &tuner{x: x, nlTune: releval.Split(nl, "tune"), keywords: keywords, older: old,
+		fresh: read(filepath.Join(*testdata, "fresh.jsonl")), freshWeight: *freshWeight}
 	// The decision's examples: labelled queries of the tune halves, the
 	// keyword sets, and every out-of-domain query the tests hold (which
 	// must stay unanswered: they weigh more).
@@ -141,7 +143,10 @@ type tuner struct {
 	nlTune   []releval.Query
 	keywords []releval.Query
 	older    []releval.Query // the first natural-language set, whose tests must still pass
-	examples []example
+	// fresh is the fresh set, counted freshWeight beside the tune half
+	fresh       []releval.Query
+	freshWeight float64
+	examples    []example
 }
 
 type example struct {
@@ -167,7 +172,11 @@ func (t *tuner) objective(p search.Params) float64 {
 		}
 	}
 	older := releval.Evaluate(t.older, engine, nil).Kinds["overall"].MeanNDCG()
-	return j + olderWeight*older
+	j += olderWeight * older
+	if t.freshWeight > 0 {
+		j += t.freshWeight * releval.Evaluate(t.fresh, engine, nil).Kinds["overall"].MeanNDCG()
+	}
+	return j
 }
 
 // keywordKindFloor is the nDCG@10 below which a kind of the keyword sets
