@@ -128,25 +128,10 @@ func (d *dictionary) byteAt(i, depth int) byte {
 }
 
 // childEnd returns how many of the sorted words [lo, hi) have byte c at
-// depth, all of them being at least depth+1 long and none having a
-// smaller byte there.
-//
-// It gallops from lo before it bisects: most children deep in the walk
-// hold a few words of a wide range, and are found in a few steps.
+// depth, all of them being at least depth+1 long and the first having c
+// there.
 func (d *dictionary) childEnd(lo, hi, depth int, c byte) int {
 	start := lo
-	if lo >= hi || d.byteAt(lo, depth) > c {
-		return 0 // no word begins so (the root's search)
-	}
-	for step := 1; lo+step < hi; step *= 2 {
-		if d.byteAt(lo+step, depth) > c {
-			hi = lo + step
-			break
-		}
-		lo += step
-	}
-	// Word lo has c at depth; none from hi on has.
-	lo++
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		if d.byteAt(m, depth) <= c {

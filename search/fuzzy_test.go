@@ -208,7 +208,7 @@ func TestDictionarySearch(t *testing.T) {
 	}
 }
 
-// childEnd, galloping then bisecting, counts what a scan counts: for every
+// childEnd counts what a scan counts: for every
 // run of words sharing a prefix, and for a letter no word begins with.
 func TestChildEnd(t *testing.T) {
 	x := New()
