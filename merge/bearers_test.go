@@ -10,11 +10,18 @@ import (
 func TestBearerSet(t *testing.T) {
 	var b bearerSet
 	want := map[string]bool{}
+	records := map[string]*record{}
+	rec := func(id string) *record {
+		if records[id] == nil {
+			records[id] = &record{id: id}
+		}
+		return records[id]
+	}
 	check := func(step string) {
 		t.Helper()
 		var got []string
-		for id := range b.all {
-			got = append(got, id)
+		for r := range b.all {
+			got = append(got, r.id)
 		}
 		slices.Sort(got)
 		var w []string
@@ -31,10 +38,10 @@ func TestBearerSet(t *testing.T) {
 		id  string
 	}{{true, "a"}, {true, "a"}, {true, "b"}, {true, "c"}, {false, "b"}, {false, "a"}, {false, "x"}, {true, "d"}, {false, "c"}, {false, "d"}, {true, ""}, {false, ""}} {
 		if op.add {
-			b.add(op.id)
+			b.add(rec(op.id))
 			want[op.id] = true
 		} else {
-			empty := b.remove(op.id)
+			empty := b.remove(rec(op.id))
 			delete(want, op.id)
 			if empty != (len(want) == 0) {
 				t.Fatalf("step %d: remove %q reports empty %v with %d left", i, op.id, empty, len(want))

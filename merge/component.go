@@ -2,6 +2,7 @@ package merge
 
 import (
 	"cmp"
+	"hash/maphash"
 	"slices"
 	"strings"
 
@@ -14,142 +15,196 @@ import (
 // any key are neighbours (and an admin's joined pairs too). A write
 // regroups the components of the records it changes, not the directory.
 
-// linkKeys are the keys by which a record can link to or hint at another
-// (evidence.go's, each with its kind's prefix; a scope guess is a package
-// key, as Resolve matches it).
-func linkKeys(e *mcpdir.Entry) []string {
-	var ks []string
-	add := func(prefix, k string) {
-		if k != "" && !slices.Contains(ks, prefix+k) {
-			ks = append(ks, prefix+k)
+// The kinds of link key, each hashed with its own seed (linkKey).
+const (
+	idKey = iota
+	nameKey
+	packageKey
+	repositoryKey
+	keyKinds
+)
+
+var keySeeds = func() (s [keyKinds]maphash.Seed) {
+	for i := range s {
+		s[i] = maphash.MakeSeed()
+	}
+	return s
+}()
+
+// linkKey is a key of a kind as the index keeps it: a 64-bit hash, not
+// the string (issue 36). Two keys of one hash (one pair in about 10^12 at
+// 3 million keys) only widen a component: a regrouping's scope is then
+// two components, which group as each alone would, and Holders checks
+// the names it finds.
+func linkKey(kind int, k string) uint64 { return maphash.String(keySeeds[kind], k) }
+
+// linkKeys are the keys by which a record (of id) can link to or hint at
+// another (evidence.go's; a scope guess is a package key, as Resolve
+// matches it), but for its own id: a record is found by its id in
+// Index.records, and by it the records that carry it as an alias
+// (neighbours).
+func linkKeys(e *mcpdir.Entry, id string) []uint64 {
+	var buf [8]uint64
+	ks := buf[:0]
+	add := func(kind int, k string) {
+		if k == "" || kind == idKey && k == id {
+			return
+		}
+		if h := linkKey(kind, k); !slices.Contains(ks, h) {
+			ks = append(ks, h)
 		}
 	}
 	for _, f := range facets(e) {
-		add("i:", f.id)
-		add("n:", serverName(f.name, f.source))
-		add("p:", pagePackage(f.website))
+		add(idKey, f.id)
+		add(nameKey, serverName(f.name, f.source))
+		add(packageKey, pagePackage(f.website))
 		for k, u := range []string{f.repository, f.website} {
 			repo, folder := repository(u, k == 1)
-			add("r:", repo)
-			add("r:", folder)
+			add(repositoryKey, repo)
+			add(repositoryKey, folder)
 		}
 	}
 	for _, p := range e.Packages {
-		add("p:", PackageKey(p.RegistryType, p.Identifier))
+		add(packageKey, PackageKey(p.RegistryType, p.Identifier))
 	}
-	add("p:", scopeGuess(e, serverName(e.Name, e.Source)))
-	return ks
+	add(packageKey, scopeGuess(e, serverName(e.Name, e.Source)))
+	if len(ks) == 0 {
+		return nil
+	}
+	return slices.Clone(ks)
 }
 
-// link records id's keys (replacing those it had; nil keys: unlinks it).
-func (x *Index) link(id string, keys []string) {
-	for _, k := range x.keysOf[id] {
+// link records r's keys (replacing those it had; nil keys: unlinks it).
+func (x *Index) link(r *record, keys []uint64) {
+	if slices.Equal(r.keys, keys) {
+		return
+	}
+	for _, k := range r.keys {
 		if b, ok := x.bearers[k]; ok {
-			if b.remove(id) {
+			if b.remove(r) {
 				delete(x.bearers, k)
 			} else {
 				x.bearers[k] = b
 			}
 		}
 	}
-	if keys == nil {
-		delete(x.keysOf, id)
-		return
-	}
-	x.keysOf[id] = keys
+	r.keys = keys
 	for _, k := range keys {
 		b := x.bearers[k]
-		b.add(id)
+		b.add(r)
 		x.bearers[k] = b
 	}
 }
 
-// bearerSet is the set of records bearing a key. Most keys have one: it
-// is kept inline, and a map made only for a second (issue 36: a map per
-// key was a third of what the merged index keeps besides the records).
-type bearerSet struct {
-	one  string
-	has  bool                // one is a member (many is nil)
-	many map[string]struct{} // the members, when more than one
+// neighbours appends to out the records that share a key with the record
+// of id, were it e with keys: those bearing its keys, those carrying its
+// id as an alias, and the records of the aliases e carries.
+func (x *Index) neighbours(out []*record, id string, e *mcpdir.Entry, keys []uint64) []*record {
+	if e == nil {
+		return out
+	}
+	for _, k := range keys {
+		for r := range x.bearers[k].all {
+			out = append(out, r)
+		}
+	}
+	return x.bearersOfID(out, id, e.Aliases)
 }
 
-func (b *bearerSet) add(id string) {
+// bearersOfID appends to out the records whose id or alias is id, and
+// those of the ids of aliases (but id).
+func (x *Index) bearersOfID(out []*record, id string, aliases []mcpdir.Alias) []*record {
+	if r := x.records[id]; r != nil && r.e != nil {
+		out = append(out, r)
+	}
+	for r := range x.bearers[linkKey(idKey, id)].all {
+		out = append(out, r)
+	}
+	for _, a := range aliases {
+		if r := x.records[a.ID]; r != nil && r.e != nil && a.ID != id {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// bearerSet is the set of records bearing a key. Most keys have one: it
+// is kept inline, and a map made only for a second (issue 36: a map per
+// key was a third of what the merged index kept besides the records).
+type bearerSet struct {
+	one  *record              // the member, if one (many is nil)
+	many map[*record]struct{} // the members, when more than one
+}
+
+func (b *bearerSet) add(r *record) {
 	switch {
 	case b.many != nil:
-		b.many[id] = struct{}{}
-	case !b.has:
-		b.one, b.has = id, true
-	case b.one != id:
-		b.many = map[string]struct{}{b.one: {}, id: {}}
-		b.one, b.has = "", false
+		b.many[r] = struct{}{}
+	case b.one == nil:
+		b.one = r
+	case b.one != r:
+		b.many = map[*record]struct{}{b.one: {}, r: {}}
+		b.one = nil
 	}
 }
 
-// remove takes id out of the set and reports whether the set is empty.
-func (b *bearerSet) remove(id string) bool {
+// remove takes r out of the set and reports whether the set is empty.
+func (b *bearerSet) remove(r *record) bool {
 	if b.many != nil {
-		delete(b.many, id)
+		delete(b.many, r)
 		if len(b.many) == 1 {
 			for only := range b.many {
-				b.one, b.has = only, true
+				b.one = only
 			}
 			b.many = nil
 		}
-		return len(b.many) == 0 && !b.has
+		return len(b.many) == 0 && b.one == nil
 	}
-	if b.has && b.one == id {
-		b.one, b.has = "", false
+	if b.one == r {
+		b.one = nil
 	}
-	return !b.has
+	return b.one == nil
 }
 
 // all yields the members, in no order.
-func (b bearerSet) all(yield func(string) bool) {
-	if b.has {
+func (b bearerSet) all(yield func(*record) bool) {
+	if b.one != nil {
 		yield(b.one)
 		return
 	}
-	for id := range b.many {
-		if !yield(id) {
+	for r := range b.many {
+		if !yield(r) {
 			return
 		}
 	}
 }
 
-// component is every record id reachable from seeds through shared keys
-// and an admin's joins.
-func (x *Index) component(seeds []string) map[string]bool {
-	seen := make(map[string]bool, len(seeds))
+// component is every record reachable from seeds through shared keys and
+// an admin's joins, seeds included.
+func (x *Index) component(seeds []*record) []*record {
+	m := x.nextMark()
+	var out []*record
 	queue := slices.Clone(seeds)
 	for len(queue) > 0 {
-		id := queue[len(queue)-1]
+		r := queue[len(queue)-1]
 		queue = queue[:len(queue)-1]
-		if seen[id] {
+		if r.mark == m {
 			continue
 		}
-		seen[id] = true
-		for _, k := range x.keysOf[id] {
-			for other := range x.bearers[k].all {
-				if !seen[other] {
-					queue = append(queue, other)
-				}
-			}
-		}
+		r.mark = m
+		out = append(out, r)
+		queue = x.neighbours(queue, r.id, r.e, r.keys)
 		for p := range x.rules.Joins {
 			for i, end := range p {
-				if end != id {
-					continue
-				}
-				// The other end's bearers: records whose id (or alias) it is.
-				for other := range x.bearers["i:"+p[1-i]].all {
-					if !seen[other] {
-						queue = append(queue, other)
-					}
+				if end == r.id {
+					// The other end's bearers: records whose id (or
+					// alias) it is.
+					queue = x.bearersOfID(queue, p[1-i], nil)
 				}
 			}
 		}
 	}
-	return seen
+	return out
 }
 
 // sortConflicts puts conflicts in Resolve's order.

@@ -22,35 +22,64 @@ type Inner interface {
 // entry per group in the inner index, where searches find it; a lookup by
 // any record's id finds its group's entry. The records stay as they were
 // stored: a split (SetSplits) only groups them again.
+//
+// It keeps one record struct per record, by id, which also holds the
+// record's group when the group's id is the record's (issue 36: eight maps
+// by id string, several rebuilt on every regrouping, cost three times as
+// much, about 900 bytes a record besides the records themselves).
 type Index struct {
 	inner Inner
 
-	mu      sync.Mutex // serialises writes
-	records map[string]*mcpdir.Entry
-	rules   Rules
-	// members are each group's records as last merged, canonical first,
-	// by the group's id: a group whose records are the same pointers is
-	// not merged again.
-	members map[string][]*mcpdir.Entry
-	owners  map[string]int // each group's Owners, by the group's id
+	mu    sync.Mutex // serialises writes
+	rules Rules
+	// records are every record by id; written under mu and gmu, read
+	// under either (lookups take gmu for reading only). A record being
+	// removed stays until its group is regrouped, so that a lookup by its
+	// id meanwhile finds the old entry.
+	records map[string]*record
+	live    int // records not being removed
+	// bearers are each link key's records, by the key's hash: a write
+	// regroups only the component of what it changed (component.go).
+	bearers map[uint64]bearerSet
+	// aliased are the groups of the ids a record carries as aliases (a
+	// merged entry written back), by that id; written under mu and gmu.
+	aliased map[string]*record
 	// approved, if not nil, are the record ids an admin approved: only
 	// the groups holding one are served (serve --listing approved).
 	approved map[string]bool
-	// shown are the groups in the inner index, by id.
-	shown map[string]bool
-	// evidence is each record's evidence signature as last grouped: a
-	// record written again with the same one cannot change the groups.
-	evidence map[string]evidenceSum
-	// keysOf are each record's link keys, bearers each key's records: a
-	// write regroups only the component of what it changed (component.go).
-	keysOf  map[string][]string
-	bearers map[string]bearerSet
-	// groupOf maps every record's id to its group's; written under mu and
-	// gmu, read under either (lookups take gmu for reading only).
-	groupOf map[string]string
-	gmu     sync.RWMutex
+	gmu      sync.RWMutex
 	// conflicts are the last grouping's (Resolve), replaced whole.
 	conflicts atomic.Pointer[[]Conflict]
+	mark      uint32 // the last of record.mark's values (nextMark)
+}
+
+// record is what the index keeps of a record and, when the record's id is
+// its group's (the record holds its group), of the group: a group is
+// reached from each of its records by pointer, and lives in the record
+// of its id, which is always one of its members (Resolve).
+type record struct {
+	id string
+	e  *mcpdir.Entry // nil: being removed
+	// ev is the record's evidence signature as last grouped: a record
+	// written again with the same one cannot change the groups.
+	ev evidenceSum
+	// keys are the record's link keys (linkKeys), as bearers holds them.
+	keys []uint64
+	// group is the record that holds its group; written under mu and
+	// gmu, read under either.
+	group *record
+
+	// Of the group this record holds (group == the record), under mu:
+	// members as last merged, canonical first (a group whose records are
+	// the same pointers is not merged again), its Owners, whether its
+	// entry is in the inner index, and whether a member carries aliases
+	// (whose ids aliased maps to it).
+	members []*mcpdir.Entry
+	owners  int32
+	shown   bool
+	aliases bool
+
+	mark uint32 // a walk's visit (Index.nextMark), under mu
 }
 
 // NewIndex returns an empty merged index over inner (which must be empty:
@@ -59,12 +88,21 @@ func NewIndex(inner Inner, rules Rules) *Index {
 	if rules.Splits == nil {
 		rules.Splits = Splits{}
 	}
-	x := &Index{inner: inner, records: map[string]*mcpdir.Entry{}, rules: rules,
-		members: map[string][]*mcpdir.Entry{}, owners: map[string]int{}, shown: map[string]bool{}, evidence: map[string]evidenceSum{},
-		keysOf: map[string][]string{}, bearers: map[string]bearerSet{}}
-	x.groupOf = map[string]string{}
+	x := &Index{inner: inner, rules: rules, records: map[string]*record{}, bearers: map[uint64]bearerSet{}}
 	x.conflicts.Store(&[]Conflict{})
 	return x
+}
+
+// nextMark is a value of record.mark no record has: a walk marks what it
+// visited with it.
+func (x *Index) nextMark() uint32 {
+	if x.mark++; x.mark == 0 {
+		for _, r := range x.records {
+			r.mark = 0
+		}
+		x.mark = 1
+	}
+	return x.mark
 }
 
 // Upsert adds or replaces records (by id). A record whose evidence is
@@ -77,37 +115,68 @@ func (x *Index) Upsert(records ...*mcpdir.Entry) {
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	var changed []string
-	for _, r := range records {
-		id := idOf(r)
-		x.records[id] = r
-		if ev := sha256.Sum256([]byte(evidenceOf(r))); x.evidence[id] != evidenceSum(ev[:16]) {
-			x.evidence[id] = evidenceSum(ev[:16])
-			changed = append(changed, id)
+	held := make([]*record, len(records))
+	var added []string
+	for i, e := range records {
+		id := idOf(e)
+		if held[i] = x.records[id]; held[i] == nil {
+			added = append(added, id)
+		}
+	}
+	if added != nil {
+		x.gmu.Lock()
+		for _, id := range added {
+			if x.records[id] == nil {
+				x.records[id] = &record{id: id}
+				x.live++
+			}
+		}
+		x.gmu.Unlock()
+		for i, e := range records {
+			if held[i] == nil {
+				held[i] = x.records[idOf(e)]
+			}
+		}
+	}
+	type change struct {
+		r    *record
+		old  *mcpdir.Entry
+		keys []uint64
+	}
+	var changed []change
+	for i, e := range records {
+		r := held[i]
+		old := r.e
+		r.e = e
+		if ev := sumOf(e); old == nil || r.ev != ev {
+			r.ev = ev
+			changed = append(changed, change{r, old, r.keys})
 		}
 	}
 	if len(changed) > 0 {
-		seeds := make([]string, 0, len(records)+len(changed))
-		for _, id := range changed {
-			seeds = append(seeds, x.keysOf[id]...) // the keys it had: what it leaves
-			x.link(id, linkKeys(x.records[id]))
+		for _, c := range changed {
+			x.link(c.r, linkKeys(c.r.e, c.r.id))
 		}
-		x.regroupAround(append(x.bearersOf(seeds), idsOf(records)...))
+		seeds := make([]*record, 0, len(records)+len(changed))
+		for _, c := range changed {
+			seeds = x.neighbours(seeds, c.r.id, c.old, c.keys) // what it leaves
+		}
+		x.regroupAround(append(seeds, held...))
 		return
 	}
-	dirty := map[string]bool{}
-	for _, r := range records {
-		dirty[x.groupOf[idOf(r)]] = true
-	}
+	m := x.nextMark()
 	var out []*mcpdir.Entry
-	for gid := range dirty {
-		ms := slices.Clone(x.members[gid])
-		for i, m := range ms {
-			ms[i] = x.records[idOf(m)]
+	for _, r := range held {
+		h := r.group
+		if h.mark == m {
+			continue
 		}
-		x.members[gid] = ms
-		if x.shown[gid] {
-			out = append(out, merged(Group{ID: gid, Members: ms, Owners: x.owners[gid]}))
+		h.mark = m
+		for i, e := range h.members {
+			h.members[i] = x.records[idOf(e)].e
+		}
+		if h.shown {
+			out = append(out, merged(Group{ID: h.id, Members: h.members, Owners: int(h.owners)}))
 		}
 	}
 	x.inner.Upsert(out...)
@@ -117,56 +186,39 @@ func (x *Index) Upsert(records ...*mcpdir.Entry) {
 func (x *Index) Remove(ids ...string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	var seeds []string
+	var seeds []*record
 	for _, id := range ids {
-		if _, ok := x.records[id]; ok {
-			seeds = append(seeds, x.keysOf[id]...)
-			delete(x.records, id)
-			delete(x.evidence, id)
-			x.link(id, nil)
+		r := x.records[id]
+		if r == nil || r.e == nil {
+			continue
 		}
+		old, keys := r.e, r.keys
+		r.e, r.ev = nil, evidenceSum{}
+		x.live--
+		x.link(r, nil)
+		seeds = append(x.neighbours(seeds, id, old, keys), r)
 	}
 	if seeds != nil {
-		x.regroupAround(append(x.bearersOf(seeds), ids...))
+		x.regroupAround(seeds)
 	}
 }
 
-// bearersOf are the records that bear keys.
-func (x *Index) bearersOf(keys []string) []string {
-	var out []string
-	for _, k := range keys {
-		for id := range x.bearers[k].all {
-			out = append(out, id)
-		}
-	}
-	return out
-}
-
-func idsOf(records []*mcpdir.Entry) []string {
-	out := make([]string, len(records))
-	for i, r := range records {
-		out[i] = idOf(r)
-	}
-	return out
-}
-
-// regroupAround groups again the components of seeds (record ids, of
-// records there are or were): the whole directory when they reach a
-// quarter of it.
-func (x *Index) regroupAround(seeds []string) {
-	if len(seeds) > len(x.records)/4 {
+// regroupAround groups again the components of seeds (records there are
+// or were): the whole directory when they reach a quarter of it.
+func (x *Index) regroupAround(seeds []*record) {
+	if len(seeds) > x.live/4 {
 		x.regroup()
 		return
 	}
 	scope := x.component(seeds)
-	if len(scope) > len(x.records)/2 {
+	if len(scope) > x.live/2 {
 		x.regroup()
 		return
 	}
 	sub := make([]*mcpdir.Entry, 0, len(scope))
-	for id := range scope {
-		if r, ok := x.records[id]; ok {
-			sub = append(sub, r)
+	for _, r := range scope {
+		if r.e != nil {
+			sub = append(sub, r.e)
 		}
 	}
 	groups, conflicts := Resolve(sub, x.rules)
@@ -227,11 +279,10 @@ func (x *Index) Conflicts() []Conflict { return *x.conflicts.Load() }
 // the entries of groups that changed (or came to be listed) are merged
 // again, those of groups that are no more (or no longer listed) removed.
 func (x *Index) regroup() {
-	all := make([]*mcpdir.Entry, 0, len(x.records))
-	for id, r := range x.records {
-		all = append(all, r)
-		if x.keysOf[id] == nil {
-			x.link(id, linkKeys(r))
+	all := make([]*mcpdir.Entry, 0, x.live)
+	for _, r := range x.records {
+		if r.e != nil {
+			all = append(all, r.e)
 		}
 	}
 	groups, conflicts := Resolve(all, x.rules)
@@ -239,77 +290,123 @@ func (x *Index) regroup() {
 }
 
 // install brings the index to groups and conflicts, the grouping of the
-// records of scope (their ids; nil: of every record): the entries of
-// groups that changed (or came to be listed) are merged again, those of
-// groups that are no more (or no longer listed) removed. Outside scope
-// nothing changes, and nothing is copied.
-func (x *Index) install(groups []Group, conflicts []Conflict, scope map[string]bool) {
-	old := map[string]bool{} // the groups scope's records were in (nil scope: every group)
-	for id := range scope {
-		if gid, ok := x.groupOf[id]; ok {
-			old[gid] = true
+// records of scope (nil: of every record): the entries of groups that
+// changed (or came to be listed) are merged again, those of groups that
+// are no more (or no longer listed) removed. Outside scope nothing
+// changes. Every group the records of scope were in is within scope (a
+// group is linked, and scope is whole components).
+func (x *Index) install(groups []Group, conflicts []Conflict, scope []*record) {
+	// The groups scope's records were in, by their holders.
+	var old []*record
+	m := x.nextMark()
+	visit := func(r *record) {
+		if h := r.group; h != nil && h.mark != m {
+			h.mark = m
+			old = append(old, h)
 		}
 	}
-	isOld := func(gid string) bool { return scope == nil || old[gid] }
-	if scope != nil {
+	if scope == nil {
+		for _, r := range x.records {
+			visit(r)
+		}
+	} else {
+		for _, r := range scope {
+			visit(r)
+		}
+		isOld := make(map[string]bool, len(old))
+		for _, h := range old {
+			isOld[h.id] = true
+		}
 		for _, c := range *x.conflicts.Load() {
-			if !slices.ContainsFunc(c.Entries, isOld) {
+			if !slices.ContainsFunc(c.Entries, func(id string) bool { return isOld[id] }) {
 				conflicts = append(conflicts, c)
 			}
 		}
 		sortConflicts(conflicts)
 	}
+	// The new groups' holders, marked when listed; the entries of those
+	// that changed.
+	holders := make([]*record, len(groups))
+	listed := x.nextMark()
 	var upsert []*mcpdir.Entry
-	shown := map[string]bool{}
-	for _, g := range groups {
+	for i, g := range groups {
+		h := x.records[g.ID]
+		holders[i] = h
 		if !x.listed(g.Members) {
 			continue
 		}
-		shown[g.ID] = true
-		if !x.shown[g.ID] || !slices.Equal(x.members[g.ID], g.Members) || x.owners[g.ID] != g.Owners {
+		h.mark = listed
+		if h.group != h || !h.shown || !slices.Equal(h.members, g.Members) || int(h.owners) != g.Owners {
 			upsert = append(upsert, merged(g))
 		}
 	}
 	var remove []string
-	for id := range x.shown {
-		if isOld(id) && !shown[id] {
-			remove = append(remove, id)
+	for _, h := range old {
+		if h.shown && h.mark != listed {
+			remove = append(remove, h.id)
 		}
 	}
-	// New entries first, then the map to them, then old entries gone: a
-	// lookup meanwhile finds the old entry or the new, never none.
+	// New entries first, then the records to them, then old entries gone:
+	// a lookup meanwhile finds the old entry or the new, never none.
 	x.inner.Upsert(upsert...)
 	x.gmu.Lock()
-	if scope == nil {
-		x.groupOf = make(map[string]string, len(x.records))
-		x.members = make(map[string][]*mcpdir.Entry, len(groups))
-		x.owners = make(map[string]int, len(groups))
-		x.shown = shown
-	} else {
-		for id := range scope {
-			delete(x.groupOf, id)
+	var unaliased map[*record]bool // old groups whose aliases are to go
+	for _, h := range old {
+		if h.aliases && scope != nil {
+			if unaliased == nil {
+				unaliased = map[*record]bool{}
+			}
+			unaliased[h] = true
 		}
-		for gid := range old {
-			delete(x.members, gid)
-			delete(x.owners, gid)
-			delete(x.shown, gid)
-		}
-		for gid := range shown {
-			x.shown[gid] = true
-		}
+		h.members, h.owners, h.shown, h.aliases = nil, 0, false, false
 	}
-	for _, g := range groups {
-		for _, m := range g.Members {
-			x.groupOf[idOf(m)] = g.ID
-			for _, a := range m.Aliases {
-				x.groupOf[a.ID] = g.ID
+	if scope == nil {
+		x.aliased = nil
+	} else if unaliased != nil {
+		for a, h := range x.aliased {
+			if unaliased[h] {
+				delete(x.aliased, a)
 			}
 		}
-		x.members[g.ID], x.owners[g.ID] = g.Members, g.Owners
+	}
+	for i, g := range groups {
+		h := holders[i]
+		h.members, h.owners, h.shown = g.Members, int32(g.Owners), h.mark == listed
+		for _, e := range g.Members {
+			x.records[idOf(e)].group = h
+			for _, a := range e.Aliases {
+				if x.aliased == nil {
+					x.aliased = map[string]*record{}
+				}
+				x.aliased[a.ID], h.aliases = h, true
+			}
+		}
+	}
+	if scope == nil {
+		for id, r := range x.records {
+			if r.e == nil {
+				delete(x.records, id)
+			}
+		}
+	} else {
+		for _, r := range scope {
+			if r.e == nil {
+				delete(x.records, r.id)
+			}
+		}
 	}
 	x.gmu.Unlock()
 	x.inner.Remove(remove...)
 	x.conflicts.Store(&conflicts)
+}
+
+// holderOf is the record holding the group of the record (or alias) id,
+// or nil; under mu or gmu.
+func (x *Index) holderOf(id string) *record {
+	if r := x.records[id]; r != nil && r.group != nil {
+		return r.group
+	}
+	return x.aliased[id]
 }
 
 // merged is a group's entry: a lone record is served as it is.
@@ -325,6 +422,11 @@ func merged(g Group) *mcpdir.Entry {
 // rather than the string (issue 36: a fifth of what the merged index
 // keeps besides the records).
 type evidenceSum [16]byte
+
+func sumOf(e *mcpdir.Entry) evidenceSum {
+	ev := sha256.Sum256([]byte(evidenceOf(e)))
+	return evidenceSum(ev[:16])
+}
 
 // evidenceOf is what Groups reads of a record, as one string.
 func evidenceOf(e *mcpdir.Entry) string {
@@ -350,9 +452,9 @@ func (x *Index) Holders(name string) []*mcpdir.Entry {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	var out []*mcpdir.Entry
-	for id := range x.bearers["n:"+name].all {
-		if r := x.records[id]; serverName(r.Name, r.Source) == name {
-			out = append(out, r)
+	for r := range x.bearers[linkKey(nameKey, name)].all {
+		if serverName(r.e.Name, r.e.Source) == name {
+			out = append(out, r.e)
 		}
 	}
 	return out
@@ -361,10 +463,10 @@ func (x *Index) Holders(name string) []*mcpdir.Entry {
 // Get returns the entry of the group a record id is in.
 func (x *Index) Get(id string) (*mcpdir.Entry, bool) {
 	x.gmu.RLock()
-	gid, ok := x.groupOf[id]
+	h := x.holderOf(id)
 	x.gmu.RUnlock()
-	if ok {
-		id = gid
+	if h != nil {
+		id = h.id
 	}
 	return x.inner.Get(id)
 }
@@ -374,15 +476,15 @@ func (x *Index) Get(id string) (*mcpdir.Entry, bool) {
 func (x *Index) GroupOf(id string) (string, []string, bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	gid, ok := x.groupOf[id]
-	if !ok {
+	h := x.holderOf(id)
+	if h == nil {
 		return "", nil, false
 	}
 	var ids []string
-	for _, m := range x.members[gid] {
+	for _, m := range h.members {
 		ids = append(ids, idOf(m))
 	}
-	return gid, ids, true
+	return h.id, ids, true
 }
 
 func (x *Index) Search(query string, limit int) mcpdir.SearchResult {
