@@ -32,18 +32,55 @@ var keySeeds = func() (s [keyKinds]maphash.Seed) {
 }()
 
 // linkKey is a key of a kind as the index keeps it: a 64-bit hash, not
-// the string (issue 36). Two keys of one hash (one pair in about 10^12 at
-// 3 million keys) only widen a component: a regrouping's scope is then
-// two components, which group as each alone would, and Holders checks
-// the names it finds.
-func linkKey(kind int, k string) uint64 { return maphash.String(keySeeds[kind], k) }
+// the string (issue 36), and never 0 (keyList's none). Two keys of one
+// hash (one pair in about 10^12 at 3 million keys) only widen a
+// component: a regrouping's scope is then two components, which group as
+// each alone would, and Holders checks the names it finds.
+func linkKey(kind int, k string) uint64 { return max(maphash.String(keySeeds[kind], k), 1) }
+
+// keyList is a record's link keys: the first inline, the rest (few
+// records have more than one) apart.
+type keyList struct {
+	first uint64 // 0: none
+	rest  *[]uint64
+}
+
+func makeKeyList(ks []uint64) keyList {
+	switch len(ks) {
+	case 0:
+		return keyList{}
+	case 1:
+		return keyList{first: ks[0]}
+	}
+	rest := slices.Clone(ks[1:])
+	return keyList{ks[0], &rest}
+}
+
+// all yields the keys.
+func (l keyList) all(yield func(uint64) bool) {
+	if l.first == 0 || !yield(l.first) || l.rest == nil {
+		return
+	}
+	for _, k := range *l.rest {
+		if !yield(k) {
+			return
+		}
+	}
+}
+
+func (l keyList) equal(o keyList) bool {
+	if l.first != o.first || (l.rest == nil) != (o.rest == nil) {
+		return false
+	}
+	return l.rest == nil || slices.Equal(*l.rest, *o.rest)
+}
 
 // linkKeys are the keys by which a record (of id) can link to or hint at
 // another (evidence.go's; a scope guess is a package key, as Resolve
 // matches it), but for its own id: a record is found by its id in
 // Index.records, and by it the records that carry it as an alias
 // (neighbours).
-func linkKeys(e *mcpdir.Entry, id string) []uint64 {
+func linkKeys(e *mcpdir.Entry, id string) keyList {
 	var buf [8]uint64
 	ks := buf[:0]
 	add := func(kind int, k string) {
@@ -68,18 +105,15 @@ func linkKeys(e *mcpdir.Entry, id string) []uint64 {
 		add(packageKey, PackageKey(p.RegistryType, p.Identifier))
 	}
 	add(packageKey, scopeGuess(e, serverName(e.Name, e.Source)))
-	if len(ks) == 0 {
-		return nil
-	}
-	return slices.Clone(ks)
+	return makeKeyList(ks)
 }
 
-// link records r's keys (replacing those it had; nil keys: unlinks it).
-func (x *Index) link(r *record, keys []uint64) {
-	if slices.Equal(r.keys, keys) {
+// link records r's keys (replacing those it had; none: unlinks it).
+func (x *Index) link(r *record, keys keyList) {
+	if r.keys.equal(keys) {
 		return
 	}
-	for _, k := range r.keys {
+	for k := range r.keys.all {
 		if b, ok := x.bearers[k]; ok {
 			if b.remove(r) {
 				delete(x.bearers, k)
@@ -89,7 +123,7 @@ func (x *Index) link(r *record, keys []uint64) {
 		}
 	}
 	r.keys = keys
-	for _, k := range keys {
+	for k := range keys.all {
 		b := x.bearers[k]
 		b.add(r)
 		x.bearers[k] = b
@@ -99,11 +133,11 @@ func (x *Index) link(r *record, keys []uint64) {
 // neighbours appends to out the records that share a key with the record
 // of id, were it e with keys: those bearing its keys, those carrying its
 // id as an alias, and the records of the aliases e carries.
-func (x *Index) neighbours(out []*record, id string, e *mcpdir.Entry, keys []uint64) []*record {
+func (x *Index) neighbours(out []*record, id string, e *mcpdir.Entry, keys keyList) []*record {
 	if e == nil {
 		return out
 	}
-	for _, k := range keys {
+	for k := range keys.all {
 		for r := range x.bearers[k].all {
 			out = append(out, r)
 		}

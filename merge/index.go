@@ -64,17 +64,19 @@ type record struct {
 	// written again with the same one cannot change the groups.
 	ev evidenceSum
 	// keys are the record's link keys (linkKeys), as bearers holds them.
-	keys []uint64
+	keys keyList
 	// group is the record that holds its group; written under mu and
 	// gmu, read under either.
 	group *record
 
 	// Of the group this record holds (group == the record), under mu:
 	// members as last merged, canonical first (a group whose records are
-	// the same pointers is not merged again), its Owners, whether its
-	// entry is in the inner index, and whether a member carries aliases
-	// (whose ids aliased maps to it).
-	members []*mcpdir.Entry
+	// the same pointers is not merged again): one, or many when more than
+	// one (most groups are of one record, which costs no slice); its
+	// Owners, whether its entry is in the inner index, and whether a
+	// member carries aliases (whose ids aliased maps to it).
+	one     *mcpdir.Entry
+	many    *[]*mcpdir.Entry
 	owners  int32
 	shown   bool
 	aliases bool
@@ -141,7 +143,7 @@ func (x *Index) Upsert(records ...*mcpdir.Entry) {
 	type change struct {
 		r    *record
 		old  *mcpdir.Entry
-		keys []uint64
+		keys keyList
 	}
 	var changed []change
 	for i, e := range records {
@@ -172,11 +174,13 @@ func (x *Index) Upsert(records ...*mcpdir.Entry) {
 			continue
 		}
 		h.mark = m
-		for i, e := range h.members {
-			h.members[i] = x.records[idOf(e)].e
+		ms := h.members()
+		for i, e := range ms {
+			ms[i] = x.records[idOf(e)].e
 		}
+		h.setMembers(ms)
 		if h.shown {
-			out = append(out, merged(Group{ID: h.id, Members: h.members, Owners: int(h.owners)}))
+			out = append(out, merged(Group{ID: h.id, Members: ms, Owners: int(h.owners)}))
 		}
 	}
 	x.inner.Upsert(out...)
@@ -195,7 +199,7 @@ func (x *Index) Remove(ids ...string) {
 		old, keys := r.e, r.keys
 		r.e, r.ev = nil, evidenceSum{}
 		x.live--
-		x.link(r, nil)
+		x.link(r, keyList{})
 		seeds = append(x.neighbours(seeds, id, old, keys), r)
 	}
 	if seeds != nil {
@@ -336,7 +340,7 @@ func (x *Index) install(groups []Group, conflicts []Conflict, scope []*record) {
 			continue
 		}
 		h.mark = listed
-		if h.group != h || !h.shown || !slices.Equal(h.members, g.Members) || int(h.owners) != g.Owners {
+		if h.group != h || !h.shown || !h.sameMembers(g.Members) || int(h.owners) != g.Owners {
 			upsert = append(upsert, merged(g))
 		}
 	}
@@ -358,7 +362,8 @@ func (x *Index) install(groups []Group, conflicts []Conflict, scope []*record) {
 			}
 			unaliased[h] = true
 		}
-		h.members, h.owners, h.shown, h.aliases = nil, 0, false, false
+		h.setMembers(nil)
+		h.owners, h.shown, h.aliases = 0, false, false
 	}
 	if scope == nil {
 		x.aliased = nil
@@ -371,7 +376,8 @@ func (x *Index) install(groups []Group, conflicts []Conflict, scope []*record) {
 	}
 	for i, g := range groups {
 		h := holders[i]
-		h.members, h.owners, h.shown = g.Members, int32(g.Owners), h.mark == listed
+		h.setMembers(g.Members)
+		h.owners, h.shown = int32(g.Owners), h.mark == listed
 		for _, e := range g.Members {
 			x.records[idOf(e)].group = h
 			for _, a := range e.Aliases {
@@ -398,6 +404,37 @@ func (x *Index) install(groups []Group, conflicts []Conflict, scope []*record) {
 	x.gmu.Unlock()
 	x.inner.Remove(remove...)
 	x.conflicts.Store(&conflicts)
+}
+
+// members are the members of the group r holds, in a slice of their own
+// when one.
+func (r *record) members() []*mcpdir.Entry {
+	switch {
+	case r.many != nil:
+		return *r.many
+	case r.one != nil:
+		return []*mcpdir.Entry{r.one}
+	}
+	return nil
+}
+
+func (r *record) setMembers(ms []*mcpdir.Entry) {
+	r.one, r.many = nil, nil
+	switch len(ms) {
+	case 0:
+	case 1:
+		r.one = ms[0]
+	default:
+		r.many = &ms
+	}
+}
+
+// sameMembers reports whether the group r holds has members ms.
+func (r *record) sameMembers(ms []*mcpdir.Entry) bool {
+	if r.many != nil {
+		return slices.Equal(*r.many, ms)
+	}
+	return len(ms) == 1 && r.one == ms[0]
 }
 
 // holderOf is the record holding the group of the record (or alias) id,
@@ -481,7 +518,7 @@ func (x *Index) GroupOf(id string) (string, []string, bool) {
 		return "", nil, false
 	}
 	var ids []string
-	for _, m := range h.members {
+	for _, m := range h.members() {
 		ids = append(ids, idOf(m))
 	}
 	return h.id, ids, true
