@@ -41,7 +41,47 @@ func DecodeDoc(doc []byte) (*mcpdir.Entry, error) {
 	if err := json.Unmarshal(doc, e); err != nil {
 		return nil, err
 	}
+	shareStrings(e)
 	return e, nil
+}
+
+// shareStrings points the strings a decoded record repeats at one copy: a
+// package named and versioned like its entry (most of an import's), and
+// the few words every record spells (registries, transports, sources).
+// The decoder made each anew; a server keeps every record (issue 36).
+func shareStrings(e *mcpdir.Entry) {
+	e.Source = common(e.Source)
+	for i, t := range e.Transports {
+		e.Transports[i] = common(t)
+	}
+	for i := range e.Packages {
+		p := &e.Packages[i]
+		if p.Identifier == e.Name {
+			p.Identifier = e.Name
+		}
+		if p.Version == e.Version {
+			p.Version = e.Version
+		}
+		p.RegistryType, p.Transport, p.RuntimeHint = common(p.RegistryType), common(p.Transport), common(p.RuntimeHint)
+	}
+}
+
+// commonWords are the values many records share.
+var commonWords = func() map[string]string {
+	m := map[string]string{}
+	for _, w := range []string{mcpdir.SourceImport, mcpdir.SourceAdmin, mcpdir.SourceRegistry,
+		mcpdir.TransportStdio, mcpdir.TransportStreamableHTTP, mcpdir.TransportSSE,
+		"npm", "pypi", "oci", "nuget", "mcpb", "cargo", "npx", "uvx", "docker", "dnx"} {
+		m[w] = w
+	}
+	return m
+}()
+
+func common(s string) string {
+	if c, ok := commonWords[s]; ok {
+		return c
+	}
+	return s
 }
 
 // InsertTimes are the times a store gives an entry it does not have: the

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/mcpdir/mcpdir"
 )
@@ -45,5 +46,33 @@ func TestLiveHistoryRoundTrip(t *testing.T) {
 	back, err := DecodeLiveCheck(prev.URL, prev.Status, prev.CheckedAt.UnixNano(), int64(prev.Latency), "", nil, details)
 	if err != nil || len(back.History) != mcpdir.HistoryDays || !reflect.DeepEqual(back.History, prev.History) {
 		t.Fatalf("decoded: %v %d", err, len(back.History))
+	}
+}
+
+// A decoded record is the record that was encoded, and the strings it
+// repeats share one copy (what a replica keeps of every record).
+func TestDecodeDocSharesRepeatedStrings(t *testing.T) {
+	in := &mcpdir.Entry{Name: "weather-mcp", Version: "1.2.0", Brief: "Forecasts.", Source: mcpdir.SourceImport,
+		Transports: []string{mcpdir.TransportStdio},
+		Packages:   []mcpdir.Package{{RegistryType: "npm", Identifier: "weather-mcp", Version: "1.2.0", Transport: "stdio"}}}
+	doc, err := EncodeDoc(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := DecodeDoc(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a, in) {
+		t.Fatalf("decoded %+v, want %+v", a, in)
+	}
+	b, _ := DecodeDoc(doc)
+	same := func(x, y string) bool { return unsafe.StringData(x) == unsafe.StringData(y) }
+	p := a.Packages[0]
+	if !same(p.Identifier, a.Name) || !same(p.Version, a.Version) {
+		t.Error("the package's name and version are copies of the entry's")
+	}
+	if !same(a.Source, b.Source) || !same(p.RegistryType, b.Packages[0].RegistryType) || !same(a.Transports[0], b.Transports[0]) {
+		t.Error("two records spell their source, registry or transport in copies of their own")
 	}
 }
