@@ -53,16 +53,30 @@ func TestRelevanceExtra(t *testing.T) {
 func TestRelevanceSentences(t *testing.T) {
 	x := loadIndex(t)
 	qs := readQueries(t, filepath.Join("testdata", "nl-dev.jsonl"))
-	var log func(string)
-	if testing.Verbose() {
-		log = func(s string) { t.Log(s) }
-	}
+	log := verboseLog(t)
 	r := releval.Evaluate(qs, engine(x), log)
 	t.Log("testdata/nl-dev.jsonl:\n" + r.Table())
 	gate(t, "", r, minSentencesNDCG, minSentencesKindNDCG, maxSentencesMissed, len(qs))
 	for _, a := range r.Answered {
 		t.Errorf("out-of-domain query matched entries: %s", a)
 	}
+}
+
+// verboseLog is where Evaluate writes each query's line: the test's log
+// under -v, else nowhere.
+func verboseLog(t *testing.T) func(string) {
+	if !testing.Verbose() {
+		return nil
+	}
+	return func(s string) { t.Log(s) }
+}
+
+// plainBM25 is the baseline printed beside the engine: plain BM25 over
+// the corpus (releval.NewBM25), 50 results a query.
+func plainBM25(t *testing.T) func(string) ([]string, int) {
+	entries, _ := loadCorpus(t)
+	bm := releval.NewBM25(entries)
+	return func(q string) ([]string, int) { return bm.Search(q, 50) }
 }
 
 // gate fails the test where a report falls below its bars: the overall
@@ -100,10 +114,7 @@ const (
 // queries that match anything.
 func evaluate(t *testing.T, x *Index, qs []releval.Query) *releval.Report {
 	t.Helper()
-	var log func(string)
-	if testing.Verbose() {
-		log = func(s string) { t.Log(s) }
-	}
+	log := verboseLog(t)
 	r := releval.Evaluate(qs, engine(x), log)
 	if o := r.Kinds["overall"]; len(o.Missed) > 0 {
 		t.Errorf("%d queries have judged relevant entries but none in the top 10: %v", len(o.Missed), o.Missed)
@@ -122,9 +133,7 @@ func evaluate(t *testing.T, x *Index, qs []releval.Query) *releval.Report {
 // baseline beside.
 func TestRelevanceNatural(t *testing.T) {
 	x := loadIndex(t)
-	entries, _ := loadCorpus(t)
-	bm := releval.NewBM25(entries)
-	bm25 := func(q string) ([]string, int) { return bm.Search(q, 50) }
+	bm25 := plainBM25(t)
 	qs := readQueries(t, filepath.Join("testdata", "nl.jsonl"))
 	var check *releval.Report
 	for _, half := range []string{"tune", "check"} {
@@ -222,14 +231,9 @@ func TestAboutDecision(t *testing.T) {
 // The plain BM25 baseline is printed beside it, per kind.
 func TestRelevanceFresh(t *testing.T) {
 	x := loadIndex(t)
-	entries, _ := loadCorpus(t)
-	bm := releval.NewBM25(entries)
-	bm25 := func(q string) ([]string, int) { return bm.Search(q, 50) }
+	bm25 := plainBM25(t)
 	qs := readQueries(t, filepath.Join("testdata", "fresh.jsonl"))
-	var log func(string)
-	if testing.Verbose() {
-		log = func(s string) { t.Log(s) }
-	}
+	log := verboseLog(t)
 	r := releval.Evaluate(qs, engine(x), log)
 	b := releval.Evaluate(qs, bm25, nil)
 	t.Logf("testdata/fresh.jsonl:\n%s", r.Table())
@@ -269,10 +273,7 @@ func TestRelevanceQuality(t *testing.T) {
 	var check *releval.Report
 	for _, half := range []string{"tune", "check"} {
 		part := releval.Split(qs, half)
-		var log func(string)
-		if testing.Verbose() {
-			log = func(s string) { t.Log(s) }
-		}
+		log := verboseLog(t)
 		r := releval.Evaluate(part, engine(x), log)
 		f := releval.Evaluate(part, engine(flat), nil)
 		t.Logf("testdata/quality.jsonl, %s half:\n%s(without priors: %.3f)", half, r.Table(), f.Kinds["overall"].MeanNDCG())
@@ -295,9 +296,7 @@ const (
 // beside plain BM25 and nothing per query, and its gate names no query.
 func TestRelevanceFresh2(t *testing.T) {
 	x := loadIndex(t)
-	entries, _ := loadCorpus(t)
-	bm := releval.NewBM25(entries)
-	bm25 := func(q string) ([]string, int) { return bm.Search(q, 50) }
+	bm25 := plainBM25(t)
 	qs := readQueries(t, filepath.Join("testdata", "fresh-2.jsonl"))
 	r := releval.Evaluate(qs, engine(x), nil)
 	b := releval.Evaluate(qs, bm25, nil)
