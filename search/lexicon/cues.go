@@ -52,10 +52,17 @@ func (p *Parser) findCues() {
 	}
 	// A term of two or more words that entries use ("points of interest",
 	// "fun facts") is a unit of the query: its words name its concept
-	// together, as the words of a phrase people ask with do.
+	// together, as the words of a phrase people ask with do. Not where a
+	// word of the query asks for the concept already: the term then adds
+	// no sense the query lacks, only more words to share the concept's
+	// weight and to be read in its sense ("apple notes" of "my Apple Notes
+	// on my Mac", where "notes" asks for note-taking, put Apple Mail in it).
 	for i := range p.words {
 		w := &p.words[i]
 		for _, c := range w.phrased {
+			if p.asked(c) {
+				continue
+			}
 			if !slices.ContainsFunc(w.concepts, func(n named) bool { return n.concept == c }) {
 				w.concepts = append(w.concepts, named{concept: c, phrase: true})
 			}
@@ -87,6 +94,17 @@ func (p *Parser) findCues() {
 			w.concepts = slices.DeleteFunc(w.concepts, func(n named) bool { return n.words < 2 })
 		}
 	}
+}
+
+// asked reports whether a word of the query asks for the concept (names it
+// by a term people ask with, not only as a word of an entry term).
+func (p *Parser) asked(concept string) bool {
+	for i := range p.words {
+		if slices.ContainsFunc(p.words[i].concepts, func(n named) bool { return n.concept == concept && !n.phrase }) {
+			return true
+		}
+	}
+	return false
 }
 
 // saidBefore reports whether a word before the j-th, with the same text,
