@@ -80,13 +80,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	read := func(path string) []releval.Query {
-		qs, err := releval.ReadQueries(path)
-		if err != nil {
-			log.Fatal(err)
-		}
-		return qs
-	}
+	read := releval.MustReadQueries
 	dev := read(filepath.Join(dir, "relevance", "dev.jsonl"))
 	nl := read(filepath.Join(*testdata, "nl.jsonl"))
 

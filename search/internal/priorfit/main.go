@@ -41,13 +41,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	read := func(path string) []releval.Query {
-		qs, err := releval.ReadQueries(path)
-		if err != nil {
-			log.Fatal(err)
-		}
-		return qs
-	}
+	read := releval.MustReadQueries
 	quality := read(filepath.Join(*testdata, "quality.jsonl"))
 	qx := search.New()
 	qx.SetResultCache(0)

@@ -51,15 +51,7 @@ func expansions(corpus []byte, ws *wnSenses, p expansionParams) (*table, error) 
 		return nil, err
 	}
 	v := buildVocab(docs, forms, p.minDF)
-	ids := make([][]int, len(docs))
-	for i, d := range docs {
-		for _, s := range d.stems {
-			if id, ok := v.ids[s]; ok {
-				ids[i] = append(ids[i], id)
-			}
-		}
-		slices.Sort(ids[i])
-	}
+	ids := v.docIDs(docs)
 	_, rows := ppmi(ids, len(v.stems), defaultParams)
 	context := func(id int) map[string]bool {
 		r := slices.Clone(rows[id])

@@ -38,6 +38,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 func main() {
@@ -74,29 +75,13 @@ func run(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(*out), ".related-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	w := bufio.NewWriter(tmp)
-	writeHeader(w, filepath.Base(*corpusPath), hex.EncodeToString(sum[:]))
-	tab.write(w)
-	if err := w.Flush(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
+	if err := writeFile(*out, func(w io.Writer) {
+		writeHeader(w, filepath.Base(*corpusPath), hex.EncodeToString(sum[:]))
+		tab.write(w)
+	}); err != nil {
 		return err
 	}
 	fmt.Fprintln(stderr, "relatedgen:", tab.summary())
-	if err := os.Rename(tmp.Name(), *out); err != nil {
-		return err
-	}
 	if *expOut == "" {
 		return nil
 	}
@@ -115,9 +100,10 @@ func run(args []string, stderr io.Writer) error {
 	})
 }
 
-// writeFile writes a file whole, or not at all.
+// writeFile writes a file whole, or not at all: first to a hidden file
+// beside it (.related-* for related.txt), then renamed.
 func writeFile(path string, write func(io.Writer)) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".wordnet-*")
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))+"-*")
 	if err != nil {
 		return err
 	}

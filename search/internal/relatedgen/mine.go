@@ -139,14 +139,8 @@ func (v *vocab) topical(id int, p params) bool {
 	return v.df[id] >= p.corpusDF && len(v.stems[id]) >= 3 && float64(v.nameDF[id]) >= p.minNamed*float64(v.df[id])
 }
 
-// mine finds the related words of the corpus (JSON lines with name and
-// brief), confirmed by WordNet.
-func mine(corpus []byte, wn wordNet, p params) (*table, error) {
-	docs, forms, err := readCorpus(corpus, p.minDF)
-	if err != nil {
-		return nil, err
-	}
-	v := buildVocab(docs, forms, p.minDF)
+// docIDs is each doc's stems of the vocabulary as ids, sorted.
+func (v *vocab) docIDs(docs []doc) [][]int {
 	ids := make([][]int, len(docs))
 	for i, d := range docs {
 		for _, s := range d.stems {
@@ -156,6 +150,18 @@ func mine(corpus []byte, wn wordNet, p params) (*table, error) {
 		}
 		slices.Sort(ids[i])
 	}
+	return ids
+}
+
+// mine finds the related words of the corpus (JSON lines with name and
+// brief), confirmed by WordNet.
+func mine(corpus []byte, wn wordNet, p params) (*table, error) {
+	docs, forms, err := readCorpus(corpus, p.minDF)
+	if err != nil {
+		return nil, err
+	}
+	v := buildVocab(docs, forms, p.minDF)
+	ids := v.docIDs(docs)
 	counts, rows := ppmi(ids, len(v.stems), p)
 	word := make([]bool, len(v.stems))
 	near := make([]bool, len(v.stems))

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log"
 	"math"
 	"os"
 	"path/filepath"
@@ -97,6 +98,16 @@ func ReadQueries(path string) ([]Query, error) {
 		err = errors.New(path + ": no queries")
 	}
 	return qs, err
+}
+
+// MustReadQueries is ReadQueries for the measuring tools: a file it cannot
+// read ends the program (log.Fatal).
+func MustReadQueries(path string) []Query {
+	qs, err := ReadQueries(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	return qs
 }
 
 // ReadLines reads a file of JSON objects, one a line; blank lines are left

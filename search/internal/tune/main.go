@@ -42,13 +42,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	read := func(path string) []releval.Query {
-		qs, err := releval.ReadQueries(path)
-		if err != nil {
-			log.Fatal(err)
-		}
-		return qs
-	}
+	read := releval.MustReadQueries
 	nl := read(filepath.Join(*testdata, "nl.jsonl"))
 	keywords := append(read(filepath.Join(dir, "relevance", "dev.jsonl")), read(filepath.Join(*testdata, "extra-judgments.jsonl"))...)
 	old := read(filepath.Join(*testdata, "nl-dev.jsonl"))
