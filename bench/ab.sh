@@ -12,6 +12,7 @@
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: bench/ab.sh REV_A REV_B" >&2; exit 2; }
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 root=$(pwd)
 data=${MCPDIR_SHARED_DATA:-$root/../shared/data}
 [ -f "$data/packages-corpus.jsonl" ] || { echo "bench/ab.sh: $data/packages-corpus.jsonl not found: skipped"; exit 0; }
@@ -30,24 +31,9 @@ for rev in "$1" "$2"; do
   "$work/mcpdir-$rev" import --data-dir "$work/data-$rev" "$data/packages-corpus.jsonl" >/dev/null 2>&1
   "$work/mcpdir-$rev" keys create --data-dir "$work/data-$rev" --name ab --rate-limit unlimited | sed -n 1p >"$work/key-$rev"
 done
-python3 - "$data" "$work/q.txt" "${AB_NEW:-}" search/testdata <<'PY'
-import json, random, re, sys, urllib.parse
-data, out, new, testdata = sys.argv[1:5]
-qs = [json.loads(line)["query"] for line in open(data + "/relevance/dev.jsonl")]
-if new == "1":
-    for f in ("nl.jsonl", "nl-dev.jsonl", "extra-judgments.jsonl"):
-        qs += [json.loads(line)["query"] for line in open(testdata + "/" + f)]
-    words = sorted({w for line in open(data + "/packages-corpus.jsonl")
-                    for w in re.findall(r"[a-z]{3,}", (json.loads(line).get("brief") or "").lower())})
-    rng, seen = random.Random(25), set(qs)
-    while len(qs) < 20000:
-        q = " ".join(rng.choice(words) for _ in range(rng.randint(1, 4)))
-        if q not in seen:
-            seen.add(q)
-            qs.append(q)
-    rng.shuffle(qs)
-open(out, "w").write("".join(urllib.parse.quote_plus(q) + "\n" for q in qs))
-PY
+seed=
+[ "${AB_NEW:-}" = 1 ] && seed=25
+write_queries "$data" "$work/q" $seed
 cache=()
 [ "${AB_NEW:-}" = 1 ] && cache=(--search-cache 0)
 for rev in "$1" "$2"; do
@@ -59,7 +45,6 @@ wrk.headers["Authorization"] = "Bearer $(cat "$work/key-$rev")"
 request = function() i = i + 1; return wrk.format("GET", "/api/open/v1/search?keywords=" .. qs[(i % #qs) + 1]) end
 LUA
 done
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 ports=()
 for rev in "$1" "$2"; do
   port=$(free_port)

@@ -8,6 +8,7 @@
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: bench/profile.sh rest|mcp|limit|rest-new|mcp-new [seconds]" >&2; exit 2; }
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 root=$(pwd)
 data=${MCPDIR_SHARED_DATA:-$root/../shared/data}
 [ -f "$data/packages-corpus.jsonl" ] || { echo "bench/profile.sh: $data/packages-corpus.jsonl not found: skipped"; exit 0; }
@@ -20,34 +21,17 @@ trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
 go build -tags pprof -o "$out/mcpdir" ./cmd/mcpdir
 "$out/mcpdir" import --data-dir "$work/data" "$data/packages-corpus.jsonl" >/dev/null 2>&1
 key=$("$out/mcpdir" keys create --data-dir "$work/data" --name profile --rate-limit unlimited | sed -n 1p)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-pport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+port=$(free_port)
+pport=$(free_port)
 url=http://127.0.0.1:$port
 cache=()
 case $load in *-new) cache=(--search-cache 0) ;; esac
 MCPDIR_PPROF_ADDR=127.0.0.1:$pport "$out/mcpdir" serve --data-dir "$work/data" --addr "127.0.0.1:$port" --no-starter --bench-baseline "${cache[@]}" 2>"$work/server.log" &
 server=$!
 for _ in $(seq 300); do curl -fs "$url/readyz" >/dev/null && break; sleep 0.1; done
-python3 - "$data" "$work" "$load" search/testdata <<'PY'
-import json, random, re, sys, urllib.parse
-data, work, load, testdata = sys.argv[1:5]
-qs = [json.loads(line)["query"] for line in open(data + "/relevance/dev.jsonl")]
-if load.endswith("-new"): # as bench/run.sh's queries-new
-    for f in ("nl.jsonl", "nl-dev.jsonl", "extra-judgments.jsonl"):
-        qs += [json.loads(line)["query"] for line in open(testdata + "/" + f)]
-    qs = list(dict.fromkeys(qs))
-    words = sorted({w for line in open(data + "/packages-corpus.jsonl")
-                    for w in re.findall(r"[a-z]{3,}", (json.loads(line).get("brief") or "").lower())})
-    rng, seen = random.Random(36), set(qs)
-    while len(qs) < 20000:
-        q = " ".join(rng.choice(words) for _ in range(rng.randint(1, 4)))
-        if q not in seen:
-            seen.add(q)
-            qs.append(q)
-    rng.shuffle(qs)
-open(sys.argv[2] + "/q.txt", "w").write("".join(urllib.parse.quote_plus(q) + "\n" for q in qs))
-open(sys.argv[2] + "/q.json.txt", "w").write("".join(json.dumps(q) + "\n" for q in qs))
-PY
+seed=
+case $load in *-new) seed=36 ;; esac # as bench/run.sh's queries-new
+write_queries "$data" "$work/q" $seed
 case $load in
   rest|rest-new) file=q.txt; headers=''; req='wrk.format("GET", "/api/open/v1/search?keywords=" .. q)' ;;
   mcp|mcp-new) file=q.json.txt

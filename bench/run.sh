@@ -5,6 +5,7 @@
 #     same server's throughput for a precomputed body of equal size, in one run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 root=$(pwd)
 data=${MCPDIR_SHARED_DATA:-$root/../shared/data}
 if [ ! -f "$data/packages-corpus.jsonl" ]; then
@@ -48,7 +49,7 @@ start=$(date +%s.%N)
 "$work/mcpdir" import --data-dir "$work/data" "$data/packages-corpus.jsonl" 2>/dev/null | sed -n 1p
 echo "import took $(echo "$(date +%s.%N) - $start" | bc) s"
 key=$("$work/mcpdir" keys create --data-dir "$work/data" --name bench --rate-limit unlimited | sed -n 1p)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+port=$(free_port)
 url=http://127.0.0.1:$port
 rss_kib() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
 ready() { for _ in $(seq 300); do curl -fs "$url/readyz" >/dev/null && return 0; sleep 0.1; done; return 1; }
@@ -63,7 +64,7 @@ ready; sleep 1
 # The same server without its caches of results and answers
 # (--search-cache 0), on the same store: what a query not asked before
 # costs, for the loads marked /cold.
-cold_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+cold_port=$(free_port)
 cold_url=http://127.0.0.1:$cold_port
 "$work/mcpdir" serve --data-dir "$work/data" --addr "127.0.0.1:$cold_port" --no-starter --bench-baseline --search-cache 0 2>"$work/cold.log" &
 cold=$!
@@ -73,34 +74,11 @@ full_rss=$(rss_kib $server)
 echo "server RSS: $((empty_rss / 1024)) MiB empty, $((full_rss / 1024)) MiB with $entries entries: $(( (full_rss - empty_rss) * 1024 / entries )) bytes per entry (store cache, index and entries)"
 
 # The 40 judged queries, URL-encoded and as JSON strings, for wrk to cycle through.
-python3 - "$data/relevance/dev.jsonl" "$work" <<'PY'
-import json, sys, urllib.parse
-qs = [json.loads(line)["query"] for line in open(sys.argv[1])]
-open(sys.argv[2] + "/queries.txt", "w").write("".join(urllib.parse.quote_plus(q) + "\n" for q in qs))
-open(sys.argv[2] + "/queries.json.txt", "w").write("".join(json.dumps(q) + "\n" for q in qs))
-PY
+write_queries "$data" "$work/queries"
 # Queries never asked before (issue 36), as bench/ab.sh's AB_NEW: the judged
 # queries of every set, then keywords of one to four corpus words, 20,000
 # distinct ones; wrk asks each at most once a round or so.
-python3 - "$data" "$work" search/testdata <<'PY'
-import json, random, re, sys, urllib.parse
-data, work, testdata = sys.argv[1:4]
-qs = [json.loads(line)["query"] for line in open(data + "/relevance/dev.jsonl")]
-for f in ("nl.jsonl", "nl-dev.jsonl", "extra-judgments.jsonl"):
-    qs += [json.loads(line)["query"] for line in open(testdata + "/" + f)]
-qs = list(dict.fromkeys(qs))
-words = sorted({w for line in open(data + "/packages-corpus.jsonl")
-                for w in re.findall(r"[a-z]{3,}", (json.loads(line).get("brief") or "").lower())})
-rng, seen = random.Random(36), set(qs)
-while len(qs) < 20000:
-    q = " ".join(rng.choice(words) for _ in range(rng.randint(1, 4)))
-    if q not in seen:
-        seen.add(q)
-        qs.append(q)
-rng.shuffle(qs)
-open(work + "/queries-new.txt", "w").write("".join(urllib.parse.quote_plus(q) + "\n" for q in qs))
-open(work + "/queries-new.json.txt", "w").write("".join(json.dumps(q) + "\n" for q in qs))
-PY
+write_queries "$data" "$work/queries-new" 36
 total=0; n=0
 while read -r q; do
   size=$(curl -fs -H "Authorization: Bearer $key" "$url/api/open/v1/search?keywords=$q" | wc -c)

@@ -1,0 +1,34 @@
+# bench/lib.sh: what the bench scripts share; sourced from the top of the
+# tree (`. bench/lib.sh`).
+
+# free_port prints a TCP port free on loopback.
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+# write_queries DATA OUT [SEED]: the 40 judged queries of
+# DATA/relevance/dev.jsonl, or with SEED queries never asked before (issue
+# 36): the judged queries of every set (also search/testdata's), then
+# keywords of one to four corpus words, 20,000 distinct ones in an order
+# shuffled by SEED. Written URL-encoded to OUT.txt and as JSON strings to
+# OUT.json.txt, one a line, for wrk to cycle through.
+write_queries() {
+  python3 - "$1" "$2" "${3:-}" search/testdata <<'PY'
+import json, random, re, sys, urllib.parse
+data, out, seed, testdata = sys.argv[1:5]
+qs = [json.loads(line)["query"] for line in open(data + "/relevance/dev.jsonl")]
+if seed:
+    for f in ("nl.jsonl", "nl-dev.jsonl", "extra-judgments.jsonl"):
+        qs += [json.loads(line)["query"] for line in open(testdata + "/" + f)]
+    qs = list(dict.fromkeys(qs))
+    words = sorted({w for line in open(data + "/packages-corpus.jsonl")
+                    for w in re.findall(r"[a-z]{3,}", (json.loads(line).get("brief") or "").lower())})
+    rng, seen = random.Random(int(seed)), set(qs)
+    while len(qs) < 20000:
+        q = " ".join(rng.choice(words) for _ in range(rng.randint(1, 4)))
+        if q not in seen:
+            seen.add(q)
+            qs.append(q)
+    rng.shuffle(qs)
+open(out + ".txt", "w").write("".join(urllib.parse.quote_plus(q) + "\n" for q in qs))
+open(out + ".json.txt", "w").write("".join(json.dumps(q) + "\n" for q in qs))
+PY
+}
