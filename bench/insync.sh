@@ -7,19 +7,12 @@
 # after the import, 2 s after a single change.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 data=${MCPDIR_SHARED_DATA:-$(pwd)/../shared/data}
-pg=${MCPDIR_TEST_POSTGRES:-postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable}
-work=$(mktemp -d)
-pids=()
-db=mcpdir_insync_$$
-trap 'kill "${pids[@]}" 2>/dev/null || true; psql "$pg" -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-go build -o "$work/mcpdir" ./cmd/mcpdir
-psql "$pg" -qc "CREATE DATABASE $db" >/dev/null
-dburl=${pg/\/postgres\?/\/$db?}
-port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+pg_setup mcpdir_insync
 ports=()
 for _ in 1 2 3; do
-  p=$(port); ports+=("$p")
+  p=$(free_port); ports+=("$p")
   "$work/mcpdir" serve --database-url "$dburl" --addr "127.0.0.1:$p" --no-starter --log-level warn & pids+=($!)
 done
 for p in "${ports[@]}"; do

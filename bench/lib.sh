@@ -32,3 +32,33 @@ open(out + ".txt", "w").write("".join(urllib.parse.quote_plus(q) + "\n" for q in
 open(out + ".json.txt", "w").write("".join(json.dumps(q) + "\n" for q in qs))
 PY
 }
+
+# rest_lua QUERIES KEY prints a wrk script that asks REST search for the
+# URL-encoded queries of the file QUERIES in turn, with the API key KEY.
+rest_lua() {
+  cat <<LUA
+local queries = {}
+for line in io.lines("$1") do queries[#queries + 1] = line end
+local i = 0
+wrk.headers["Authorization"] = "Bearer $2"
+request = function()
+  i = i % #queries + 1
+  return wrk.format("GET", "/api/open/v1/search?keywords=" .. queries[i])
+end
+LUA
+}
+
+# pg_setup NAME: what a script on PostgreSQL starts with: pg (the server's
+# URL, MCPDIR_TEST_POSTGRES or the local one), a folder work, pids for the
+# servers it starts (killed on exit), a database NAME_PID of its own at
+# dburl (dropped on exit, with work), and $work/mcpdir built from this tree.
+pg_setup() {
+  pg=${MCPDIR_TEST_POSTGRES:-postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable}
+  work=$(mktemp -d)
+  pids=()
+  db=$1_$$
+  trap 'kill "${pids[@]}" 2>/dev/null || true; psql "$pg" -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+  go build -o "$work/mcpdir" ./cmd/mcpdir
+  psql "$pg" -qc "CREATE DATABASE $db" >/dev/null
+  dburl=${pg/\/postgres\?/\/$db?}
+}

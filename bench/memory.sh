@@ -9,6 +9,7 @@
 # two builds be measured on the same store, one after the other.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 root=$(pwd)
 data=${MCPDIR_SHARED_DATA:-$root/../shared/data}
 [ -f "$data/packages-corpus.jsonl" ] || { echo "bench/memory.sh: $data/packages-corpus.jsonl not found: skipped"; exit 0; }
@@ -40,8 +41,8 @@ for k in range(int(sys.argv[2])):
 PY
   "$bin" import --data-dir "$work/data-$scale" "$work/corpus-$scale.jsonl" 2>/dev/null | tail -n1
 fi
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-pport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+port=$(free_port)
+pport=$(free_port)
 MCPDIR_PPROF_ADDR=127.0.0.1:$pport "$bin" serve --data-dir "$work/data-$scale" --addr "127.0.0.1:$port" --no-starter 2>"$work/server.log" &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT

@@ -5,46 +5,24 @@
 # Needs the shared data, PostgreSQL and Redis on loopback, and wrk.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 data=${MCPDIR_SHARED_DATA:-$(pwd)/../shared/data}
-pg=${MCPDIR_TEST_POSTGRES:-postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable}
 duration=${BENCH_DURATION:-5s}
-work=$(mktemp -d)
-pids=()
-db=mcpdir_bench_$$
-trap 'kill "${pids[@]}" 2>/dev/null || true; psql "$pg" -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-go build -o "$work/mcpdir" ./cmd/mcpdir
-psql "$pg" -qc "CREATE DATABASE $db" >/dev/null
-dburl=${pg/\/postgres\?/\/$db?}
+pg_setup mcpdir_bench
 "$work/mcpdir" import --data-dir "$work/sqlite" "$data/packages-corpus.jsonl" | sed -n 1p
 start=$(date +%s.%N)
 "$work/mcpdir" import --database-url "$dburl" "$data/packages-corpus.jsonl" | sed -n 1p
 echo "import into PostgreSQL took $(echo "$(date +%s.%N) - $start" | bc) s"
 lite_key=$("$work/mcpdir" keys create --data-dir "$work/sqlite" --name bench --rate-limit unlimited | sed -n 1p)
 pg_key=$("$work/mcpdir" keys create --database-url "$dburl" --name bench --rate-limit unlimited | sed -n 1p)
-port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-lite_port=$(port); pg_port=$(port)
+lite_port=$(free_port); pg_port=$(free_port)
 "$work/mcpdir" serve --data-dir "$work/sqlite" --addr "127.0.0.1:$lite_port" --no-starter --log-level warn & pids+=($!)
 "$work/mcpdir" serve --database-url "$dburl" --redis-url redis://127.0.0.1:6379/0 --addr "127.0.0.1:$pg_port" --no-starter --log-level warn & pids+=($!)
 for p in $lite_port $pg_port; do
   for _ in $(seq 300); do curl -fs "http://127.0.0.1:$p/readyz" >/dev/null && break; sleep 0.1; done
 done
-python3 - "$data/relevance/dev.jsonl" > "$work/queries.txt" <<'PY'
-import json, sys, urllib.parse
-for line in open(sys.argv[1]): print(urllib.parse.quote_plus(json.loads(line)["query"]))
-PY
-lua() {
-  cat <<LUA
-local queries = {}
-for line in io.lines("$work/queries.txt") do queries[#queries + 1] = line end
-local i = 0
-wrk.headers["Authorization"] = "Bearer $1"
-request = function()
-  i = i % #queries + 1
-  return wrk.format("GET", "/api/open/v1/search?keywords=" .. queries[i])
-end
-LUA
-}
-lua "$lite_key" > "$work/lite.lua"; lua "$pg_key" > "$work/pg.lua"
+write_queries "$data" "$work/queries"
+rest_lua "$work/queries.txt" "$lite_key" > "$work/lite.lua"; rest_lua "$work/queries.txt" "$pg_key" > "$work/pg.lua"
 rps() { wrk -t2 -c64 -d"$duration" -s "$1" "$2" | awk '/Requests\/sec/ {print $2}'; }
 ratios=()
 for round in $(seq "${BENCH_ROUNDS:-3}"); do

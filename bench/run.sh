@@ -141,17 +141,8 @@ request = function()
 end
 LUA
 }
-cat > "$work/rest.lua" <<LUA
-local queries = {}
-for line in io.lines("$work/queries.txt") do queries[#queries + 1] = line end
-local i = 0
-wrk.headers["Authorization"] = "Bearer $key"
-request = function()
-  i = i % #queries + 1
-  return wrk.format("GET", "/api/open/v1/search?keywords=" .. queries[i])
-end
-LUA
-sed "s#$work/queries.txt#$work/queries-new.txt#" "$work/rest.lua" > "$work/rest-new.lua"
+rest_lua "$work/queries.txt" "$key" > "$work/rest.lua"
+rest_lua "$work/queries-new.txt" "$key" > "$work/rest-new.lua"
 both='wrk.headers["Accept"] = "application/json, text/event-stream"'
 meta='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'
 modern="$both; wrk.headers[\"MCP-Protocol-Version\"] = \"2026-07-28\"; wrk.headers[\"Mcp-Method\"] = \"tools/call\""
