@@ -13,9 +13,7 @@ set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: bench/ab.sh REV_A REV_B" >&2; exit 2; }
 cd "$(dirname "$0")/.."
 . bench/lib.sh
-root=$(pwd)
-data=${MCPDIR_SHARED_DATA:-$root/../shared/data}
-[ -f "$data/packages-corpus.jsonl" ] || { echo "bench/ab.sh: $data/packages-corpus.jsonl not found: skipped"; exit 0; }
+need_corpus bench/ab.sh
 command -v wrk >/dev/null || apt-get install -y -qq wrk >/dev/null
 work=$(mktemp -d)
 pids=()

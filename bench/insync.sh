@@ -8,7 +8,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
-data=${MCPDIR_SHARED_DATA:-$(pwd)/../shared/data}
 pg_setup mcpdir_insync
 ports=()
 for _ in 1 2 3; do

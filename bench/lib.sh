@@ -1,6 +1,14 @@
 # bench/lib.sh: what the bench scripts share; sourced from the top of the
 # tree (`. bench/lib.sh`).
 
+# data is the shared data set: MCPDIR_SHARED_DATA, or ../shared/data beside
+# the tree.
+data=${MCPDIR_SHARED_DATA:-$(pwd)/../shared/data}
+
+# need_corpus SCRIPT ends SCRIPT, skipped (exit 0), where the shared data
+# set has no packages corpus.
+need_corpus() { [ -f "$data/packages-corpus.jsonl" ] || { echo "$1: $data/packages-corpus.jsonl not found: skipped"; exit 0; }; }
+
 # free_port prints a TCP port free on loopback.
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 

@@ -10,9 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
-root=$(pwd)
-data=${MCPDIR_SHARED_DATA:-$root/../shared/data}
-[ -f "$data/packages-corpus.jsonl" ] || { echo "bench/memory.sh: $data/packages-corpus.jsonl not found: skipped"; exit 0; }
+need_corpus bench/memory.sh
 scale=${1:-10}
 work=${MEMORY_WORK:-$(mktemp -d)}
 bin=${2:-$work/mcpdir}

@@ -10,8 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 root=$(pwd)
-data=${MCPDIR_SHARED_DATA:-$root/../shared/data}
-[ -f "$data/packages-corpus.jsonl" ] || { echo "bench/profile.sh: $data/packages-corpus.jsonl not found: skipped"; exit 0; }
+need_corpus bench/profile.sh
 command -v wrk >/dev/null || apt-get install -y -qq wrk >/dev/null
 load=$1 seconds=${2:-10}
 out=$root/bench/profiles; mkdir -p "$out"

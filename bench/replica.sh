@@ -6,7 +6,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
-data=${MCPDIR_SHARED_DATA:-$(pwd)/../shared/data}
 duration=${BENCH_DURATION:-5s}
 pg_setup mcpdir_bench
 "$work/mcpdir" import --data-dir "$work/sqlite" "$data/packages-corpus.jsonl" | sed -n 1p

@@ -6,8 +6,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
-root=$(pwd)
-data=${MCPDIR_SHARED_DATA:-$root/../shared/data}
 if [ ! -f "$data/packages-corpus.jsonl" ]; then
   echo "bench: $data/packages-corpus.jsonl not found: the benchmarks need the shared data set; skipped"
   exit 0
