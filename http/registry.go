@@ -1,13 +1,13 @@
 package http
 
 import (
-	"encoding/json"
 	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/clientnet"
+	"github.com/mcpdir/mcpdir/registryapi"
 	"github.com/mcpdir/mcpdir/wire"
 )
 
@@ -26,7 +26,7 @@ func registryAccess(cfg Config) func(http.Handler) http.Handler {
 				if _, err := cfg.Guard.Authenticate(r.Context(), r.Header.Get("Authorization")); err != nil {
 					refused(insightOf(cfg), mcpdir.DoorRegistry, err)
 					w.Header().Set("WWW-Authenticate", "Bearer")
-					registryError(w, http.StatusUnauthorized, "a key is required: Authorization: Bearer <key>")
+					registryapi.Fail(w, http.StatusUnauthorized, "a key is required: Authorization: Bearer <key>")
 					return
 				}
 				next.ServeHTTP(w, r)
@@ -42,7 +42,7 @@ func registryAccess(cfg Config) func(http.Handler) http.Handler {
 			if err == nil && !d.Allowed {
 				insightOf(cfg).Limited(mcpdir.DoorRegistry)
 				w.Header().Set("Retry-After", strconv.Itoa(mcpdir.RetryAfterSeconds(d)))
-				registryError(w, http.StatusTooManyRequests, "too many requests from this address: try again later")
+				registryapi.Fail(w, http.StatusTooManyRequests, "too many requests from this address: try again later")
 				return
 			}
 			next.ServeHTTP(w, r)
@@ -92,14 +92,4 @@ func registryAdmin(cfg Config) func(http.Handler) http.Handler {
 			next.ServeHTTP(w, r.WithContext(mcpdir.WithActor(r.Context(), mcpdir.KeyActor(key))))
 		})
 	}
-}
-
-func registryError(w http.ResponseWriter, status int, msg string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false) // "Bearer <key>"; the body is never HTML
-	enc.Encode(map[string]string{"error": msg})
 }

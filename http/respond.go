@@ -1,7 +1,6 @@
 package http
 
 import (
-	"bytes"
 	"encoding/json"
 	"log/slog"
 	"net/http"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/web"
+	"github.com/mcpdir/mcpdir/wire"
 )
 
 // errorBody is every error response: {"error": {"code": "…", "message": "…"}}.
@@ -57,24 +57,11 @@ func writeError(w http.ResponseWriter, r *http.Request, logger *slog.Logger, err
 	if status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="mcpdir"`)
 	}
-	body, err2 := marshalPlain(errorBody{errorDetail{Code: code, Message: mcpdir.ErrorMessage(err)}})
+	body, err2 := wire.MarshalPlain(errorBody{errorDetail{Code: code, Message: mcpdir.ErrorMessage(err)}})
 	if err2 != nil {
 		status, body = http.StatusInternalServerError, []byte(`{"error":{"code":"internal","message":"internal error"}}`)
 	}
 	writeBody(w, status, body)
-}
-
-// marshalPlain is json.Marshal without HTML escaping: an error's message
-// reads "Bearer <key>", not "Bearer \u003ckey\u003e". The body is never
-// HTML (application/json, nosniff).
-func marshalPlain(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/wire"
 )
 
 // JSON-RPC error codes. The standard ones are JSON-RPC 2.0's; the rest are in
@@ -74,7 +75,7 @@ func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, e rpcE
 	if id == nil {
 		id = nullID
 	}
-	body, err := marshal(rpcErrorResponse{JSONRPC: "2.0", ID: id, Error: e})
+	body, err := wire.MarshalPlain(rpcErrorResponse{JSONRPC: "2.0", ID: id, Error: e})
 	if err != nil {
 		// Only an invalid id could fail, and ids are validated before use.
 		body = []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error","data":{"code":"internal"}}}`)
@@ -85,18 +86,6 @@ func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, e rpcE
 	h.Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(status)
 	w.Write(body)
-}
-
-// marshal encodes v as JSON without escaping <, > and &: bodies are read by
-// people and models, not embedded in HTML.
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // message is one JSON-RPC message of a POST body, kept as its raw members so

@@ -62,7 +62,7 @@ func (t *tools) result(ctx context.Context, v any, isError bool) output {
 // the SDK writes both the text's literal and the structured content as
 // encoding/json does, with <, > and & escaped.
 func encode(v any) (*encodedOutput, error) {
-	body, err := marshal(v)
+	body, err := wire.MarshalPlain(v)
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +145,7 @@ type leanItem struct {
 // string literal.
 func encodeLeanItem(e *mcpdir.Entry) []byte {
 	it := wire.NewSearchItem(mcpdir.Hit{Entry: e})
-	b, _ := marshal(leanItem{ID: it.ID, Name: it.Name, Brief: it.Brief, WebsiteURL: it.WebsiteURL, Transports: it.Transports})
+	b, _ := wire.MarshalPlain(leanItem{ID: it.ID, Name: it.Name, Brief: it.Brief, WebsiteURL: it.WebsiteURL, Transports: it.Transports})
 	return appendEscaped(nil, string(b), true)
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/search"
+	"github.com/mcpdir/mcpdir/wire"
 )
 
 // validate checks a structured result against an output schema with the
@@ -229,13 +230,13 @@ func TestDetailTool(t *testing.T) {
 }
 
 // appendString writes what encoding/json writes, for any string, with
-// HTML escaping (json.Marshal) and without (marshal).
+// HTML escaping (json.Marshal) and without (wire.MarshalPlain).
 func FuzzAppendString(f *testing.F) {
 	for _, s := range []string{"", "plain", `q"uo\te`, "\x00\x1f\n\r\t", "é ü 日本", "\xff\xfe", "\u2028\u2029", "<&>"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		want, _ := marshal(s)
+		want, _ := wire.MarshalPlain(s)
 		if got := appendString(nil, s, false); string(got) != string(want) {
 			t.Fatalf("appendString(%q) = %s, want %s", s, got, want)
 		}

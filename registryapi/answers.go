@@ -163,7 +163,7 @@ func official(e *mcpdir.Entry) registry.Official {
 func (a *API) write(w http.ResponseWriter, r *http.Request, v any) {
 	body, err := json.Marshal(v)
 	if err != nil {
-		fail(w, http.StatusInternalServerError, "internal error")
+		Fail(w, http.StatusInternalServerError, "internal error")
 		return
 	}
 	sum := sha256.Sum256(body)
@@ -180,7 +180,8 @@ func (a *API) write(w http.ResponseWriter, r *http.Request, v any) {
 	w.Write(body)
 }
 
-// fail answers an error as the registry API does: {"error": "…"}.
-func fail(w http.ResponseWriter, status int, msg string) {
+// Fail answers an error as the registry API does: {"error": "…"}; also the
+// guard in front of it (http's key and rate checks).
+func Fail(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, map[string]string{"error": msg})
 }

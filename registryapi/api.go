@@ -105,7 +105,7 @@ func noRoute(w http.ResponseWriter, r *http.Request) {
 	} else if strings.Count(rest, "/") == 1 && !strings.HasSuffix(rest, "/") {
 		msg += "; a server name's slash is encoded as %2F, and its versions are at /v0.1/servers/{serverName}/versions"
 	}
-	fail(w, http.StatusNotFound, msg)
+	Fail(w, http.StatusNotFound, msg)
 }
 
 // list is GET /v0.1/servers: every version of every server, by name and
@@ -114,12 +114,12 @@ func noRoute(w http.ResponseWriter, r *http.Request) {
 func (a *API) list(w http.ResponseWriter, r *http.Request) {
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
-		fail(w, http.StatusBadRequest, "the query string is not well-formed")
+		Fail(w, http.StatusBadRequest, "the query string is not well-formed")
 		return
 	}
 	for _, k := range []string{"cursor", "search", "updated_since", "version", "limit", "include_deleted"} {
 		if len(q.Get(k)) > maxParam {
-			fail(w, http.StatusBadRequest, k+" is too long")
+			Fail(w, http.StatusBadRequest, k+" is too long")
 			return
 		}
 	}
@@ -127,7 +127,7 @@ func (a *API) list(w http.ResponseWriter, r *http.Request) {
 	if s := q.Get("limit"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {
-			fail(w, http.StatusBadRequest, "limit must be a positive integer")
+			Fail(w, http.StatusBadRequest, "limit must be a positive integer")
 			return
 		}
 		limit = min(n, MaxLimit)
@@ -136,7 +136,7 @@ func (a *API) list(w http.ResponseWriter, r *http.Request) {
 	if s := q.Get("updated_since"); s != "" {
 		t, err := time.Parse(time.RFC3339Nano, s)
 		if err != nil {
-			fail(w, http.StatusBadRequest, "updated_since must be an RFC 3339 date-time")
+			Fail(w, http.StatusBadRequest, "updated_since must be an RFC 3339 date-time")
 			return
 		}
 		// A client following this registry learns of deletions too.
@@ -145,7 +145,7 @@ func (a *API) list(w http.ResponseWriter, r *http.Request) {
 	if s := q.Get("include_deleted"); s != "" {
 		b, err := strconv.ParseBool(s)
 		if err != nil {
-			fail(w, http.StatusBadRequest, "include_deleted must be true or false")
+			Fail(w, http.StatusBadRequest, "include_deleted must be true or false")
 			return
 		}
 		f.includeDeleted = f.includeDeleted || b
@@ -160,12 +160,12 @@ func (a *API) list(w http.ResponseWriter, r *http.Request) {
 	if search := strings.TrimSpace(q.Get("search")); search != "" {
 		text, err := mcpdir.ValidateKeywords(search)
 		if err != nil {
-			fail(w, http.StatusBadRequest, "search: "+err.Error())
+			Fail(w, http.StatusBadRequest, "search: "+err.Error())
 			return
 		}
 		offset, ok := decodeCursor(q.Get("cursor"), "s")
 		if !ok {
-			fail(w, http.StatusBadRequest, "cursor is not one this registry gave")
+			Fail(w, http.StatusBadRequest, "cursor is not one this registry gave")
 			return
 		}
 		n, _ := strconv.Atoi(offset)
@@ -194,7 +194,7 @@ func (a *API) list(w http.ResponseWriter, r *http.Request) {
 	} else {
 		after, ok := decodeCursor(q.Get("cursor"), "n")
 		if !ok {
-			fail(w, http.StatusBadRequest, "cursor is not one this registry gave")
+			Fail(w, http.StatusBadRequest, "cursor is not one this registry gave")
 			return
 		}
 		i := v.after(after)
@@ -251,7 +251,7 @@ func (a *API) version(w http.ResponseWriter, r *http.Request) {
 		return rw.version() == want
 	})
 	if i < 0 {
-		fail(w, http.StatusNotFound, "Server version not found")
+		Fail(w, http.StatusNotFound, "Server version not found")
 		return
 	}
 	served, err := a.serve(r.Context(), rows[i:i+1], nil)
@@ -270,13 +270,13 @@ func (a *API) lookup(w http.ResponseWriter, r *http.Request) ([]row, bool) {
 	if s := r.URL.Query().Get("include_deleted"); s != "" {
 		b, err := strconv.ParseBool(s)
 		if err != nil {
-			fail(w, http.StatusBadRequest, "include_deleted must be true or false")
+			Fail(w, http.StatusBadRequest, "include_deleted must be true or false")
 			return nil, false
 		}
 		f.includeDeleted = b
 	}
 	if len(name) > maxName {
-		fail(w, http.StatusNotFound, "Server not found")
+		Fail(w, http.StatusNotFound, "Server not found")
 		return nil, false
 	}
 	v, ok := a.viewOr503(w, r)
@@ -292,7 +292,7 @@ func (a *API) lookup(w http.ResponseWriter, r *http.Request) ([]row, bool) {
 		}
 	}
 	if len(rows) == 0 {
-		fail(w, http.StatusNotFound, "Server not found")
+		Fail(w, http.StatusNotFound, "Server not found")
 		return nil, false
 	}
 	return rows, true
@@ -314,5 +314,5 @@ func (a *API) unavailable(w http.ResponseWriter, r *http.Request, err error) {
 		a.Log.WarnContext(r.Context(), "registry API: the versions history is unavailable", "err", err)
 	}
 	w.Header().Set("Retry-After", "5")
-	fail(w, http.StatusServiceUnavailable, "the registry is unavailable for a moment: try again")
+	Fail(w, http.StatusServiceUnavailable, "the registry is unavailable for a moment: try again")
 }

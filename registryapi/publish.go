@@ -56,7 +56,7 @@ func (a *API) publish(w http.ResponseWriter, r *http.Request) {
 	}
 	var doc any
 	if err := json.Unmarshal(body, &doc); err != nil {
-		fail(w, http.StatusBadRequest, "the body is not JSON: "+err.Error())
+		Fail(w, http.StatusBadRequest, "the body is not JSON: "+err.Error())
 		return
 	}
 	if _, ok := doc.(map[string]any); !ok {
@@ -112,7 +112,7 @@ func (a *API) publish(w http.ResponseWriter, r *http.Request) {
 	now := time.Now().UTC()
 	v, err := registry.NewVersion(server, mcpdir.StatusActive, now, now)
 	if re, ok := errors.AsType[*mcpdir.RecordError](err); ok {
-		fail(w, http.StatusBadRequest, "the record cannot be an entry: "+re.Error())
+		Fail(w, http.StatusBadRequest, "the record cannot be an entry: "+re.Error())
 		return
 	} else if err != nil {
 		a.internal(w, r, err)
@@ -179,7 +179,7 @@ func (a *API) readStatus(w http.ResponseWriter, r *http.Request) (statusUpdate, 
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&u); err != nil {
-		fail(w, http.StatusBadRequest, "the body is not a status update: "+err.Error())
+		Fail(w, http.StatusBadRequest, "the body is not a status update: "+err.Error())
 		return u, false
 	}
 	switch u.Status {
@@ -227,7 +227,7 @@ func (a *API) setStatus(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !u.apply(v, time.Now().UTC()) {
-		fail(w, http.StatusBadRequest, "No changes to apply: status is already "+v.Status)
+		Fail(w, http.StatusBadRequest, "No changes to apply: status is already "+v.Status)
 		return
 	}
 	a.keep(w, r, []*mcpdir.ServerVersion{v}, false)
@@ -248,7 +248,7 @@ func (a *API) setStatusAll(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(vs) == 0 {
-		fail(w, http.StatusNotFound, "Server not found")
+		Fail(w, http.StatusNotFound, "Server not found")
 		return
 	}
 	now := time.Now().UTC()
@@ -272,7 +272,7 @@ func (a *API) existing(w http.ResponseWriter, r *http.Request) (*mcpdir.ServerVe
 			return v, true
 		}
 	}
-	fail(w, http.StatusNotFound, "Server version not found")
+	Fail(w, http.StatusNotFound, "Server version not found")
 	return nil, false
 }
 
@@ -384,7 +384,7 @@ func (a *API) render(v *mcpdir.ServerVersion, all []*mcpdir.ServerVersion) Serve
 // writable answers 501 when this registry does not take writes.
 func (a *API) writable(w http.ResponseWriter) bool {
 	if a.Keep == nil || a.History == nil {
-		fail(w, http.StatusNotImplemented, "Publishing is not supported by this registry")
+		Fail(w, http.StatusNotImplemented, "Publishing is not supported by this registry")
 		return false
 	}
 	return true
@@ -394,7 +394,7 @@ func (a *API) internal(w http.ResponseWriter, r *http.Request, err error) {
 	if a.Log != nil {
 		a.Log.ErrorContext(r.Context(), "registry API", "err", err)
 	}
-	fail(w, http.StatusInternalServerError, "internal error")
+	Fail(w, http.StatusInternalServerError, "internal error")
 }
 
 // readBody reads a write's body, at most a record's size.
@@ -402,9 +402,9 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, mcpdir.MaxRecordBytes))
 	if err != nil {
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			fail(w, http.StatusRequestEntityTooLarge, "a record is at most "+strconv.Itoa(mcpdir.MaxRecordBytes)+" bytes")
+			Fail(w, http.StatusRequestEntityTooLarge, "a record is at most "+strconv.Itoa(mcpdir.MaxRecordBytes)+" bytes")
 		} else {
-			fail(w, http.StatusBadRequest, "the body could not be read")
+			Fail(w, http.StatusBadRequest, "the body could not be read")
 		}
 		return nil, false
 	}
