@@ -4,23 +4,11 @@
 // impact), with the chart as an SVG with its text alternative and table;
 // an approval from the page is in its audit as the account's.
 //   node admin.mjs BASE_URL ADMIN_EMAIL ORDINARY_EMAIL PASSWORD [SCREENSHOT_DIR]
-import { chromium } from "playwright-core";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { axeSource, check, finish, launch } from "./harness.mjs";
 
 const [base, adminEmail, ordinaryEmail, password, shots] = process.argv.slice(2);
-const require = createRequire(import.meta.url);
-const axeSource = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
-let passed = 0, failed = 0;
-const check = (name, ok, detail = "") => {
-  if (ok) { passed++; console.log(`ok    ${name}`); } else { failed++; console.log(`FAIL  ${name} ${detail}`); }
-};
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync"],
-});
+const browser = await launch();
 const axe = async (page, label) => {
   await page.evaluate(axeSource); // through the devtools protocol: the page's CSP forbids inline script
   const res = await page.evaluate(async () => await window.axe.run(document, { resultTypes: ["violations"] }));
@@ -96,5 +84,4 @@ try {
 } finally {
   await browser.close();
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish();

@@ -3,23 +3,11 @@
 // the 404 page, and axe-core finding no serious or critical accessibility
 // violation on the front page, a results page and a server page.
 //   node browser.mjs BASE_URL [SCREENSHOT_DIR]
-import { chromium } from "playwright-core";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { axeSource, check, finish, launch } from "./harness.mjs";
 
 const [base, shots] = process.argv.slice(2);
-const require = createRequire(import.meta.url);
-const axeSource = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
-let passed = 0, failed = 0;
-const check = (name, ok, detail = "") => {
-  if (ok) { passed++; console.log(`ok    ${name}`); } else { failed++; console.log(`FAIL  ${name} ${detail}`); }
-};
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync"],
-});
+const browser = await launch();
 const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
 const axe = async (label) => {
   await page.evaluate(axeSource); // through the devtools protocol: the page's CSP forbids inline script
@@ -142,5 +130,4 @@ try {
 } finally {
   await browser.close();
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish();

@@ -45,7 +45,7 @@ printf '%s\n' \
 ids=$(python3 -c 'import uuid,sys; ns=uuid.UUID("5b0a1f2e-8c3d-4e6f-9a7b-2c1d0e9f8a7b"); print(*(uuid.uuid5(ns, "url:https://example.com/"+n) for n in sys.argv[1:]))' tides charts)
 # shellcheck disable=SC2086
 "$WORK/mcpdir" check --data-dir "$WORK/data" --allow-private --timeout 5 $ids >/dev/null
-cp "$ROOT/e2e/browser.mjs" "$ROOT/e2e/oauth-client.mjs" "$ROOT/e2e/admin.mjs" "$DIR/"
+cp "$ROOT/e2e/harness.mjs" "$ROOT/e2e/browser.mjs" "$ROOT/e2e/oauth-client.mjs" "$ROOT/e2e/admin.mjs" "$DIR/"
 CHROMIUM="$CHROMIUM" node "$DIR/browser.mjs" "http://127.0.0.1:$PORT" "${SHOTS:-}"
 CHROMIUM="$CHROMIUM" node "$DIR/oauth-client.mjs" "http://127.0.0.1:$PORT" "${SHOTS:-}"
 # The admin page: an account promoted at the command line, and an ordinary one.

@@ -9,21 +9,14 @@
 // (the page's CSP must let that happen). The client exchanges the code,
 // reconnects, and calls search_mcp; the app is then listed under
 // "Connected apps" and revoked with "Revoke".
-import { chromium } from "playwright-core";
 import { createServer } from "node:http";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { axeSource, check, finish, launch } from "./harness.mjs";
 
 const [base, shots] = process.argv.slice(2);
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const endpoint = new URL(base + "/api/open/mcp");
-let passed = 0, failed = 0;
-const check = (name, ok, detail = "") => {
-  if (ok) { passed++; console.log(`ok    ${name}`); } else { failed++; console.log(`FAIL  ${name} ${detail}`); }
-};
 
 // The client's loopback redirect URI: a server that takes the code.
 let gotCallback;
@@ -37,11 +30,7 @@ const listener = createServer((req, res) => {
 await new Promise((r) => listener.listen(0, "127.0.0.1", r));
 const redirectUrl = `http://127.0.0.1:${listener.address().port}/callback`;
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync"],
-});
+const browser = await launch();
 const context = await browser.newContext();
 const page = await context.newPage();
 const axe = async (label) => {
@@ -136,5 +125,4 @@ try {
   await browser.close();
   listener.close();
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish();
