@@ -86,6 +86,16 @@ func (p *Pages) SignedIn(r *http.Request) *mcpdir.Account {
 	return a
 }
 
+// requireSignIn is the signed-in account; without one it sends to the
+// log-in page and is nil.
+func (p *Pages) requireSignIn(w http.ResponseWriter, r *http.Request) *mcpdir.Account {
+	a := p.SignedIn(r)
+	if a == nil {
+		http.Redirect(w, r, "/login", http.StatusSeeOther)
+	}
+	return a
+}
+
 func (p *Pages) setSession(w http.ResponseWriter, r *http.Request, token string) {
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
 		Secure: r.TLS != nil || strings.HasPrefix(p.accounts.PublicURL, "https://"), MaxAge: int(accounts.SessionIdle / time.Second)})
@@ -215,9 +225,8 @@ type keysPage struct {
 // keysPage lists the signed-in account's keys; logged out, it sends to
 // the log-in page.
 func (p *Pages) keysPage(w http.ResponseWriter, r *http.Request) {
-	a := p.SignedIn(r)
+	a := p.requireSignIn(w, r)
 	if a == nil {
-		http.Redirect(w, r, "/login", http.StatusSeeOther)
 		return
 	}
 	p.renderKeys(w, r, a, http.StatusOK, nil, "")
@@ -277,9 +286,8 @@ func liveKeys(keys []*mcpdir.APIKey, now time.Time) int {
 }
 
 func (p *Pages) createKey(w http.ResponseWriter, r *http.Request) {
-	a := p.SignedIn(r)
+	a := p.requireSignIn(w, r)
 	if a == nil {
-		http.Redirect(w, r, "/login", http.StatusSeeOther)
 		return
 	}
 	name := strings.TrimSpace(r.PostFormValue("name"))
@@ -310,9 +318,8 @@ func (p *Pages) createKey(w http.ResponseWriter, r *http.Request) {
 }
 
 func (p *Pages) revokeKey(w http.ResponseWriter, r *http.Request) {
-	a := p.SignedIn(r)
+	a := p.requireSignIn(w, r)
 	if a == nil {
-		http.Redirect(w, r, "/login", http.StatusSeeOther)
 		return
 	}
 	prefix := r.PathValue("prefix")
@@ -333,9 +340,8 @@ func (p *Pages) revokeKey(w http.ResponseWriter, r *http.Request) {
 }
 
 func (p *Pages) revokeApp(w http.ResponseWriter, r *http.Request) {
-	a := p.SignedIn(r)
+	a := p.requireSignIn(w, r)
 	if a == nil {
-		http.Redirect(w, r, "/login", http.StatusSeeOther)
 		return
 	}
 	err := p.accounts.Apps.RevokeApp(r.Context(), a.ID, r.PathValue("id"))
