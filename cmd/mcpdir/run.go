@@ -70,27 +70,25 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	return err
 }
 
+// command is a subcommand that takes its arguments and the settings and
+// writes to the output.
+type command func(ctx context.Context, args []string, env envLookup, stdout, stderr io.Writer) error
+
+// commands are the subcommands of that kind, by name; import (which reads
+// standard input), health, version and help are dispatch's own.
+var commands = map[string]command{
+	"serve": serve, "keys": keys, "search": searchCmd, "sync": syncCmd, "check": checkCmd,
+	"accounts": accountsCmd, "migrate": migrateCmd, "backup": backupCmd,
+}
+
 func dispatch(ctx context.Context, args []string, env envLookup, stdin io.Reader, stdout, stderr io.Writer) error {
 	cmd, rest := args[1], args[2:]
+	if c, ok := commands[cmd]; ok {
+		return c(ctx, rest, env, stdout, stderr)
+	}
 	switch cmd {
-	case "serve":
-		return serve(ctx, rest, env, stdout, stderr)
-	case "keys":
-		return keys(ctx, rest, env, stdout, stderr)
 	case "import":
 		return importFiles(ctx, rest, env, stdin, stdout, stderr)
-	case "search":
-		return searchCmd(ctx, rest, env, stdout, stderr)
-	case "sync":
-		return syncCmd(ctx, rest, env, stdout, stderr)
-	case "check":
-		return checkCmd(ctx, rest, env, stdout, stderr)
-	case "accounts":
-		return accountsCmd(ctx, rest, env, stdout, stderr)
-	case "migrate":
-		return migrateCmd(ctx, rest, env, stdout, stderr)
-	case "backup":
-		return backupCmd(ctx, rest, env, stdout, stderr)
 	case "health":
 		return healthCmd(ctx, rest, stdout, stderr)
 	case "version", "--version":
