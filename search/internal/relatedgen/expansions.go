@@ -46,12 +46,10 @@ var defaultExpansionParams = expansionParams{minDF: 5, maxShare: 0.05, maxSource
 // (and each irregular form of one), its kin the corpus has in the sense
 // WordNet relates them in, best first.
 func expansions(corpus []byte, ws *wnSenses, p expansionParams) (*table, error) {
-	docs, forms, err := readCorpus(corpus, p.minDF)
+	v, ids, err := vocabulary(corpus, p.minDF)
 	if err != nil {
 		return nil, err
 	}
-	v := buildVocab(docs, forms, p.minDF)
-	ids := v.docIDs(docs)
 	_, rows := ppmi(ids, len(v.stems), defaultParams)
 	context := func(id int) map[string]bool {
 		r := slices.Clone(rows[id])
@@ -69,7 +67,7 @@ func expansions(corpus []byte, ws *wnSenses, p expansionParams) (*table, error) 
 		}
 		return 0
 	}
-	limit := int(p.maxShare * float64(len(docs)))
+	limit := int(p.maxShare * float64(len(ids)))
 	// The sources, by stem: WordNet's lemmas and irregular forms.
 	sources := map[string][]string{}
 	for _, w := range sortedKeys(ws.of) {

@@ -139,8 +139,14 @@ func (v *vocab) topical(id int, p params) bool {
 	return v.df[id] >= p.corpusDF && len(v.stems[id]) >= 3 && float64(v.nameDF[id]) >= p.minNamed*float64(v.df[id])
 }
 
-// docIDs is each doc's stems of the vocabulary as ids, sorted.
-func (v *vocab) docIDs(docs []doc) [][]int {
+// vocabulary reads the corpus: its vocabulary (stems in at least minDF
+// entries), and each entry's stems of it as ids, sorted.
+func vocabulary(corpus []byte, minDF int) (*vocab, [][]int, error) {
+	docs, forms, err := readCorpus(corpus, minDF)
+	if err != nil {
+		return nil, nil, err
+	}
+	v := buildVocab(docs, forms, minDF)
 	ids := make([][]int, len(docs))
 	for i, d := range docs {
 		for _, s := range d.stems {
@@ -150,25 +156,23 @@ func (v *vocab) docIDs(docs []doc) [][]int {
 		}
 		slices.Sort(ids[i])
 	}
-	return ids
+	return v, ids, nil
 }
 
 // mine finds the related words of the corpus (JSON lines with name and
 // brief), confirmed by WordNet.
 func mine(corpus []byte, wn wordNet, p params) (*table, error) {
-	docs, forms, err := readCorpus(corpus, p.minDF)
+	v, ids, err := vocabulary(corpus, p.minDF)
 	if err != nil {
 		return nil, err
 	}
-	v := buildVocab(docs, forms, p.minDF)
-	ids := v.docIDs(docs)
 	counts, rows := ppmi(ids, len(v.stems), p)
 	word := make([]bool, len(v.stems))
 	near := make([]bool, len(v.stems))
 	for id, s := range v.stems {
 		ok := len(s) >= 2 && len(rows[id]) >= p.minContexts && !hostWords[v.form[id]] && !hostWords[s]
-		word[id] = ok && float64(v.df[id]) <= p.maxShare*float64(len(docs))
-		near[id] = ok && float64(v.df[id]) <= p.maxShareNear*float64(len(docs))
+		word[id] = ok && float64(v.df[id]) <= p.maxShare*float64(len(ids))
+		near[id] = ok && float64(v.df[id]) <= p.maxShareNear*float64(len(ids))
 	}
 	nearby := nearest(embed(rows, p.dims), word, near, p.candidates)
 	related := wn.stems(v)
