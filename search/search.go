@@ -171,11 +171,8 @@ type senseAcc struct {
 	lost, plain        uint16
 }
 
-// window is how many ordinals a search scores at a time: 16,384, so that
-// its accumulators take 256 KB (and the sensed words' as much), half of
-// what 32,768 took, and more of them stay in cache where a query's common
-// words touch most of a window ("search the web"; docs/BENCHMARKS.md).
-const window = 1 << 14
+// window is how many ordinals a search scores at a time.
+const window = 1 << 15
 
 // cursor reads one word's postings across windows.
 type cursor struct {
