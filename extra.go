@@ -55,10 +55,63 @@ func (x Extra) Map() map[string]json.RawMessage {
 	return m
 }
 
-// Get is one field's JSON.
+// Get is one field's JSON, read in place: a registry's record is served
+// from its "server" field, kilobytes that decoding every field (Map) would
+// copy on every answer. The result shares x's bytes: read it, don't change it.
 func (x Extra) Get(key string) (json.RawMessage, bool) {
-	v, ok := x.Map()[key]
-	return v, ok
+	// x is one compact object (NewExtra, UnmarshalJSON): {"k":v,...}.
+	for i := 1; i < len(x) && x[i] == '"'; {
+		end := skipValue(x, i)
+		k := x[i:end]
+		var name string
+		if bytes.IndexByte(k, '\\') < 0 {
+			name = string(k[1 : len(k)-1])
+		} else if json.Unmarshal(k, &name) != nil {
+			return nil, false
+		}
+		start := end + 1 // past ':'
+		end = skipValue(x, start)
+		if name == key {
+			return json.RawMessage(x[start:end:end]), true
+		}
+		i = end + 1 // past ',' or '}'
+	}
+	return nil, false
+}
+
+// skipValue is where the compact JSON value at b[i] ends.
+func skipValue(b []byte, i int) int {
+	depth, inString := 0, false
+	for j := i; j < len(b); j++ {
+		c := b[j]
+		switch {
+		case inString:
+			if c == '\\' {
+				j++
+			} else if c == '"' {
+				inString = false
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			if depth == 0 {
+				return j // the end of the enclosing object
+			}
+			if depth--; depth == 0 {
+				return j + 1
+			}
+		case c == ',' || c == ':':
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return len(b)
 }
 
 // With is x with key set to v.

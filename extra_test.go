@@ -68,3 +68,26 @@ func TestExtraEmptyAndInvalid(t *testing.T) {
 		}
 	}
 }
+
+// Get reads one field in place, whatever the others hold: strings with
+// braces, commas, colons and escaped quotes, nested objects and lists,
+// numbers and literals, escaped keys. It agrees with Map on every key.
+func TestExtraGet(t *testing.T) {
+	var e mcpdir.Entry
+	doc := `{"extra":{"a":"x,}]:\"{","b":{"c":[1,{"d":"}"}],"e":null},"n":-1.5e3,"t":true,"\u006bey":"k","last":[]}}`
+	if err := json.Unmarshal([]byte(doc), &e); err != nil {
+		t.Fatal(err)
+	}
+	m := e.Extra.Map()
+	for _, k := range []string{"a", "b", "n", "t", "key", "last"} {
+		got, ok := e.Extra.Get(k)
+		if !ok || string(got) != string(m[k]) {
+			t.Errorf("Get(%q) = %s, %v; Map has %s", k, got, ok, m[k])
+		}
+	}
+	for _, k := range []string{"c", "d", "x", ""} {
+		if got, ok := e.Extra.Get(k); ok {
+			t.Errorf("Get(%q) found %s", k, got)
+		}
+	}
+}

@@ -137,12 +137,11 @@ func historic(v *mcpdir.ServerVersion, name string, latest bool) Server {
 // entry last changed here, never earlier than the registry's.
 func official(e *mcpdir.Entry) registry.Official {
 	m := registry.Official{Status: mcpdir.StatusActive}
-	extra := e.Extra.Map()
-	if raw, ok := extra["registry_meta"]; ok {
+	if raw, ok := e.Extra.Get("registry_meta"); ok {
 		json.Unmarshal(raw, &m)
 	}
 	m.IsLatest = true
-	if raw, ok := extra["registry_status"]; ok {
+	if raw, ok := e.Extra.Get("registry_status"); ok {
 		json.Unmarshal(raw, &m.Status)
 	}
 	if m.PublishedAt == nil && !e.CreatedAt.IsZero() {
