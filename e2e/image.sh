@@ -77,8 +77,11 @@ PORT=$(free_port)
 "${RUN[@]}" -d --name "$NAME" --read-only --memory 512m -v "$NAME:/data" -p "127.0.0.1:$PORT:8080" "$TAG" 2>>"$PLOG" >/dev/null
 BASE=http://127.0.0.1:$PORT
 wait_ready "$BASE" || { podman logs "$NAME" >&2; fail "the container did not become ready"; }
-podman logs "$NAME" 2>&1 | grep -q '"container_bytes":536870912' ||
-  fail "the server did not set its heap limit from the container's 512m: $(podman logs "$NAME" 2>&1 | head -c 600)"
+# (The log is read whole first: grep -q stopping early would fail the
+# pipeline under pipefail.)
+podman logs "$NAME" >"$WORK/limit.log" 2>&1
+grep -q '"container_bytes":536870912' "$WORK/limit.log" ||
+  fail "the server did not set its heap limit from the container's 512m: $(head -c 600 "$WORK/limit.log")"
 podman --runtime runc healthcheck run "$NAME" 2>>"$PLOG" || fail "the image's health check failed on a ready server"
 out=$(podman exec "$NAME" mcpdir keys create --name e2e) || fail "keys create in the container"
 KEY=${out%%$'\n'*}
