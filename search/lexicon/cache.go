@@ -6,11 +6,15 @@ import (
 	"github.com/mcpdir/mcpdir/gencache"
 )
 
-// CacheSize bounds the query words whose analysis a cache keeps: 16,384
-// (a few MB), since queries never asked before still share their words
-// with earlier ones (issue 36: new keyword queries p50 128 → 57-73 µs at
-// 4,096 → 65,536 words; BenchmarkSearchNew).
-const CacheSize = 1 << 14
+// CacheSize bounds the query words whose analysis a cache keeps: 65,536,
+// more than the 43,000 distinct words of the packages corpus, so that a
+// stream of queries never asked before, whose words are the directory's
+// own, finds their analyses after a first pass. An analysis costs about
+// 145 bytes, so a full cache about 9.5 MB (issue 36: new queries p50 at
+// 16,384 → 65,536 words 29-35 → 18-23 µs in process; BenchmarkSearchNew,
+// whose words are drawn evenly from the briefs' 21,000, a harder stream
+// than people's, where a few words recur most).
+const CacheSize = 1 << 16
 
 // Cache keeps the analysis of query words (stem, expansions, weights)
 // across searches: the words of queries repeat, and finding a word's
