@@ -26,29 +26,28 @@ type fuzzyWalk struct {
 	// and a transposition are read from it, not from the query.
 	at [256]uint64
 	// Words found in no more than over entries are of no use to the
-	// caller (prune): the walk leaves them out where it would take a word
-	// without reading it (every word below a node near enough, and words
-	// ending at one), and counts them in lost.
+	// caller (prune): the walk leaves them out, and skips the branches
+	// whose words all are (dictionary.anyOver).
 	terms []term
 	prune bool
 	over  uint32
-	lost  int
 }
 
 // run returns the words within budget edits of q, as whole words or by a
 // prefix: the dictionary's that begin with q's first letter, and pending
 // ones.
 //
-// Words found in no more than over entries may be left out (over > 0):
-// the returned words are then those of the full walk, less some of those,
-// in the same order. The walk stops where the full walk would have found
-// maxFuzzyFound words, counting those it left out.
+// Words found in no more than over entries are left out (over > 0): the
+// returned words are then those of the full walk found in more, in the
+// same order, up to maxFuzzyFound of them. (So where the full walk would
+// stop at maxFuzzyFound words, some of them too rare, this one goes on to
+// find as many that are not.)
 func (fw *fuzzyWalk) run(d *dictionary, terms []term, q string, budget int, over uint32) []lexicon.Near {
 	for i := 0; i < len(fw.q); i++ {
 		fw.at[fw.q[i]] = 0
 	}
 	fw.q, fw.budget, fw.d, fw.terms = q, budget, d, terms
-	fw.found, fw.lost = fw.found[:0], 0
+	fw.found = fw.found[:0]
 	fw.over, fw.prune = over, over > 0
 	for i := 0; i < len(q); i++ {
 		fw.at[q[i]] |= 1 << (i + 1)
@@ -70,17 +69,9 @@ func (fw *fuzzyWalk) run(d *dictionary, terms []term, q string, budget int, over
 	return fw.found
 }
 
-// count is how many words the full walk would have found so far.
-func (fw *fuzzyWalk) count() int { return len(fw.found) + fw.lost }
-
-// rare reports whether the walk leaves out word id, which it would
-// otherwise find, as too rare; it counts the word in lost.
+// rare reports whether the walk leaves out word id as too rare.
 func (fw *fuzzyWalk) rare(id uint32) bool {
-	if fw.prune && fw.terms[id].df <= fw.over {
-		fw.lost++
-		return true
-	}
-	return false
+	return fw.prune && fw.terms[id].df <= fw.over
 }
 
 // walk visits the trie node of the words [lo, hi), which share a prefix of
@@ -92,7 +83,7 @@ func (fw *fuzzyWalk) walk(lo, hi, depth int, last byte) {
 		// The query is within budget of this prefix, which is no shorter
 		// than the query: every word below matches, as a whole word if it
 		// is itself near enough.
-		for i := lo; i < hi && fw.count() < maxFuzzyFound; i++ {
+		for i := lo; i < hi && len(fw.found) < maxFuzzyFound; i++ {
 			if !fw.rare(d.ids[i]) {
 				fw.check(d.ids[i], d.words[i], dist)
 			}
@@ -108,10 +99,10 @@ func (fw *fuzzyWalk) walk(lo, hi, depth int, last byte) {
 	if depth == n+fw.budget {
 		return
 	}
-	for i < hi && fw.count() < maxFuzzyFound {
+	for i < hi && len(fw.found) < maxFuzzyFound {
 		c := d.byteAt(i, depth)
 		j := i + d.childEnd(i, hi, depth, c)
-		if fw.step(depth, c, last) {
+		if (!fw.prune || d.anyOver(fw.terms, i, j, fw.over)) && fw.step(depth, c, last) {
 			fw.walk(i, j, depth+1, c)
 		}
 		i = j

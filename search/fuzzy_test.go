@@ -116,10 +116,11 @@ func checkFuzzyWalk(t *testing.T, alphabet string, budget, minLen int) {
 	}
 }
 
-// TestFuzzyWalkPruned checks that a walk that may leave out words of no
-// more than over entries returns the full walk's words less some of those,
-// in the same order, also where the full walk stops at maxFuzzyFound; over
-// an index loaded at once, then changed entry by entry.
+// TestFuzzyWalkPruned checks that a walk that leaves out words of no more
+// than over entries returns, in order, the near words of more entries that
+// a walk over every word finds (TestFuzzyWalk), up to maxFuzzyFound of
+// them; over an index loaded at once, then changed entry by entry, so that
+// the dictionary's bounds of its words' entries are checked as they move.
 func TestFuzzyWalkPruned(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 6))
 	const alphabet = "abcdeo"
@@ -148,33 +149,63 @@ func TestFuzzyWalkPruned(t *testing.T) {
 		es = append(es, entry(i))
 	}
 	x.Upsert(es...)
-	var full, pruned fuzzyWalk
+	var pruned fuzzyWalk
 	capped, skipped := 0, 0
 	check := func(stage string) {
+		pending := map[uint32]bool{}
+		for _, id := range x.dict.pending {
+			pending[id] = true
+		}
 		for _, q := range vocab[:300] {
 			for budget := 1; budget <= 2; budget++ {
-				want := slices.Clone(full.run(&x.dict, x.terms, q, budget, 0))
-				if len(want) >= maxFuzzyFound {
-					capped++
+				// Every near word, by brute force: the merged ones in
+				// order, then the pending ones, as the walk finds them.
+				var near []lexicon.Near
+				for i, w := range x.dict.words {
+					if w[0] != q[0] {
+						continue // the walk keeps the first letter
+					}
+					if whole, prefix := editDistances(q, w); whole <= budget {
+						near = append(near, lexicon.Near{ID: x.dict.ids[i], Dist: whole, Whole: true})
+					} else if prefix <= budget {
+						near = append(near, lexicon.Near{ID: x.dict.ids[i], Dist: prefix})
+					}
 				}
 				for _, over := range []uint32{1, 2, 8, 16, 40, 200} {
-					var kept []lexicon.Near
-					for _, m := range want {
+					var want []lexicon.Near
+					for _, m := range near {
 						if x.terms[m.ID].df > over {
-							kept = append(kept, m)
+							want = append(want, m)
 						}
 					}
-					var got []lexicon.Near
+					if len(want) < len(near) {
+						skipped++
+					}
+					var got, gotPending []lexicon.Near
 					for _, m := range pruned.run(&x.dict, x.terms, q, budget, over) {
-						if x.terms[m.ID].df > over {
+						switch {
+						case pending[m.ID]:
+							gotPending = append(gotPending, m)
+						case x.terms[m.ID].df <= over:
+							t.Fatalf("%s: %q, budget %d, over %d: the walk kept %q, of %d entries", stage, q, budget, over, x.terms[m.ID].text, x.terms[m.ID].df)
+						default:
 							got = append(got, m)
 						}
 					}
-					if pruned.prune && pruned.lost > 0 {
-						skipped++
+					if len(want) > maxFuzzyFound {
+						capped++
+						if len(got) < maxFuzzyFound {
+							t.Fatalf("%s: %q, budget %d, over %d: %d words found, want at least %d", stage, q, budget, over, len(got), maxFuzzyFound)
+						}
+						want = want[:min(len(got), len(want))]
 					}
-					if !slices.Equal(got, kept) {
-						t.Fatalf("%s: %q, budget %d, over %d: pruned walk found %v, want %v", stage, q, budget, over, got, kept)
+					if !slices.Equal(got, want) {
+						t.Fatalf("%s: %q, budget %d, over %d: pruned walk found %v, want %v", stage, q, budget, over, got, want)
+					}
+					for _, m := range gotPending {
+						if whole, prefix := editDistances(q, x.terms[m.ID].text); min(whole, prefix) > budget {
+							t.Fatalf("%s: %q, budget %d: pending %q is too far", stage, q, budget, x.terms[m.ID].text)
+						}
 					}
 				}
 			}
@@ -190,6 +221,33 @@ func TestFuzzyWalkPruned(t *testing.T) {
 	check("changed")
 	if capped == 0 || skipped == 0 {
 		t.Errorf("%d capped walks, %d pruned ones: want some of each", capped, skipped)
+	}
+}
+
+// TestDictionaryBoundsRise checks that the bound of a block of the
+// dictionary's words rises with their entries as they are added, before
+// the next merge of new words makes the bounds exact again: between the
+// chunks of a large upsert, searches run on them.
+func TestDictionaryBoundsRise(t *testing.T) {
+	x := New()
+	x.Upsert(&mcpdir.Entry{ID: "1", Name: "alpha", Brief: "bravo charlie"}, &mcpdir.Entry{ID: "2", Name: "delta"})
+	var a analyzer
+	for i := range 50 {
+		var out analyzed
+		a.analyze(&out, &mcpdir.Entry{ID: fmt.Sprint("n", i), Name: "bravo", Brief: "new" + fmt.Sprint(i)})
+		x.add(&out) // as an upsert's chunk does, before its words are merged
+	}
+	if len(x.dict.pending) == 0 {
+		t.Fatal("no word waits to be merged: the test adds none")
+	}
+	for i, id := range x.dict.ids {
+		if df := x.terms[id].df; x.dict.blockMax[i/dfBlock] < df {
+			t.Errorf("%q in %d entries, its block's bound %d", x.dict.words[i], df, x.dict.blockMax[i/dfBlock])
+		}
+	}
+	id := x.termIDs["bravo"]
+	if p := x.dict.pos[id]; !x.dict.anyOver(x.terms, int(p), int(p)+1, 40) {
+		t.Errorf("bravo, in %d entries, not found over 40", x.terms[id].df)
 	}
 }
 

@@ -271,10 +271,12 @@ func (x *Index) add(a *analyzed) {
 	}
 	for i := range a.terms {
 		ft := &a.terms[i]
-		t := &x.terms[x.termID(ft.text)]
+		id := x.termID(ft.text)
+		t := &x.terms[id]
 		t.postings = appendPosting(t.postings, d-t.last, &ft.tf, &a.lens)
 		t.last = d
 		t.df++
+		x.dict.raised(id, t.df)
 		if ft.named() {
 			t.nameDF++
 		}
@@ -439,6 +441,49 @@ type dictionary struct {
 	heads   []uint64 // head of each word, so that walks mostly skip the words
 	ids     []uint32
 	pending []uint32
+	// pos is each merged word's place in words, by term id (noPos for a
+	// pending one); blockMax bounds the df of the words of each block of
+	// dfBlock places (it rises with a word's df, and is made exact again
+	// at a merge), so that a typo walk skips the branches whose words are
+	// all too rare to be of use (fuzzyWalk.run).
+	pos      []uint32
+	blockMax []uint32
+}
+
+// dfBlock is how many sorted words share a bound of their df.
+const dfBlock = 32
+
+const noPos = math.MaxUint32
+
+// raised notes that term id's df rose to df.
+func (d *dictionary) raised(id, df uint32) {
+	if int(id) < len(d.pos) {
+		if p := d.pos[id]; p != noPos && df > d.blockMax[p/dfBlock] {
+			d.blockMax[p/dfBlock] = df
+		}
+	}
+}
+
+// anyOver reports whether a word of the sorted words [lo, hi) may be in
+// more than over entries: false means that none is.
+func (d *dictionary) anyOver(terms []term, lo, hi int, over uint32) bool {
+	for lo < hi && lo%dfBlock != 0 {
+		if terms[d.ids[lo]].df > over {
+			return true
+		}
+		lo++
+	}
+	for ; lo+dfBlock <= hi; lo += dfBlock {
+		if d.blockMax[lo/dfBlock] > over {
+			return true
+		}
+	}
+	for ; lo < hi; lo++ {
+		if terms[d.ids[lo]].df > over {
+			return true
+		}
+	}
+	return false
 }
 
 // flush merges pending words in; while more are coming (lazy) it waits
@@ -466,6 +511,16 @@ func (d *dictionary) flush(terms []term, lazy bool) {
 		heads[i] = head(w)
 	}
 	d.words, d.heads, d.ids, d.pending = words, heads, ids, d.pending[:0]
+	d.pos = slices.Grow(d.pos[:0], len(terms))[:len(terms)]
+	for i := range d.pos {
+		d.pos[i] = noPos
+	}
+	d.blockMax = slices.Grow(d.blockMax[:0], (len(ids)+dfBlock-1)/dfBlock)[:(len(ids)+dfBlock-1)/dfBlock]
+	clear(d.blockMax)
+	for i, id := range ids {
+		d.pos[id] = uint32(i)
+		d.blockMax[i/dfBlock] = max(d.blockMax[i/dfBlock], terms[id].df)
+	}
 }
 
 // republishers are prefixes that mirror accounts put before other people's
