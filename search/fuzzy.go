@@ -102,7 +102,7 @@ func (fw *fuzzyWalk) walk(lo, hi, depth int, last byte) {
 	for i < hi && len(fw.found) < maxFuzzyFound {
 		c := d.byteAt(i, depth)
 		j := i + d.childEnd(i, hi, depth, c)
-		if (!fw.prune || d.anyOver(fw.terms, i, j, fw.over)) && fw.step(depth, c, last) {
+		if (!fw.prune || d.anyOver(i, j, fw.over)) && fw.step(depth, c, last) {
 			fw.walk(i, j, depth+1, c)
 		}
 		i = j

@@ -241,12 +241,12 @@ func TestDictionaryBoundsRise(t *testing.T) {
 		t.Fatal("no word waits to be merged: the test adds none")
 	}
 	for i, id := range x.dict.ids {
-		if df := x.terms[id].df; x.dict.blockMax[i/dfBlock] < df {
-			t.Errorf("%q in %d entries, its block's bound %d", x.dict.words[i], df, x.dict.blockMax[i/dfBlock])
+		if df := x.terms[id].df; x.dict.dfs[i] < df || x.dict.blockMax[i/dfBlock] < df {
+			t.Errorf("%q in %d entries, its bound %d, its block's %d", x.dict.words[i], df, x.dict.dfs[i], x.dict.blockMax[i/dfBlock])
 		}
 	}
 	id := x.termIDs["bravo"]
-	if p := x.dict.pos[id]; !x.dict.anyOver(x.terms, int(p), int(p)+1, 40) {
+	if p := x.dict.pos[id]; !x.dict.anyOver(int(p), int(p)+1, 40) {
 		t.Errorf("bravo, in %d entries, not found over 40", x.terms[id].df)
 	}
 }

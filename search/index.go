@@ -442,11 +442,13 @@ type dictionary struct {
 	ids     []uint32
 	pending []uint32
 	// pos is each merged word's place in words, by term id (noPos for a
-	// pending one); blockMax bounds the df of the words of each block of
-	// dfBlock places (it rises with a word's df, and is made exact again
-	// at a merge), so that a typo walk skips the branches whose words are
-	// all too rare to be of use (fuzzyWalk.run).
+	// pending one); dfs bounds each place's df, and blockMax the df of
+	// the words of each block of dfBlock places (both rise with a word's
+	// df, and are made exact again at a merge), so that a typo walk skips
+	// the branches whose words are all too rare to be of use
+	// (fuzzyWalk.run).
 	pos      []uint32
+	dfs      []uint32
 	blockMax []uint32
 }
 
@@ -458,17 +460,18 @@ const noPos = math.MaxUint32
 // raised notes that term id's df rose to df.
 func (d *dictionary) raised(id, df uint32) {
 	if int(id) < len(d.pos) {
-		if p := d.pos[id]; p != noPos && df > d.blockMax[p/dfBlock] {
-			d.blockMax[p/dfBlock] = df
+		if p := d.pos[id]; p != noPos && df > d.dfs[p] {
+			d.dfs[p] = df
+			d.blockMax[p/dfBlock] = max(d.blockMax[p/dfBlock], df)
 		}
 	}
 }
 
 // anyOver reports whether a word of the sorted words [lo, hi) may be in
 // more than over entries: false means that none is.
-func (d *dictionary) anyOver(terms []term, lo, hi int, over uint32) bool {
+func (d *dictionary) anyOver(lo, hi int, over uint32) bool {
 	for lo < hi && lo%dfBlock != 0 {
-		if terms[d.ids[lo]].df > over {
+		if d.dfs[lo] > over {
 			return true
 		}
 		lo++
@@ -479,7 +482,7 @@ func (d *dictionary) anyOver(terms []term, lo, hi int, over uint32) bool {
 		}
 	}
 	for ; lo < hi; lo++ {
-		if terms[d.ids[lo]].df > over {
+		if d.dfs[lo] > over {
 			return true
 		}
 	}
@@ -515,10 +518,11 @@ func (d *dictionary) flush(terms []term, lazy bool) {
 	for i := range d.pos {
 		d.pos[i] = noPos
 	}
+	d.dfs = slices.Grow(d.dfs[:0], len(ids))[:len(ids)]
 	d.blockMax = slices.Grow(d.blockMax[:0], (len(ids)+dfBlock-1)/dfBlock)[:(len(ids)+dfBlock-1)/dfBlock]
 	clear(d.blockMax)
 	for i, id := range ids {
-		d.pos[id] = uint32(i)
+		d.pos[id], d.dfs[i] = uint32(i), terms[id].df
 		d.blockMax[i/dfBlock] = max(d.blockMax[i/dfBlock], terms[id].df)
 	}
 }
