@@ -174,10 +174,7 @@ func nonNilRecords(rs []mcpdir.AuditRecord) []mcpdir.AuditRecord {
 // again (package merge), on every replica within a second. It is how an
 // admin reverses a merge; it withdraws a join of the two.
 func (a *admin) split(w http.ResponseWriter, r *http.Request) {
-	other, ok := a.otherID(w, r, "from")
-	if ok {
-		a.changePairs(w, r, adminops.Split, r.PathValue("id"), other)
-	}
+	a.declarePair(w, r, adminops.Split, "from")
 }
 
 // unsplit withdraws a split: the two records merge again if the rule says
@@ -190,10 +187,7 @@ func (a *admin) unsplit(w http.ResponseWriter, r *http.Request) {
 // admin resolves a conflict (GET /api/admin/v1/conflicts). It withdraws a
 // split of the two.
 func (a *admin) join(w http.ResponseWriter, r *http.Request) {
-	other, ok := a.otherID(w, r, "with")
-	if ok {
-		a.changePairs(w, r, adminops.Join, r.PathValue("id"), other)
-	}
+	a.declarePair(w, r, adminops.Join, "with")
 }
 
 // unjoin withdraws a join.
@@ -201,15 +195,16 @@ func (a *admin) unjoin(w http.ResponseWriter, r *http.Request) {
 	a.changePairs(w, r, adminops.Unjoin, r.PathValue("id"), r.PathValue("other"))
 }
 
-// otherID reads {"<field>": "<the other record's id>"}.
-func (a *admin) otherID(w http.ResponseWriter, r *http.Request, field string) (string, bool) {
+// declarePair changes the pair of the path's id and the record the body
+// names: {"<field>": "<the other record's id>"}.
+func (a *admin) declarePair(w http.ResponseWriter, r *http.Request, c adminops.PairChange, field string) {
 	var body map[string]string
 	dec := json.NewDecoder(io.LimitReader(r.Body, 4<<10))
 	if err := dec.Decode(&body); err != nil || len(body) != 1 || !mcpdir.IsUUID(body[field]) {
 		writeError(w, r, a.logger, mcpdir.Errorf(mcpdir.ECodeInvalidRequest, `the body is {"%s": "<the other record's id>"}`, field))
-		return "", false
+		return
 	}
-	return body[field], true
+	a.changePairs(w, r, c, r.PathValue("id"), body[field])
 }
 
 // pairsAnswer is what a split or a join answers: the ids an entry's record

@@ -74,21 +74,31 @@ func (t TrustedProxies) ClientIP(r *http.Request) string {
 	return host
 }
 
-// pageLimit bounds the pages each client address (an IPv6 address by its
-// /64: clientnet.Key) may ask for: generous for people, a ceiling for
-// scrapers. Refused: 429 with Retry-After.
+// pageLimit bounds the pages each client address may ask for: generous
+// for people, a ceiling for scrapers. Refused: 429 with Retry-After.
 func pageLimit(cfg Config) func(http.Handler) http.Handler {
-	if cfg.PagesPerMinute <= 0 || cfg.PageLimiter == nil {
+	return perAddress(cfg, "page:", cfg.PagesPerMinute, mcpdir.DoorWeb, func(w http.ResponseWriter, r *http.Request) {
+		cfg.Pages.Message(w, r, http.StatusTooManyRequests, "Too many requests",
+			"This address has asked for many pages in the last minute: wait a moment and try again.")
+	})
+}
+
+// perAddress lets each client address (an IPv6 address by its /64:
+// clientnet.Key) make perMinute requests a minute, counted under prefix in
+// cfg.PageLimiter; a request over it is counted as limited at door, given
+// Retry-After and answered by refuse. A limiter that fails lets requests
+// through.
+func perAddress(cfg Config, prefix string, perMinute int, door string, refuse http.HandlerFunc) func(http.Handler) http.Handler {
+	if perMinute <= 0 || cfg.PageLimiter == nil {
 		return func(h http.Handler) http.Handler { return h }
 	}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			d, err := cfg.PageLimiter.Allow(r.Context(), "page:"+clientnet.Key(cfg.TrustedProxies.ClientIP(r)), cfg.PagesPerMinute, time.Minute)
+			d, err := cfg.PageLimiter.Allow(r.Context(), prefix+clientnet.Key(cfg.TrustedProxies.ClientIP(r)), perMinute, time.Minute)
 			if err == nil && !d.Allowed {
-				insightOf(cfg).Limited(mcpdir.DoorWeb)
+				insightOf(cfg).Limited(door)
 				w.Header().Set("Retry-After", strconv.Itoa(mcpdir.RetryAfterSeconds(d)))
-				cfg.Pages.Message(w, r, http.StatusTooManyRequests, "Too many requests",
-					"This address has asked for many pages in the last minute: wait a moment and try again.")
+				refuse(w, r)
 				return
 			}
 			next.ServeHTTP(w, r)

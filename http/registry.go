@@ -2,11 +2,8 @@ package http
 
 import (
 	"net/http"
-	"strconv"
-	"time"
 
 	"github.com/mcpdir/mcpdir"
-	"github.com/mcpdir/mcpdir/clientnet"
 	"github.com/mcpdir/mcpdir/registryapi"
 	"github.com/mcpdir/mcpdir/wire"
 )
@@ -33,21 +30,9 @@ func registryAccess(cfg Config) func(http.Handler) http.Handler {
 			})
 		}
 	}
-	if cfg.RegistryPerMinute <= 0 || cfg.PageLimiter == nil {
-		return func(h http.Handler) http.Handler { return h }
-	}
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			d, err := cfg.PageLimiter.Allow(r.Context(), "registry:"+clientnet.Key(cfg.TrustedProxies.ClientIP(r)), cfg.RegistryPerMinute, time.Minute)
-			if err == nil && !d.Allowed {
-				insightOf(cfg).Limited(mcpdir.DoorRegistry)
-				w.Header().Set("Retry-After", strconv.Itoa(mcpdir.RetryAfterSeconds(d)))
-				registryapi.Fail(w, http.StatusTooManyRequests, "too many requests from this address: try again later")
-				return
-			}
-			next.ServeHTTP(w, r)
-		})
-	}
+	return perAddress(cfg, "registry:", cfg.RegistryPerMinute, mcpdir.DoorRegistry, func(w http.ResponseWriter, r *http.Request) {
+		registryapi.Fail(w, http.StatusTooManyRequests, "too many requests from this address: try again later")
+	})
 }
 
 // registryAdmin lets admin keys through to the registry API's write side,
