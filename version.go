@@ -60,6 +60,20 @@ type VersionStore interface {
 	VersionHeads(ctx context.Context, fn func(*ServerVersion) error) error
 }
 
+// VersionNames are the server names of vs, each once, in the order they
+// first come.
+func VersionNames(vs []*ServerVersion) []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, v := range vs {
+		if !seen[v.Name] {
+			seen[v.Name] = true
+			names = append(names, v.Name)
+		}
+	}
+	return names
+}
+
 // NewerVersion orders two versions of a server, the newer first: by
 // semantic version when both are one (as the registry decides which is
 // latest), else by when they were published, then by text.

@@ -137,22 +137,9 @@ func Applier(store mcpdir.EntryStore, index mcpdir.SearchIndex, f Followers) App
 			}
 		}
 		if len(entryIDs) > 0 {
-			entries, err := store.EntriesByID(ctx, entryIDs)
-			if err != nil {
+			if err := Reindex(ctx, store, index, entryIDs); err != nil {
 				return err
 			}
-			index.Upsert(entries...)
-			found := make(map[string]bool, len(entries))
-			for _, e := range entries {
-				found[e.ID] = true
-			}
-			var gone []string
-			for _, id := range entryIDs {
-				if !found[id] {
-					gone = append(gone, id)
-				}
-			}
-			index.Remove(gone...)
 		}
 		if versionsChanged && f.Versions != nil {
 			f.Versions()
@@ -172,4 +159,26 @@ func Applier(store mcpdir.EntryStore, index mcpdir.SearchIndex, f Followers) App
 		}
 		return f.Keys.Refresh(ctx, keyPrefixes)
 	}
+}
+
+// Reindex re-reads entries by id: those found are indexed, the others
+// dropped from index.
+func Reindex(ctx context.Context, store mcpdir.EntryStore, index mcpdir.SearchIndex, ids []string) error {
+	entries, err := store.EntriesByID(ctx, ids)
+	if err != nil {
+		return err
+	}
+	index.Upsert(entries...)
+	found := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		found[e.ID] = true
+	}
+	var gone []string
+	for _, id := range ids {
+		if !found[id] {
+			gone = append(gone, id)
+		}
+	}
+	index.Remove(gone...)
+	return nil
 }

@@ -14,8 +14,6 @@ import (
 func (db *DB) PutVersions(ctx context.Context, versions []*mcpdir.ServerVersion) error {
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 		var batch pgx.Batch
-		var names []string
-		seen := map[string]bool{}
 		for _, v := range versions {
 			batch.Queue(`INSERT INTO server_versions
 				(name, version, entry_key, server, status, status_message, published_at, updated_at, status_changed_at)
@@ -25,17 +23,13 @@ func (db *DB) PutVersions(ctx context.Context, versions []*mcpdir.ServerVersion)
 					updated_at = excluded.updated_at, status_changed_at = excluded.status_changed_at`,
 				v.Name, v.Version, v.EntryKey, []byte(v.Server), v.Status, v.StatusMessage,
 				sqlstore.UnixNano(v.PublishedAt), sqlstore.UnixNano(v.UpdatedAt), sqlstore.UnixNano(v.StatusChangedAt))
-			if !seen[v.Name] {
-				seen[v.Name] = true
-				names = append(names, v.Name)
-			}
 		}
 		if batch.Len() > 0 {
 			if err := tx.SendBatch(ctx, &batch).Close(); err != nil {
 				return err
 			}
 		}
-		return recordChanges(ctx, tx, mcpdir.ChangeVersion, names, db.now())
+		return recordChanges(ctx, tx, mcpdir.ChangeVersion, mcpdir.VersionNames(versions), db.now())
 	})
 	if err != nil {
 		return fmt.Errorf("put versions: %w", err)

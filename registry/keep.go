@@ -115,14 +115,7 @@ func KeepAs(ctx context.Context, store Store, w Writer, versions []*mcpdir.Serve
 	if len(versions) == 0 {
 		return k, nil
 	}
-	var names []string
-	seen := map[string]bool{}
-	for _, v := range versions {
-		if !seen[v.Name] {
-			seen[v.Name] = true
-			names = append(names, v.Name)
-		}
-	}
+	names := mcpdir.VersionNames(versions)
 	stored, err := store.ServerVersions(ctx, names)
 	if err != nil {
 		return k, err

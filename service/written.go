@@ -37,38 +37,14 @@ func (x *indexWrites) refresh(ctx context.Context, ids []string) error {
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	entries, err := x.store.EntriesByID(ctx, ids)
-	if err != nil {
-		return err
-	}
-	x.index.Upsert(entries...)
-	found := make(map[string]bool, len(entries))
-	for _, e := range entries {
-		found[e.ID] = true
-	}
-	var gone []string
-	for _, id := range ids {
-		if !found[id] {
-			gone = append(gone, id)
-		}
-	}
-	x.index.Remove(gone...)
-	return nil
+	return changefeed.Reindex(ctx, x.store, x.index, ids)
 }
 
 // versionsWritten brings the entries of the servers versions were written
 // for into the index: each server's entry (its latest version's), or none
 // when every version is deleted.
 func (x *indexWrites) versionsWritten(ctx context.Context, store mcpdir.VersionStore, vs []*mcpdir.ServerVersion) error {
-	var names []string
-	seen := map[string]bool{}
-	for _, v := range vs {
-		if !seen[v.Name] {
-			seen[v.Name] = true
-			names = append(names, v.Name)
-		}
-	}
-	all, err := store.ServerVersions(ctx, names)
+	all, err := store.ServerVersions(ctx, mcpdir.VersionNames(vs))
 	if err != nil {
 		return err
 	}
