@@ -244,18 +244,16 @@ func (ins *inputs) reference(in Input, label string) string {
 
 // inputID is a label as an input's id: letters, digits, - and _.
 func inputID(label string) string {
-	var b strings.Builder
-	for _, r := range label {
+	id := strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('_')
+			return r
 		}
-	}
-	if b.Len() == 0 {
+		return '_'
+	}, label)
+	if id == "" {
 		return "value"
 	}
-	return b.String()
+	return id
 }
 
 // fillVariables is in's fixed value with each {name} of its variables
@@ -414,16 +412,14 @@ func configName(name string) string {
 	if i := strings.LastIndexAny(name, "/"); i >= 0 {
 		name = name[i+1:]
 	}
-	var b strings.Builder
-	for _, r := range strings.ToLower(name) {
+	name = strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('-')
+			return r
 		}
-	}
-	if b.Len() == 0 {
+		return '-'
+	}, strings.ToLower(name))
+	if name == "" {
 		return "server"
 	}
-	return b.String()
+	return name
 }
