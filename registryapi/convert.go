@@ -139,57 +139,52 @@ func fitRecord(s map[string]any, name string) []string {
 // registry type or identifier is left out. It reports whether it changed
 // anything.
 func repairPackages(s map[string]any) bool {
-	list, ok := s["packages"].([]any)
-	if !ok {
-		if _, there := s["packages"]; there {
-			delete(s, "packages")
-			return true
-		}
-		return false
-	}
-	changed := false
-	kept := list[:0]
-	for _, item := range list {
-		p, ok := item.(map[string]any)
+	repaired := false
+	dropped := keepItems(s, "packages", func(p map[string]any) bool {
 		rt, _ := p["registryType"].(string)
 		id, _ := p["identifier"].(string)
-		if !ok || rt == "" || id == "" {
-			changed = true
-			continue
+		if rt == "" || id == "" {
+			return false
 		}
 		if t, ok := p["transport"].(map[string]any); !ok || t["type"] == nil {
 			p["transport"] = map[string]any{"type": mcpdir.TransportStdio}
-			changed = true
+			repaired = true
 		}
-		kept = append(kept, p)
-	}
-	s["packages"] = kept
-	return changed
+		return true
+	})
+	return dropped || repaired
 }
 
 // repairRemotes leaves out the remotes the schema does not take: those
 // without a type of streamable-http or sse, or an http(s) URL.
 func repairRemotes(s map[string]any) bool {
-	list, ok := s["remotes"].([]any)
+	return keepItems(s, "remotes", func(r map[string]any) bool {
+		t, _ := r["type"].(string)
+		u, _ := r["url"].(string)
+		return (t == mcpdir.TransportStreamableHTTP || t == mcpdir.TransportSSE) && (httpURL(u) != "" || strings.HasPrefix(u, "{"))
+	})
+}
+
+// keepItems keeps the objects of the list s[key] that keep says to, in
+// place; a value there that is not a list is deleted. It reports whether it
+// left anything out.
+func keepItems(s map[string]any, key string, keep func(map[string]any) bool) bool {
+	list, ok := s[key].([]any)
 	if !ok {
-		if _, there := s["remotes"]; there {
-			delete(s, "remotes")
+		if _, there := s[key]; there {
+			delete(s, key)
 			return true
 		}
 		return false
 	}
 	kept := list[:0]
 	for _, item := range list {
-		r, ok := item.(map[string]any)
-		t, _ := r["type"].(string)
-		u, _ := r["url"].(string)
-		if ok && (t == mcpdir.TransportStreamableHTTP || t == mcpdir.TransportSSE) && (httpURL(u) != "" || strings.HasPrefix(u, "{")) {
-			kept = append(kept, r)
+		if m, ok := item.(map[string]any); ok && keep(m) {
+			kept = append(kept, m)
 		}
 	}
-	changed := len(kept) != len(list)
-	s["remotes"] = kept
-	return changed
+	s[key] = kept
+	return len(kept) != len(list)
 }
 
 // converted is the server.json of an entry that came from elsewhere than a

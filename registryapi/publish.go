@@ -38,18 +38,15 @@ const maxStatusMessage = 500
 // handlers: publishing a version (POST /v0.1/publish, or PUT at its path),
 // deleting one, and changing the status of one or of every version of a
 // server. http/routes.go maps them behind an admin key check.
-func (a *API) Publish() http.Handler      { return http.HandlerFunc(a.publish) }
-func (a *API) Delete() http.Handler       { return http.HandlerFunc(a.delete) }
-func (a *API) SetStatus() http.Handler    { return http.HandlerFunc(a.setStatus) }
-func (a *API) SetStatusAll() http.Handler { return http.HandlerFunc(a.setStatusAll) }
+func (a *API) Publish() http.Handler      { return a.writing(a.publish) }
+func (a *API) Delete() http.Handler       { return a.writing(a.delete) }
+func (a *API) SetStatus() http.Handler    { return a.writing(a.setStatus) }
+func (a *API) SetStatusAll() http.Handler { return a.writing(a.setStatusAll) }
 
 // publish takes a server.json: a new version, or a new record for a
 // version there is (its status and publication time stay). At PUT's path,
 // the record's name and version must be the path's.
 func (a *API) publish(w http.ResponseWriter, r *http.Request) {
-	if !a.writable(w) {
-		return
-	}
 	body, ok := readBody(w, r)
 	if !ok {
 		return
@@ -149,9 +146,6 @@ func (a *API) publish(w http.ResponseWriter, r *http.Request) {
 // include_deleted=true). A server whose every version is deleted leaves
 // the directory.
 func (a *API) delete(w http.ResponseWriter, r *http.Request) {
-	if !a.writable(w) {
-		return
-	}
 	v, ok := a.existing(w, r)
 	if !ok {
 		return
@@ -215,9 +209,6 @@ func (u statusUpdate) apply(v *mcpdir.ServerVersion, now time.Time) bool {
 
 // setStatus is PATCH …/versions/{version}/status.
 func (a *API) setStatus(w http.ResponseWriter, r *http.Request) {
-	if !a.writable(w) {
-		return
-	}
 	u, ok := a.readStatus(w, r)
 	if !ok {
 		return
@@ -236,9 +227,6 @@ func (a *API) setStatus(w http.ResponseWriter, r *http.Request) {
 // setStatusAll is PATCH /v0.1/servers/{serverName}/status: every version
 // at once, in one transaction.
 func (a *API) setStatusAll(w http.ResponseWriter, r *http.Request) {
-	if !a.writable(w) {
-		return
-	}
 	u, ok := a.readStatus(w, r)
 	if !ok {
 		return
@@ -381,13 +369,15 @@ func (a *API) render(v *mcpdir.ServerVersion, all []*mcpdir.ServerVersion) Serve
 	return historic(v, v.Name, i >= 0 && all[i].Version == v.Version)
 }
 
-// writable answers 501 when this registry does not take writes.
-func (a *API) writable(w http.ResponseWriter) bool {
-	if a.Keep == nil || a.History == nil {
-		Fail(w, http.StatusNotImplemented, "Publishing is not supported by this registry")
-		return false
-	}
-	return true
+// writing is write, or a 501 when this registry does not take writes.
+func (a *API) writing(write http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if a.Keep == nil || a.History == nil {
+			Fail(w, http.StatusNotImplemented, "Publishing is not supported by this registry")
+			return
+		}
+		write(w, r)
+	})
 }
 
 func (a *API) internal(w http.ResponseWriter, r *http.Request, err error) {
