@@ -28,19 +28,15 @@ type registration struct {
 	GrantTypes              []string `json:"grant_types"`
 	ResponseTypes           []string `json:"response_types"`
 	TokenEndpointAuthMethod string   `json:"token_endpoint_auth_method"`
-	ApplicationType         string   `json:"application_type"`
+	ApplicationType         string   `json:"application_type,omitempty"`
 }
 
-// registered is the answer to a registration.
+// registered is the answer to a registration: the client's id, and its
+// metadata as registered.
 type registered struct {
-	ClientID                string   `json:"client_id"`
-	ClientIDIssuedAt        int64    `json:"client_id_issued_at"`
-	ClientName              string   `json:"client_name"`
-	RedirectURIs            []string `json:"redirect_uris"`
-	GrantTypes              []string `json:"grant_types"`
-	ResponseTypes           []string `json:"response_types"`
-	TokenEndpointAuthMethod string   `json:"token_endpoint_auth_method"`
-	ApplicationType         string   `json:"application_type,omitempty"`
+	ClientID         string `json:"client_id"`
+	ClientIDIssuedAt int64  `json:"client_id_issued_at"`
+	registration
 }
 
 // parseRegistration reads and checks a registration request's body. The
@@ -95,8 +91,8 @@ func parseRegistration(body []byte) (*registered, *oauthError) {
 			return nil, errorf(http.StatusBadRequest, "invalid_client_metadata", `response_types may hold "code" only`)
 		}
 	}
-	return &registered{ClientName: name, RedirectURIs: req.RedirectURIs, GrantTypes: grants, ResponseTypes: []string{"code"},
-		TokenEndpointAuthMethod: "none", ApplicationType: req.ApplicationType}, nil
+	return &registered{registration: registration{ClientName: name, RedirectURIs: req.RedirectURIs, GrantTypes: grants, ResponseTypes: []string{"code"},
+		TokenEndpointAuthMethod: "none", ApplicationType: req.ApplicationType}}, nil
 }
 
 // isBidi reports a character that changes how the text around it is
