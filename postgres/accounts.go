@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -16,13 +15,7 @@ import (
 func (db *DB) CreateAccount(ctx context.Context, a *mcpdir.Account) error {
 	_, err := db.pool.Exec(ctx, `INSERT INTO accounts (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)`,
 		a.ID, a.Email, a.PasswordHash, sqlstore.UnixNano(a.CreatedAt))
-	if isUniqueViolation(err) {
-		return mcpdir.Errorf(mcpdir.ECodeConflict, "an account with this email exists")
-	}
-	if err != nil {
-		return fmt.Errorf("create account: %w", err)
-	}
-	return nil
+	return createErr(err, "create account", mcpdir.Errorf(mcpdir.ECodeConflict, "an account with this email exists"))
 }
 
 // DisableAccount implements mcpdir.AccountStore.

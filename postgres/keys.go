@@ -21,13 +21,7 @@ func (db *DB) CreateKey(ctx context.Context, k *mcpdir.APIKey) error {
 		}
 		return recordChanges(ctx, tx, mcpdir.ChangeKey, []string{k.Prefix}, db.now())
 	})
-	if isUniqueViolation(err) {
-		return mcpdir.Errorf(mcpdir.ECodeInvalidRequest, "a key with this prefix exists")
-	}
-	if err != nil {
-		return fmt.Errorf("create key: %w", err)
-	}
-	return nil
+	return createErr(err, "create key", mcpdir.Errorf(mcpdir.ECodeInvalidRequest, "a key with this prefix exists"))
 }
 
 // RevokeKey implements mcpdir.KeyStore. Revoking a revoked key keeps the

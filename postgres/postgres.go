@@ -331,9 +331,17 @@ func (db *DB) PruneChanges(ctx context.Context, before time.Time) (int64, error)
 	return tag.RowsAffected(), nil
 }
 
-func isUniqueViolation(err error) bool {
+// createErr is what a create answers for err: conflict where the row broke
+// a unique constraint (another has its key), else err wrapped with what.
+func createErr(err error, what string, conflict error) error {
 	var pe *pgconn.PgError
-	return errors.As(err, &pe) && pe.Code == "23505"
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &pe) && pe.Code == "23505":
+		return conflict
+	}
+	return fmt.Errorf("%s: %w", what, err)
 }
 
 // Notifications implements changefeed.Notifier: a value after each
