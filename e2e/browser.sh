@@ -18,13 +18,9 @@ if [ ! -x "$CHROMIUM" ] || ! command -v npm >/dev/null; then
   exit 0
 fi
 DIR="$CACHE/browser"
-if [ "$(cat "$DIR/.installed" 2>/dev/null || true)" != "$SPEC" ]; then
-  mkdir -p "$DIR"
-  printf '{"name":"mcpdir-browser","private":true,"type":"module"}\n' >"$DIR/package.json"
-  # shellcheck disable=SC2086
-  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --prefix "$DIR" --no-audit --no-fund --loglevel=error $SPEC >&2
-  printf '%s' "$SPEC" >"$DIR/.installed"
-fi
+. "$ROOT/e2e/lib.sh"
+# shellcheck disable=SC2086 # SPEC is a list of package specs
+PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm_once "$DIR" '{"name":"mcpdir-browser","private":true,"type":"module"}' $SPEC
 WORK=$(mktemp -d)
 PID=""
 trap '[ -n "$PID" ] && kill "$PID" 2>/dev/null; rm -rf "$WORK"' EXIT

@@ -51,14 +51,9 @@ log "node: $NODE ($("$NODE" --version))"
 # The client packages, installed once per set of versions.
 PKGS="$CACHE/pkgs"
 SPEC="@modelcontextprotocol/sdk@$SDK_VERSION @modelcontextprotocol/inspector@$INSPECTOR_VERSION @modelcontextprotocol/conformance@$CONFORMANCE_VERSION"
-if [ "$(cat "$PKGS/.installed" 2>/dev/null || true)" != "$SPEC" ]; then
-  log "installing $SPEC into $PKGS"
-  mkdir -p "$PKGS"
-  printf '{"name":"mcpdir-e2e-clients","private":true,"type":"module"}\n' >"$PKGS/package.json"
-  # shellcheck disable=SC2086 # SPEC is a list of package specs
-  npm install --prefix "$PKGS" --no-audit --no-fund --loglevel=error $SPEC >&2
-  printf '%s' "$SPEC" >"$PKGS/.installed"
-fi
+. "$ROOT/e2e/lib.sh"
+# shellcheck disable=SC2086 # SPEC is a list of package specs
+npm_once "$PKGS" '{"name":"mcpdir-e2e-clients","private":true,"type":"module"}' $SPEC
 # The scripts import the packages, so they run from beside node_modules.
 cp "$ROOT/e2e/ts-client.mjs" "$ROOT/e2e/auth-preload.mjs" "$PKGS/"
 INSPECTOR="$PKGS/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js"

@@ -11,12 +11,8 @@ if ! command -v npm >/dev/null 2>&1; then
   exit 0
 fi
 DIR="$CACHE/redocly"
-if [ "$(cat "$DIR/.installed" 2>/dev/null || true)" != "$SPEC" ]; then
-  mkdir -p "$DIR"
-  printf '{"name":"mcpdir-openapi-lint","private":true}\n' >"$DIR/package.json"
-  npm install --prefix "$DIR" --no-audit --no-fund --loglevel=error "$SPEC" >&2
-  printf '%s' "$SPEC" >"$DIR/.installed"
-fi
+. "$ROOT/e2e/lib.sh"
+npm_once "$DIR" '{"name":"mcpdir-openapi-lint","private":true}' "$SPEC"
 cd "$ROOT"
 "$DIR/node_modules/.bin/redocly" lint --extends recommended --format stylish http/openapi.json
 echo "openapi: 1 passed, 0 failed"
