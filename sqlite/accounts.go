@@ -3,8 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/mcpdir/mcpdir"
@@ -15,13 +13,7 @@ import (
 func (s *DB) CreateAccount(ctx context.Context, a *mcpdir.Account) error {
 	_, err := s.db.ExecContext(ctx, `INSERT INTO accounts (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)`,
 		a.ID, a.Email, a.PasswordHash, sqlstore.UnixNano(a.CreatedAt))
-	if err != nil && strings.Contains(err.Error(), "UNIQUE") {
-		return mcpdir.Errorf(mcpdir.ECodeConflict, "an account with this email exists")
-	}
-	if err != nil {
-		return fmt.Errorf("create account: %w", err)
-	}
-	return nil
+	return createErr(err, "create account", mcpdir.Errorf(mcpdir.ECodeConflict, "an account with this email exists"))
 }
 
 // DisableAccount implements mcpdir.AccountStore.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/mcpdir/mcpdir"
@@ -21,10 +20,7 @@ func (s *DB) CreateKey(ctx context.Context, k *mcpdir.APIKey) error {
 	_, err = tx.ExecContext(ctx, `INSERT INTO api_keys (prefix, name, scope, hash, rate_limit, created_at, expires_at, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 		k.Prefix, k.Name, string(k.Scope), k.Hash, k.RateLimit, sqlstore.UnixNano(k.CreatedAt), sqlstore.UnixNano(k.ExpiresAt), k.Owner)
 	if err != nil {
-		if strings.Contains(err.Error(), "UNIQUE") {
-			return mcpdir.Errorf(mcpdir.ECodeInvalidRequest, "a key with this prefix exists")
-		}
-		return fmt.Errorf("create key: %w", err)
+		return createErr(err, "create key", mcpdir.Errorf(mcpdir.ECodeInvalidRequest, "a key with this prefix exists"))
 	}
 	if err := recordChange(ctx, tx, mcpdir.ChangeKey, k.Prefix, s.now()); err != nil {
 		return fmt.Errorf("create key: %w", err)

@@ -21,6 +21,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -322,6 +323,18 @@ func recordChange(ctx context.Context, tx *sql.Tx, kind, ref string, at time.Tim
 var errNoRows = sql.ErrNoRows
 
 func isNoRows(err error) bool { return errors.Is(err, errNoRows) }
+
+// createErr is what a create answers for err: conflict where the row broke
+// a unique constraint (another has its key), else err wrapped with what.
+func createErr(err error, what string, conflict error) error {
+	switch {
+	case err == nil:
+		return nil
+	case strings.Contains(err.Error(), "UNIQUE"):
+		return conflict
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
 
 // SetState implements mcpdir.StateStore.
 func (s *DB) SetState(ctx context.Context, key, value string) error {
