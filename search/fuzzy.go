@@ -82,8 +82,13 @@ func (fw *fuzzyWalk) walk(lo, hi, depth int, last byte) {
 	if depth >= n && dist <= fw.budget {
 		// The query is within budget of this prefix, which is no shorter
 		// than the query: every word below matches, as a whole word if it
-		// is itself near enough.
+		// is itself near enough. Blocks of words all too rare are
+		// skipped whole.
 		for i := lo; i < hi && len(fw.found) < maxFuzzyFound; i++ {
+			if fw.prune && i%dfBlock == 0 && i+dfBlock <= hi && d.blockMax[i/dfBlock] <= fw.over {
+				i += dfBlock - 1
+				continue
+			}
 			if !fw.rare(d.ids[i]) {
 				fw.check(d.ids[i], d.words[i], dist)
 			}

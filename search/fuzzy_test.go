@@ -135,6 +135,13 @@ func TestFuzzyWalkPruned(t *testing.T) {
 	for i := range vocab {
 		vocab[i] = randWord(3 + rng.IntN(7))
 	}
+	// A fifth of the words share one of two prefixes, so that a walk
+	// takes long runs of words below a node whole (and skips the blocks
+	// of them all too rare), and those prefixes are among the queries.
+	for i := 0; i < len(vocab); i += 5 {
+		vocab[i] = []string{"abca", "odeb"}[i%2] + randWord(1+rng.IntN(4))
+	}
+	queries := append([]string{"abca", "abcao", "odeb", "odea"}, vocab[1:300]...)
 	entry := func(i int) *mcpdir.Entry {
 		// Words of skewed frequency: a few in many entries, most in few.
 		ws := make([]string, 5)
@@ -156,7 +163,7 @@ func TestFuzzyWalkPruned(t *testing.T) {
 		for _, id := range x.dict.pending {
 			pending[id] = true
 		}
-		for _, q := range vocab[:300] {
+		for _, q := range queries {
 			for budget := 1; budget <= 2; budget++ {
 				// Every near word, by brute force: the merged ones in
 				// order, then the pending ones, as the walk finds them.
