@@ -136,6 +136,16 @@ func (l *Limiter) TakeChanged() map[string][]time.Time {
 	return out
 }
 
+// Unsaved marks the windows TakeChanged gave as changed again, after
+// writing them failed: the next TakeChanged gives them (as they are then).
+func (l *Limiter) Unsaved(logs map[string][]time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for k := range logs {
+		l.dirty[k] = true
+	}
+}
+
 // Restore puts back windows kept before a restart (times oldest first);
 // requests older than a window leave it at the next count as usual.
 func (l *Limiter) Restore(logs map[string][]time.Time) {

@@ -224,13 +224,16 @@ func restoreWindows(ctx context.Context, store windowStore, limiters map[string]
 
 // saveWindows is a round of the rate windows job: it writes the windows
 // that changed since the last round (and, as the job's Stop, once more
-// after the last request was answered).
+// after the last request was answered). Windows it could not write are
+// written by the next round: a round cut short by the shutdown leaves
+// them to the Stop's.
 func saveWindows(store windowStore, limiters map[string]*memory.Limiter, logger *slog.Logger) func(context.Context) {
 	return func(ctx context.Context) {
 		for name, l := range limiters {
 			if changed := l.TakeChanged(); len(changed) > 0 {
 				if err := store.SaveRateWindows(ctx, name, changed); err != nil {
-					logger.Warn("cannot keep the rate windows; a restart would forget them", "err", err)
+					l.Unsaved(changed)
+					logger.Warn("cannot keep the rate windows yet; the next round tries again", "err", err)
 				}
 			}
 		}
