@@ -159,6 +159,25 @@ func scaledIndex(b *testing.B, entries []*mcpdir.Entry, raw int64, scale int) *I
 // shuffled), and reports the build time and the heap the index adds.
 func buildScaled(b *testing.B, entries []*mcpdir.Entry, raw int64, scale int) *Index {
 	b.Helper()
+	all := scaledEntries(entries, scale)
+	before := heapInUse()
+	start := time.Now()
+	x := New()
+	x.SetResultCache(0)
+	x.Upsert(all...)
+	took := time.Since(start)
+	after := heapInUse()
+	rawScaled := raw * int64(scale)
+	fmt.Printf("%dx: %d entries, raw %.0f MB; build %s; index heap %.0f MB (%.2fx raw); entries and index %.0f MB\n",
+		scale, x.Len(), mb(rawScaled), took.Round(time.Millisecond), mb(after-before),
+		float64(after-before)/float64(rawScaled), mb(after))
+	return x
+}
+
+// scaledEntries are the entries and scale-1 copies of them, each entry of a
+// copy a variant of a real one (another name prefix or suffix, its brief's
+// words shuffled).
+func scaledEntries(entries []*mcpdir.Entry, scale int) []*mcpdir.Entry {
 	rng := rand.New(rand.NewPCG(1, 2))
 	affixes := []string{"pro", "lite", "plus", "next", "cloud", "local", "fast", "secure", "open", "community",
 		"enterprise", "core", "hub", "kit", "bridge", "studio", "agent", "ai", "v2", "x"}
@@ -182,18 +201,7 @@ func buildScaled(b *testing.B, entries []*mcpdir.Entry, raw int64, scale int) *I
 			all = append(all, &v)
 		}
 	}
-	before := heapInUse()
-	start := time.Now()
-	x := New()
-	x.SetResultCache(0)
-	x.Upsert(all...)
-	took := time.Since(start)
-	after := heapInUse()
-	rawScaled := raw * int64(scale)
-	fmt.Printf("%dx: %d entries, raw %.0f MB; build %s; index heap %.0f MB (%.2fx raw); entries and index %.0f MB\n",
-		scale, x.Len(), mb(rawScaled), took.Round(time.Millisecond), mb(after-before),
-		float64(after-before)/float64(rawScaled), mb(after))
-	return x
+	return all
 }
 
 func heapInUse() int64 {

@@ -95,6 +95,10 @@ type Index struct {
 	// dense apart from docs: a search reads them for many candidates.
 	priors []float32
 	langs  []lexicon.Lang
+	// maxPrior is at least every live entry's prior (it is not lowered
+	// when one is removed): ranking leaves out the entries that could not
+	// beat the bar with it.
+	maxPrior float32
 	// live has a bit per ordinal, set while its entry is indexed: a scan
 	// checks it for every posting, so it is kept dense.
 	liveBits  []uint64
@@ -258,7 +262,9 @@ func (x *Index) add(a *analyzed) {
 	d := uint32(len(x.docs))
 	a.doc.facets = x.internFacets(a.entry)
 	x.docs = append(x.docs, a.doc)
-	x.priors = append(x.priors, x.prior(&a.doc))
+	prior := x.prior(&a.doc)
+	x.priors = append(x.priors, prior)
+	x.maxPrior = max(x.maxPrior, prior)
 	x.langs = append(x.langs, a.lang)
 	if int(d)/64 >= len(x.liveBits) {
 		x.liveBits = append(x.liveBits, 0)

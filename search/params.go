@@ -110,9 +110,11 @@ func (x *Index) SetParams(p Params) {
 	x.params = p
 	x.paramsGen++
 	x.gen++
+	x.maxPrior = 0
 	for d := range x.docs {
 		if x.docs[d].entry != nil {
 			x.priors[d] = x.prior(&x.docs[d])
+			x.maxPrior = max(x.maxPrior, x.priors[d])
 		}
 	}
 }

@@ -1,0 +1,99 @@
+package search
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/search/internal/releval"
+)
+
+// TestRankFastPathsChangeNothing checks that the ways ranking is made fast
+// that a plain ranking does without (prunePrior) answer every judged
+// query of every set exactly as the plain ranking does: the same hits in
+// the same order with the same scores, the same total and facets, with and
+// without a filter, at 1x and over an index of several copies of the
+// corpus (which spans several scoring windows, as 1x does not).
+func TestRankFastPathsChangeNothing(t *testing.T) {
+	qs := allJudgedQueries(t)
+	t.Run("1x", func(t *testing.T) { sameAsPlainRank(t, loadIndex(t), qs) })
+	t.Run("4x", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("builds an index of 4 copies of the corpus")
+		}
+		entries, _ := loadCorpus(t)
+		x := New()
+		x.SetResultCache(0)
+		x.Upsert(scaledEntries(entries, 4)...)
+		if x.Len() <= 2*window {
+			t.Fatalf("%d entries: want more than two windows", x.Len())
+		}
+		sameAsPlainRank(t, x, qs)
+	})
+}
+
+func sameAsPlainRank(t *testing.T, x *Index, qs []releval.Query) {
+	t.Helper()
+	x.SetResultCache(0)
+	defer func() { prunePrior = true }()
+	filters := []mcpdir.Filter{{}, {Registry: "npm"}}
+	answered := 0
+	for _, q := range qs {
+		for _, f := range filters {
+			query := mcpdir.Query{Text: q.Query, Limit: 50, Filter: f, Facets: true}
+			prunePrior = true
+			got := x.Find(query)
+			prunePrior = false
+			want := x.Find(query)
+			prunePrior = true
+			if len(got.Hits) != len(want.Hits) || got.Total != want.Total {
+				t.Fatalf("%q %v: %d hits of %d, want %d of %d", q.Query, f, len(got.Hits), got.Total, len(want.Hits), want.Total)
+			}
+			for i := range got.Hits {
+				g, w := got.Hits[i], want.Hits[i]
+				if g.Entry.ID != w.Entry.ID || g.Score != w.Score {
+					t.Fatalf("%q %v: hit %d is %s (%v), want %s (%v)", q.Query, f, i, g.Entry.Name, g.Score, w.Entry.Name, w.Score)
+				}
+			}
+			if !reflect.DeepEqual(got.Facets, want.Facets) {
+				t.Fatalf("%q %v: facets %+v, want %+v", q.Query, f, got.Facets, want.Facets)
+			}
+			if len(got.Hits) > 0 {
+				answered++
+			}
+		}
+	}
+	// The test means something only if most queries are answered.
+	if answered < len(qs) {
+		t.Fatalf("only %d of %d searches answered", answered, 2*len(qs))
+	}
+	t.Logf("%d queries, %d of %d searches answered", len(qs), answered, 2*len(qs))
+}
+
+// allJudgedQueries are the queries of every judged set, each once.
+func allJudgedQueries(tb testing.TB) []releval.Query {
+	paths, err := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	paths = append(paths, filepath.Join(sharedData(tb), "relevance", "dev.jsonl"))
+	seen := map[string]bool{}
+	var qs []releval.Query
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			tb.Fatal(err)
+		}
+		for _, q := range readQueries(tb, p) {
+			if q.Query != "" && !seen[q.Query] {
+				seen[q.Query] = true
+				qs = append(qs, q)
+			}
+		}
+	}
+	if len(qs) < 500 {
+		tb.Fatalf("%d judged queries: want the sets", len(qs))
+	}
+	return qs
+}
