@@ -347,7 +347,10 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 	// score is: one below the bar is left without reading its prior, which
 	// at scale is most of the entries a common word touches, and the
 	// priors a cache miss each (a third of ranking's time at 100x).
-	langUp := max(sameLang, 1)
+	langUp, maxPrior := max(sameLang, 1), x.maxPrior
+	if !prunePrior {
+		maxPrior = float32(math.Inf(1)) // no bound is below the bar
+	}
 	k := limit + collapseSlack
 	s.best, s.bar = s.best[:0], 0
 	best := float32(0)
@@ -397,7 +400,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 				s.facets.count(&x.docs[d].facets, x.facetValues(&x.docs[d].facets))
 			}
 			sc *= weight / s.parser.TotalWeight
-			if prunePrior && sc*x.maxPrior*langUp < s.bar {
+			if sc*maxPrior*langUp < s.bar {
 				continue // k hits are better whatever its prior
 			}
 			sc *= x.priors[d]
