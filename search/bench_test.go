@@ -333,3 +333,60 @@ func BenchmarkTypoWalk(b *testing.B) {
 	b.ReportMetric(float64(pruned)/float64(full), "pruned/full")
 	b.ReportMetric(float64(len(walks)), "walks")
 }
+
+// BenchmarkPrunePrior asks each dev query (or, with MCPDIR_BENCH_SENTENCES
+// set, each of BenchmarkSearchSentences's) with ranking's prior bound off
+// and on in turn (prunePrior), each query first in either mode in turn, and
+// reports both modes' percentiles and on/off ratios: the two share the
+// machine's load, which alternating builds do not.
+//
+//	MCPDIR_BENCH_SCALE=100 go test ./search -run '^$' -bench BenchmarkPrunePrior -benchtime 8000x -timeout 30m
+func BenchmarkPrunePrior(b *testing.B) {
+	qs := benchQueries(b)
+	if os.Getenv("MCPDIR_BENCH_SENTENCES") != "" {
+		qs = append(readQueries(b, filepath.Join("testdata", "nl.jsonl")),
+			releval.Query{QID: "task-30", Kind: "task-30-words", Query: task30},
+			releval.Query{QID: "task-200", Kind: "task-200-words", Query: task200})
+	}
+	scale := 1
+	if s := os.Getenv("MCPDIR_BENCH_SCALE"); s != "" {
+		scale, _ = strconv.Atoi(s)
+	}
+	entries, raw := loadCorpus(b)
+	x := scaledIndex(b, entries, raw, max(scale, 1))
+	x.SetResultCache(0)
+	defer x.SetResultCache(DefaultResultCache)
+	defer func() { prunePrior = true }()
+	var by [2][]time.Duration // off, on
+	b.ResetTimer()
+	for i := range b.N {
+		q := qs[i%len(qs)].Query
+		for k := range 2 {
+			on := (k+i+i/len(qs))%2 == 1
+			prunePrior = on
+			start := time.Now()
+			x.Search(q, 50)
+			took := time.Since(start)
+			if on {
+				by[1] = append(by[1], took)
+			} else {
+				by[0] = append(by[0], took)
+			}
+		}
+	}
+	b.StopTimer()
+	var p50, p99, mean [2]time.Duration
+	for m := range by {
+		p50[m], p99[m] = percentiles(by[m])
+		for _, d := range by[m] {
+			mean[m] += d
+		}
+		mean[m] /= time.Duration(max(len(by[m]), 1))
+	}
+	if b.N >= len(qs) {
+		fmt.Printf("%d entries\noff: p50 %v p99 %v mean %v\non:  p50 %v p99 %v mean %v\non/off: p50 %.3f p99 %.3f mean %.3f\n",
+			x.Len(), p50[0], p99[0], mean[0], p50[1], p99[1], mean[1],
+			float64(p50[1])/float64(p50[0]), float64(p99[1])/float64(p99[0]), float64(mean[1])/float64(mean[0]))
+	}
+	b.ReportMetric(float64(p99[1])/float64(max(p99[0], 1)), "p99-on/off")
+}
