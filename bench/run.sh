@@ -241,8 +241,12 @@ while [ "$(date +%s)" -lt "$end" ]; do
   samples+=("$(live)")
   echo "after $((i * 10)) s: $(heap)"
 done
-first_half=$(printf '%s\n' "${samples[@]:0:$(( ${#samples[@]} / 2 ))}" | sort -g | tail -1)
-second_half=$(printf '%s\n' "${samples[@]:$(( ${#samples[@]} / 2 ))}" | sort -g | tail -1)
-echo "peak live heap, first half $((first_half / 1048576)) MiB, second half $((second_half / 1048576)) MiB: $(awk -v a="$first_half" -v b="$second_half" 'BEGIN {print (b <= a * 1.10) ? "no growth" : "GREW"}')"
+if [ "${#samples[@]}" -lt 2 ]; then
+  echo "one sample: too short a soak to compare its halves (BENCH_SOAK=60 or more)"
+else
+  first_half=$(printf '%s\n' "${samples[@]:0:$(( ${#samples[@]} / 2 ))}" | sort -g | tail -1)
+  second_half=$(printf '%s\n' "${samples[@]:$(( ${#samples[@]} / 2 ))}" | sort -g | tail -1)
+  echo "peak live heap, first half $((first_half / 1048576)) MiB, second half $((second_half / 1048576)) MiB: $(awk -v a="$first_half" -v b="$second_half" 'BEGIN {print (b <= a * 1.10) ? "no growth" : "GREW"}')"
+fi
 lines=$(grep -c '"msg":"request"' "$work/server.log" || true)
 echo "access log: $lines lines written"
