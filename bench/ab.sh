@@ -8,7 +8,8 @@
 # AB_NEW=1 asks only queries never asked before: 20,000 distinct ones (the
 # judged queries of every set, and keywords of one to four corpus words),
 # to servers that keep no results (--search-cache 0), so that every request
-# is searched.
+# is searched. AB_COLD=1 asks the 40 load queries of servers that keep no
+# results: every request searched, its words' analyses kept.
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: bench/ab.sh REV_A REV_B" >&2; exit 2; }
 cd "$(dirname "$0")/.."
@@ -33,7 +34,7 @@ seed=
 [ "${AB_NEW:-}" = 1 ] && seed=25
 write_queries "$data" "$work/q" $seed
 cache=()
-[ "${AB_NEW:-}" = 1 ] && cache=(--search-cache 0)
+[ "${AB_NEW:-}${AB_COLD:-}" != "" ] && cache=(--search-cache 0)
 for rev in "$1" "$2"; do
   cat > "$work/rest-$rev.lua" <<LUA
 local qs = {}
@@ -58,7 +59,7 @@ round() { # pid port rev: "req/s µs-of-CPU-per-request"
   c0=$(cpu "$1"); out=$(wrk -t2 -c64 -d5s -s "$work/rest-$3.lua" "http://127.0.0.1:$2/"); c1=$(cpu "$1")
   echo "$out" | awk -v c="$((c1 - c0))" -v t="$ticks" '/requests in/ {n = $1} /Requests\/sec/ {r = $2} END {printf "%s %.1f\n", r, c * 1e6 / t / n}'
 }
-echo "REST search, $1 (A) beside $2 (B), wrk -t2 -c64 -d5s a round, the first to go alternating${AB_NEW:+, queries never asked before}"
+echo "REST search, $1 (A) beside $2 (B), wrk -t2 -c64 -d5s a round, the first to go alternating${AB_NEW:+, queries never asked before}${AB_COLD:+, no results kept}"
 round "${pids[0]}" "${ports[0]}" "$1" >/dev/null # a round unmeasured: the first server to go was read slow
 round "${pids[1]}" "${ports[1]}" "$2" >/dev/null
 for r in $(seq "${AB_ROUNDS:-6}"); do
