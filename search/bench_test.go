@@ -29,7 +29,7 @@ import (
 //
 //	MCPDIR_BENCH_SCALE=100 go test ./search -run '^$' -bench BenchmarkSearch -benchtime 2000x -timeout 30m
 func BenchmarkSearch(b *testing.B) {
-	benchSearch(b, benchQueries(b))
+	benchSearch(b, benchQueries(b), false)
 }
 
 // BenchmarkSearchSentences runs the natural-language dev set (testdata/nl.jsonl:
@@ -43,7 +43,7 @@ func BenchmarkSearchSentences(b *testing.B) {
 	qs = append(qs,
 		releval.Query{QID: "task-30", Kind: "task-30-words", Query: task30},
 		releval.Query{QID: "task-200", Kind: "task-200-words", Query: task200})
-	benchSearch(b, qs)
+	benchSearch(b, qs, false)
 }
 
 // task30 is an agent's task of 30 words.
@@ -62,7 +62,9 @@ const task200 = "Hi team, quick one for the bot. We run a small shop on Shopify 
 	"what ran low and what we need to buy, and post it to the team channel on Friday at five. Thanks a lot, and ask me " +
 	"if you need a key or a login."
 
-func benchSearch(b *testing.B, qs []releval.Query) {
+// benchSearch asks the queries in turn; with facets, counting the facets of
+// every match as REST search does.
+func benchSearch(b *testing.B, qs []releval.Query, facets bool) {
 	scale := 1
 	if s := os.Getenv("MCPDIR_BENCH_SCALE"); s != "" {
 		n, err := strconv.Atoi(s)
@@ -79,7 +81,7 @@ func benchSearch(b *testing.B, qs []releval.Query) {
 	for i := range b.N {
 		q := qs[i%len(qs)]
 		start := time.Now()
-		x.Search(q.Query, 50) // as REST and search_mcp ask by default
+		x.Find(mcpdir.Query{Text: q.Query, Limit: 50, Facets: facets}) // 50: as REST and search_mcp ask by default
 		took := time.Since(start)
 		byKind[q.Kind] = append(byKind[q.Kind], took)
 		byQuery[i%len(qs)] = append(byQuery[i%len(qs)], took)
@@ -231,8 +233,13 @@ func percentiles(ds []time.Duration) (p50, p99 time.Duration) {
 //
 //	go test ./search -run '^$' -bench BenchmarkSearchNew -benchtime 20000x
 func BenchmarkSearchNew(b *testing.B) {
-	qs := newQueries(b, max(b.N, 1))
-	benchSearch(b, qs)
+	benchSearch(b, newQueries(b, max(b.N, 1)), false)
+}
+
+// BenchmarkSearchNewFacets is BenchmarkSearchNew as REST search asks: with
+// the facets of every match counted.
+func BenchmarkSearchNewFacets(b *testing.B) {
+	benchSearch(b, newQueries(b, max(b.N, 1)), true)
 }
 
 // newQueries are n distinct queries: the judged ones of every set, then

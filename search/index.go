@@ -55,7 +55,6 @@ type doc struct {
 	// the top-k heap compares on every push.
 	popularity int64
 	nameKey    uint64
-	facets     facetIDs
 }
 
 // lenCode packs a field's length in words into a byte: exact up to 127,
@@ -91,10 +90,12 @@ type term struct {
 type Index struct {
 	mu   sync.RWMutex
 	docs []doc
-	// priors is each ordinal's prior, and langs its entry's language, kept
-	// dense apart from docs: a search reads them for many candidates.
+	// priors is each ordinal's prior, langs its entry's language and
+	// facets its facet values, kept dense apart from docs: a search reads
+	// them for many candidates (facets for every match when counted).
 	priors []float32
 	langs  []lexicon.Lang
+	facets []facetIDs
 	// maxPrior is at least every live entry's prior (it is not lowered
 	// when one is removed): ranking leaves out the entries that could not
 	// beat the bar with it.
@@ -260,8 +261,8 @@ func (x *Index) add(a *analyzed) {
 		x.drop(&re, old)
 	}
 	d := uint32(len(x.docs))
-	a.doc.facets = x.internFacets(a.entry)
 	x.docs = append(x.docs, a.doc)
+	x.facets = append(x.facets, x.internFacets(a.entry))
 	prior := x.prior(&a.doc)
 	x.priors = append(x.priors, prior)
 	x.maxPrior = max(x.maxPrior, prior)
@@ -309,6 +310,7 @@ func (x *Index) drop(a *analyzer, d uint32) {
 	}
 	*dc = doc{}
 	x.priors[d] = 0
+	x.facets[d] = facetIDs{}
 	x.liveBits[d/64] &^= 1 << (d % 64)
 	x.live--
 	x.dead++
@@ -351,6 +353,7 @@ func (x *Index) compactIfWorthIt() {
 		x.docs[n] = x.docs[i]
 		x.priors[n] = x.priors[i]
 		x.langs[n] = x.langs[i]
+		x.facets[n] = x.facets[i]
 		x.ids[x.docs[n].entry.ID] = n
 		n++
 	}
@@ -358,6 +361,7 @@ func (x *Index) compactIfWorthIt() {
 	x.docs = x.docs[:n]
 	x.priors = x.priors[:n]
 	x.langs = x.langs[:n]
+	x.facets = x.facets[:n]
 	x.liveBits = make([]uint64, (n+63)/64)
 	for d := range n {
 		x.liveBits[d/64] |= 1 << (d % 64)
