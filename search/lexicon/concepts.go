@@ -49,7 +49,35 @@ var (
 	// with (a query is searched for both, an entry for the first).
 	conceptCues, askCues = parseConcepts(conceptsText)
 	glossCues            = parseGloss(glossText)
+	// cuesByStem holds the three tables' cues by first stem, so that a
+	// query word finds all of its cues with one lookup (the tables are
+	// large maps, a cache miss each).
+	cuesByStem = indexCues()
 )
+
+// stemCues are the cues of each table that start with one stem.
+type stemCues struct{ gloss, concept, ask []cue }
+
+// indexCues builds cuesByStem from the three tables.
+func indexCues() map[string]*stemCues {
+	m := map[string]*stemCues{}
+	at := func(st string) *stemCues {
+		if m[st] == nil {
+			m[st] = &stemCues{}
+		}
+		return m[st]
+	}
+	for st, cs := range glossCues {
+		at(st).gloss = cs
+	}
+	for st, cs := range conceptCues {
+		at(st).concept = cs
+	}
+	for st, cs := range askCues {
+		at(st).ask = cs
+	}
+	return m
+}
 
 // parseConcepts reads concepts.txt:
 //
@@ -191,7 +219,11 @@ const maxCueWords = 8
 // each other; those people ask with (loose) may come in any order within a
 // few words.
 func (t cueTable) match(stems []string, ss *stemSet, i int, loose bool, at *[maxCueWords]int, found func(c *cue, n int)) {
-	cues := t[stems[i]]
+	matchCues(t[stems[i]], stems, ss, i, loose, at, found)
+}
+
+// matchCues is cueTable.match over the table's cues for stems[i].
+func matchCues(cues []cue, stems []string, ss *stemSet, i int, loose bool, at *[maxCueWords]int, found func(c *cue, n int)) {
 	for k := range cues {
 		c := &cues[k]
 		if len(c.stems) > maxCueWords || !ss.has(c) {
@@ -233,4 +265,5 @@ func AddConcepts(text string) {
 	for first, cs := range ask {
 		askCues[first] = append(askCues[first], cs...)
 	}
+	cuesByStem = indexCues()
 }

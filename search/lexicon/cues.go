@@ -11,9 +11,11 @@ import "slices"
 // written and with its foreign words glossed ("wetter morgen" reads as
 // "weather morgen"), so that a German query finds the weather concept.
 func (p *Parser) findCues() {
-	p.seq, p.seqWords, p.named = p.seq[:0], p.seqWords[:0], p.named[:0]
+	p.seq, p.seqCues, p.seqWords, p.named = p.seq[:0], p.seqCues[:0], p.seqWords[:0], p.named[:0]
 	for _, i := range p.content {
-		p.seq = append(p.seq, cachedStem(p.words[i].text))
+		st := cachedStem(p.words[i].text)
+		p.seq = append(p.seq, st)
+		p.seqCues = append(p.seqCues, cuesByStem[st])
 		p.seqWords = append(p.seqWords, span{i, i + 1})
 	}
 	n := len(p.seq)
@@ -22,13 +24,16 @@ func (p *Parser) findCues() {
 	for i := 0; i < n; {
 		best := (*cue)(nil)
 		bestSpan := 0
-		glossCues.match(p.seq[:n], &p.set, i, false, &p.at, func(c *cue, n int) {
-			if n > bestSpan {
-				best, bestSpan = c, n
-			}
-		})
+		if sc := p.seqCues[i]; sc != nil {
+			matchCues(sc.gloss, p.seq[:n], &p.set, i, false, &p.at, func(c *cue, n int) {
+				if n > bestSpan {
+					best, bestSpan = c, n
+				}
+			})
+		}
 		if best == nil {
 			p.seq = append(p.seq, p.seq[i])
+			p.seqCues = append(p.seqCues, p.seqCues[i])
 			p.seqWords = append(p.seqWords, p.seqWords[i])
 			i++
 			continue
@@ -36,7 +41,9 @@ func (p *Parser) findCues() {
 		glossed = true
 		from := span{p.seqWords[i].from, p.seqWords[i+bestSpan-1].to}
 		for _, w := range best.words {
-			p.seq = append(p.seq, cachedStem(w))
+			st := cachedStem(w)
+			p.seq = append(p.seq, st)
+			p.seqCues = append(p.seqCues, cuesByStem[st])
 			p.seqWords = append(p.seqWords, from)
 			for j := range p.words[from.from:from.to] {
 				if ww := &p.words[from.from+j]; !ww.stop && !slices.Contains(ww.gloss, w) {
@@ -46,9 +53,9 @@ func (p *Parser) findCues() {
 		}
 		i += bestSpan
 	}
-	p.markConcepts(p.seq[:n], p.seqWords[:n])
+	p.markConcepts(p.seq[:n], p.seqCues[:n], p.seqWords[:n])
 	if glossed {
-		p.markConcepts(p.seq[n:], p.seqWords[n:])
+		p.markConcepts(p.seq[n:], p.seqCues[n:], p.seqWords[n:])
 	}
 	// A term of two or more words that entries use ("points of interest",
 	// "fun facts") is a unit of the query: its words name its concept
@@ -142,11 +149,16 @@ type named struct {
 // span is a run of query words, p.words[from:to].
 type span struct{ from, to int }
 
-// markConcepts marks the words of every concept cue the stems spell.
-func (p *Parser) markConcepts(seq []string, words []span) {
+// markConcepts marks the words of every concept cue the stems spell
+// (cues[i] are those starting with seq[i]).
+func (p *Parser) markConcepts(seq []string, cues []*stemCues, words []span) {
 	p.set.reset(seq)
 	for i := range seq {
-		conceptCues.match(seq, &p.set, i, false, &p.at, func(c *cue, n int) {
+		sc := cues[i]
+		if sc == nil {
+			continue
+		}
+		matchCues(sc.concept, seq, &p.set, i, false, &p.at, func(c *cue, n int) {
 			if !slices.Contains(p.named, c.to) {
 				p.named = append(p.named, c.to)
 			}
@@ -163,7 +175,7 @@ func (p *Parser) markConcepts(seq []string, words []span) {
 				}
 			}
 		})
-		askCues.match(seq, &p.set, i, true, &p.at, func(c *cue, n int) {
+		matchCues(sc.ask, seq, &p.set, i, true, &p.at, func(c *cue, n int) {
 			for k, q := range p.at[:n] {
 				for j := words[q].from; j < words[q].to; j++ {
 					w := &p.words[j]

@@ -357,15 +357,9 @@ func (c *Clause) add(id uint32, weight float32) {
 // "stock prices"). A word that is none names something specific and means
 // what it says with any neighbour ("ssh" of "ssh into linux servers").
 func sensable(w string, qw *qword) bool {
-	if !commonEnglish[w] {
-		return false
-	}
-	for _, k := range qw.concepts {
-		if k.words >= 2 {
-			return true
-		}
-	}
-	return false
+	// The concepts first: most words name none, and the word list is a
+	// large map.
+	return slices.ContainsFunc(qw.concepts, func(k named) bool { return k.words >= 2 }) && commonEnglish[w]
 }
 
 // phraseUnborne reports whether w, a word of everyday English, is a word

@@ -73,10 +73,11 @@ type Parser struct {
 	words    []qword
 	spare    []qword // the other buffer of words, for rewriting them
 	content  []int
-	seq      []string // stems of the content words, then glossed
-	seqWords []span   // the words each stem of seq stands for
-	named    []string // the concepts whose entries' terms the query has
-	key      []byte   // a clause's cache key or a joined word, built here
+	seq      []string    // stems of the content words, then glossed
+	seqCues  []*stemCues // the cues starting with each stem of seq
+	seqWords []span      // the words each stem of seq stands for
+	named    []string    // the concepts whose entries' terms the query has
+	key      []byte      // a clause's cache key or a joined word, built here
 	at       [maxCueWords]int
 	set      stemSet // the stems cues are matched in
 	pairs    []string
@@ -230,7 +231,7 @@ func (p *Parser) parse(q string) bool {
 		if strong && weak(w.text) {
 			continue
 		}
-		if _, ok := p.v.Term(w.text); !ok && len(w.parts) > 0 {
+		if len(w.parts) > 0 && !p.hasTerm(w.text) {
 			// A compound the index does not know ("PostgresMCP"): search
 			// for its parts.
 			for _, part := range w.parts {
@@ -256,7 +257,7 @@ func (p *Parser) parse(q string) bool {
 func (p *Parser) isSentence(foreign bool) bool {
 	familiar := 0
 	for _, w := range p.words {
-		if _, ok := p.v.Term(w.text); ok || w.stop {
+		if w.stop || p.hasTerm(w.text) {
 			familiar++
 		}
 	}
@@ -433,6 +434,12 @@ func (p *Parser) decompound(w string) (string, string, bool) {
 		}
 	}
 	return bestLeft, bestRight, best > 0
+}
+
+// hasTerm reports whether the index has word w.
+func (p *Parser) hasTerm(w string) bool {
+	_, ok := p.v.Term(w)
+	return ok
 }
 
 // knows reports whether some entry has word w, or the gloss has it.
