@@ -90,12 +90,14 @@ type term struct {
 type Index struct {
 	mu   sync.RWMutex
 	docs []doc
-	// priors is each ordinal's prior, langs its entry's language and
-	// facets its facet values, kept dense apart from docs: a search reads
-	// them for many candidates (facets for every match when counted).
+	// priors is each ordinal's prior, langs its entry's language, facets
+	// its facet values and ties its tieKey, kept dense apart from docs: a
+	// search reads them for many candidates (facets for every match when
+	// counted, the tie key for every hit that passes the bar).
 	priors []float32
 	langs  []lexicon.Lang
 	facets []facetIDs
+	ties   []uint64
 	// maxPrior is at least every live entry's prior (it is not lowered
 	// when one is removed): ranking leaves out the entries that could not
 	// beat the bar with it.
@@ -263,6 +265,7 @@ func (x *Index) add(a *analyzed) {
 	d := uint32(len(x.docs))
 	x.docs = append(x.docs, a.doc)
 	x.facets = append(x.facets, x.internFacets(a.entry))
+	x.ties = append(x.ties, tieKey(&a.doc))
 	prior := x.prior(&a.doc)
 	x.priors = append(x.priors, prior)
 	x.maxPrior = max(x.maxPrior, prior)
@@ -354,6 +357,7 @@ func (x *Index) compactIfWorthIt() {
 		x.priors[n] = x.priors[i]
 		x.langs[n] = x.langs[i]
 		x.facets[n] = x.facets[i]
+		x.ties[n] = x.ties[i]
 		x.ids[x.docs[n].entry.ID] = n
 		n++
 	}
@@ -362,6 +366,7 @@ func (x *Index) compactIfWorthIt() {
 	x.priors = x.priors[:n]
 	x.langs = x.langs[:n]
 	x.facets = x.facets[:n]
+	x.ties = x.ties[:n]
 	x.liveBits = make([]uint64, (n+63)/64)
 	for d := range n {
 		x.liveBits[d/64] |= 1 << (d % 64)

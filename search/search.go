@@ -412,7 +412,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			if sc < s.bar {
 				continue // k hits are better
 			}
-			s.best = append(s.best, hit{d, sc, tieKey(&x.docs[d]), idf})
+			s.best = append(s.best, hit{d, sc, x.ties[d], idf})
 			if len(s.best) == 2*k {
 				x.selectBest(s.best, k)
 				s.best = s.best[:k]
