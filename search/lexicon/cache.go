@@ -37,6 +37,7 @@ type analysis struct {
 	nameDF uint32
 	asked  bool
 	sensed bool
+	common bool // isCommon, which the key decides (the word and its shorts)
 }
 
 // appendClauseKey appends the cache key of word w of query word qw to b:

@@ -88,7 +88,7 @@ func (p *Parser) addClause(w string, qw *qword) {
 		c.Stem, c.Weight, c.IDF, c.Known, c.Asked = a.stem, a.weight, a.idf, a.known, a.asked
 		c.DF, c.NameDF, c.Sensed = a.df, a.nameDF, a.sensed
 		c.Exps = append(c.Exps, a.exps...)
-		c.Common, c.Cue = isCommon(w, qw), qw.term || len(qw.concepts) > 0
+		c.Common, c.Cue = a.common, qw.term || len(qw.concepts) > 0
 		c.Senses = p.sensesOf(qw)
 		return
 	}
@@ -104,7 +104,7 @@ func (p *Parser) addClause(w string, qw *qword) {
 	p.cache.Put(p.gen, string(p.key), &analysis{
 		stem: st, exps: append([]Expansion(nil), c.Exps...),
 		weight: c.Weight, idf: c.IDF, known: c.Known, asked: c.Asked,
-		df: c.DF, nameDF: c.NameDF, sensed: c.Sensed,
+		df: c.DF, nameDF: c.NameDF, sensed: c.Sensed, common: c.Common,
 	})
 }
 

@@ -255,13 +255,18 @@ func (p *Parser) parse(q string) bool {
 // stop words, or many words (the directory's own: a string of gibberish
 // is no sentence), or is in another language.
 func (p *Parser) isSentence(foreign bool) bool {
+	if len(p.words)-len(p.content) >= 2 || foreign && len(p.words) >= 3 {
+		return true
+	}
 	familiar := 0
 	for _, w := range p.words {
 		if w.stop || p.hasTerm(w.text) {
-			familiar++
+			if familiar++; familiar == 6 {
+				return true
+			}
 		}
 	}
-	return len(p.words)-len(p.content) >= 2 || familiar >= 6 || foreign && len(p.words) >= 3
+	return false
 }
 
 // setShares sums the query's weights and sets the shares of it an entry
