@@ -33,10 +33,10 @@ func phraseList(heading string) [][]string {
 func (p *Parser) form() Form {
 	var f Form
 	for i := range p.words {
-		w := p.words[i].text
-		f.Personal = f.Personal || personalWords[w]
-		f.Live = f.Live || liveWords[w]
-		f.Tool = f.Tool || weakWords[w] || toolWords[w]
+		w := &p.words[i].facts
+		f.Personal = f.Personal || w.personal
+		f.Live = f.Live || w.live
+		f.Tool = f.Tool || w.weak || w.tool
 	}
 	for _, opening := range factOpenings {
 		if len(opening) <= len(p.words) && startsWith(p.words, opening) {

@@ -62,18 +62,19 @@ type languageCount struct {
 	n       int
 }
 
-func (lc *languageCount) add(w string) {
+func (lc *languageCount) add(w string) { lc.addFacts(factsOf(w)) }
+
+// addFacts counts a word whose facts are f.
+func (lc *languageCount) addFacts(f wordFacts) {
 	lc.n++
-	in := stopLanguages[w]
-	in.distinct |= glossLanguages[w]
-	english := stopWords[w]
-	if in.distinct == 0 && !english {
-		return // most words: two lookups, not two a language
+	distinct := f.distinctIn | f.glossIn
+	if distinct == 0 && !f.stop {
+		return // most words: not a word of any language's
 	}
 	for i := range languages {
-		if in.distinct&(1<<i) != 0 {
+		if distinct&(1<<i) != 0 {
 			lc.hits[i]++
-		} else if english && in.stop&(1<<i) == 0 {
+		} else if f.stop && f.stopIn&(1<<i) == 0 {
 			lc.english[i]++
 		}
 	}

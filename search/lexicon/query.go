@@ -145,10 +145,11 @@ type Expansion struct {
 // qword is one word of a query as typed.
 type qword struct {
 	text     string
-	parts    []string // its compound parts, if any
-	shorts   []string // short forms of phrases it belongs to
-	concepts []named  // the concepts it names
-	gloss    []string // its English words, if it is a foreign word
+	facts    wordFacts // what the word lists say of text
+	parts    []string  // its compound parts, if any
+	shorts   []string  // short forms of phrases it belongs to
+	concepts []named   // the concepts it names
+	gloss    []string  // its English words, if it is a foreign word
 	stop     bool
 	idiom    bool // a word of a stop idiom
 	term     bool // a word of a concept's entry term ("recipe", "air quality")
@@ -219,16 +220,17 @@ func (p *Parser) parse(q string) bool {
 	// A keyword query with a stop word is phrased ("get the weather"):
 	// its small talk is small talk too.
 	phrased := p.Sentence || len(p.words) > len(content)
-	weak := func(w string) bool { return weakWords[w] || phrased && fillerWords[w] }
+	weakFacts := func(f wordFacts) bool { return f.weak || phrased && f.filler }
+	weak := func(w string) bool { return weakFacts(factsOf(w)) }
 	strong := false
 	for _, i := range content {
-		strong = strong || !weak(p.words[i].text)
+		strong = strong || !weakFacts(p.words[i].facts)
 	}
 	p.Clauses = p.Clauses[:0]
 	p.senses = p.senses[:0]
 	for _, i := range content {
 		w := &p.words[i]
-		if strong && weak(w.text) {
+		if strong && weakFacts(w.facts) {
 			continue
 		}
 		if len(w.parts) > 0 && !p.hasTerm(w.text) {
@@ -257,6 +259,9 @@ func (p *Parser) parse(q string) bool {
 func (p *Parser) isSentence(foreign bool) bool {
 	if len(p.words)-len(p.content) >= 2 || foreign && len(p.words) >= 3 {
 		return true
+	}
+	if len(p.words) < 6 {
+		return false // too few to be six familiar words
 	}
 	familiar := 0
 	for _, w := range p.words {
@@ -367,7 +372,8 @@ func (p *Parser) addWord(w string) {
 		p.words = p.words[:len(p.words)+1]
 	}
 	q := &p.words[len(p.words)-1]
-	*q = qword{text: w, stop: stopWords[w], parts: q.parts[:0], shorts: q.shorts[:0],
+	f := factsOf(w)
+	*q = qword{text: w, facts: f, stop: f.stop, parts: q.parts[:0], shorts: q.shorts[:0],
 		concepts: q.concepts[:0], gloss: q.gloss[:0], phrased: q.phrased[:0], asked: q.asked[:0]}
 }
 
@@ -378,7 +384,7 @@ func (p *Parser) addWord(w string) {
 func (p *Parser) foreign() bool {
 	var lc languageCount
 	for _, w := range p.words {
-		lc.add(w.text)
+		lc.addFacts(w.facts)
 	}
 	l := lc.language()
 	p.Lang = langOf(l)
@@ -392,7 +398,7 @@ func (p *Parser) foreign() bool {
 			continue
 		}
 		if a, b, ok := p.decompound(w.text); ok {
-			words = append(words, qword{text: a}, qword{text: b})
+			words = append(words, qword{text: a, facts: factsOf(a)}, qword{text: b, facts: factsOf(b)})
 		} else {
 			words = append(words, w)
 		}
