@@ -41,42 +41,42 @@ type cue struct {
 	asked bool
 }
 
-// cueTable finds cues by the stem of their first word.
+// cueTable holds the cues of one file by the stem of their first word, as
+// they are read (cuesByStem then holds them all).
 type cueTable map[string][]cue
 
-var (
-	// conceptCues are the terms entries use, askCues the words people ask
-	// with (a query is searched for both, an entry for the first).
-	conceptCues, askCues = parseConcepts(conceptsText)
-	glossCues            = parseGloss(glossText)
-	// cuesByStem holds the three tables' cues by first stem, so that a
-	// query word finds all of its cues with one lookup (the tables are
-	// large maps, a cache miss each).
-	cuesByStem = indexCues()
-)
+// cuesByStem holds the cues by the stem of their first word: the terms
+// entries use of concepts.txt (concept), the words people ask with (ask; a
+// query is searched for both, an entry for the first) and the foreign words
+// of gloss.txt (gloss). One map, so that a word finds all of its cues with
+// one lookup: a large map is a cache miss a lookup.
+var cuesByStem = func() map[string]*stemCues {
+	m := map[string]*stemCues{}
+	entry, ask := parseConcepts(conceptsText)
+	addCues(m, entry, ask, parseGloss(glossText))
+	return m
+}()
 
-// stemCues are the cues of each table that start with one stem.
+// stemCues are the cues of each kind that start with one stem.
 type stemCues struct{ gloss, concept, ask []cue }
 
-// indexCues builds cuesByStem from the three tables.
-func indexCues() map[string]*stemCues {
-	m := map[string]*stemCues{}
+// addCues adds the cues of the tables to m.
+func addCues(m map[string]*stemCues, concept, ask, gloss cueTable) {
 	at := func(st string) *stemCues {
 		if m[st] == nil {
 			m[st] = &stemCues{}
 		}
 		return m[st]
 	}
-	for st, cs := range glossCues {
-		at(st).gloss = cs
+	for st, cs := range concept {
+		at(st).concept = append(at(st).concept, cs...)
 	}
-	for st, cs := range conceptCues {
-		at(st).concept = cs
+	for st, cs := range ask {
+		at(st).ask = append(at(st).ask, cs...)
 	}
-	for st, cs := range askCues {
-		at(st).ask = cs
+	for st, cs := range gloss {
+		at(st).gloss = append(at(st).gloss, cs...)
 	}
-	return m
 }
 
 // parseConcepts reads concepts.txt:
@@ -213,16 +213,11 @@ const cueSlack = 2
 // maxCueWords bounds the words of a cue.
 const maxCueWords = 8
 
-// match calls found for every cue that starts at position i of the stems,
-// whose set is ss, with the number n of its words, whose positions it
+// matchCues calls found for every cue of cues (those whose first stem is
+// stems[i]) that the stems spell from position i, whose set is ss, with the number n of its words, whose positions it
 // leaves in at[:n]. The words of entries' terms and glosses must follow
 // each other; those people ask with (loose) may come in any order within a
 // few words.
-func (t cueTable) match(stems []string, ss *stemSet, i int, loose bool, at *[maxCueWords]int, found func(c *cue, n int)) {
-	matchCues(t[stems[i]], stems, ss, i, loose, at, found)
-}
-
-// matchCues is cueTable.match over the table's cues for stems[i].
 func matchCues(cues []cue, stems []string, ss *stemSet, i int, loose bool, at *[maxCueWords]int, found func(c *cue, n int)) {
 	for k := range cues {
 		c := &cues[k]
@@ -259,11 +254,5 @@ func matchCues(cues []cue, stems []string, ss *stemSet, i int, loose bool, at *[
 // written into concepts.txt. Not safe while anything parses or reads.
 func AddConcepts(text string) {
 	entry, ask := parseConcepts(text)
-	for first, cs := range entry {
-		conceptCues[first] = append(conceptCues[first], cs...)
-	}
-	for first, cs := range ask {
-		askCues[first] = append(askCues[first], cs...)
-	}
-	cuesByStem = indexCues()
+	addCues(cuesByStem, entry, ask, nil)
 }

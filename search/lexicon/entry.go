@@ -81,10 +81,14 @@ func (r *Reader) Field(text string, cues bool, add func(w string)) int {
 	// The field's concepts, and the English words of its foreign ones.
 	r.set.reset(r.seq)
 	for i := range r.seq {
-		conceptCues.match(r.seq, &r.set, i, false, &r.at, func(c *cue, _ int) {
+		sc := cuesByStem[r.seq[i]]
+		if sc == nil {
+			continue
+		}
+		matchCues(sc.concept, r.seq, &r.set, i, false, &r.at, func(c *cue, _ int) {
 			r.concepts = append(r.concepts, c.to)
 		})
-		glossCues.match(r.seq, &r.set, i, false, &r.at, func(c *cue, _ int) {
+		matchCues(sc.gloss, r.seq, &r.set, i, false, &r.at, func(c *cue, _ int) {
 			for _, w := range c.words {
 				add(w)
 			}

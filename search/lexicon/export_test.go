@@ -6,13 +6,9 @@ package lexicon
 func DisableLayer(layer string) (restore func()) {
 	switch layer {
 	case "concepts":
-		entry, ask := conceptCues, askCues
-		conceptCues, askCues = cueTable{}, cueTable{}
-		return func() { conceptCues, askCues = entry, ask }
+		return withoutCues(func(sc *stemCues) { sc.concept, sc.ask = nil, nil })
 	case "gloss":
-		was := glossCues
-		glossCues = cueTable{}
-		return func() { glossCues = was }
+		return withoutCues(func(sc *stemCues) { sc.gloss = nil })
 	case "related":
 		was := relatedByStem
 		relatedByStem = nil
@@ -23,4 +19,17 @@ func DisableLayer(layer string) (restore func()) {
 		return func() { languages = was }
 	}
 	panic("lexicon: no layer " + layer)
+}
+
+// withoutCues replaces cuesByStem with a copy that drop changed, and returns
+// what restores it.
+func withoutCues(drop func(*stemCues)) (restore func()) {
+	was := cuesByStem
+	cuesByStem = make(map[string]*stemCues, len(was))
+	for st, sc := range was {
+		c := *sc
+		drop(&c)
+		cuesByStem[st] = &c
+	}
+	return func() { cuesByStem = was }
 }

@@ -36,17 +36,23 @@ func TestDetectLanguage(t *testing.T) {
 func TestConceptsParse(t *testing.T) {
 	slugs := map[string]bool{}
 	entryTerms := map[string]int{}
-	for table, entry := range map[*cueTable]bool{&conceptCues: true, &askCues: false} {
-		for _, cs := range *table {
-			for _, c := range cs {
-				if len(c.stems) == 0 || !IsConcept(c.to) || len(c.to) <= len(conceptMark) || len(c.bits) != len(c.stems) {
-					t.Fatalf("bad cue %+v", c)
-				}
-				slugs[c.to] = true
-				if entry {
-					entryTerms[c.to]++
-				}
-			}
+	glosses := 0
+	check := func(c cue, entry bool) {
+		if len(c.stems) == 0 || !IsConcept(c.to) || len(c.to) <= len(conceptMark) || len(c.bits) != len(c.stems) {
+			t.Fatalf("bad cue %+v", c)
+		}
+		slugs[c.to] = true
+		if entry {
+			entryTerms[c.to]++
+		}
+	}
+	for _, sc := range cuesByStem {
+		glosses += len(sc.gloss)
+		for _, c := range sc.concept {
+			check(c, true)
+		}
+		for _, c := range sc.ask {
+			check(c, false)
 		}
 	}
 	declared := strings.Count(conceptsText, "\n= ")
@@ -61,7 +67,7 @@ func TestConceptsParse(t *testing.T) {
 			t.Errorf("concept %s has no entry terms: no entry can be assigned to it", s)
 		}
 	}
-	if len(glossCues) == 0 {
+	if glosses == 0 {
 		t.Error("no gloss read")
 	}
 }

@@ -458,8 +458,8 @@ func (p *Parser) knows(w string) bool {
 	if id, ok := p.v.Term(w); ok && p.df(id) > 0 {
 		return true
 	}
-	_, ok := glossCues[cachedStem(w)]
-	return ok
+	sc := cuesByStem[cachedStem(w)]
+	return sc != nil && len(sc.gloss) > 0
 }
 
 // maxJoin is how many adjacent query words are tried joined.
