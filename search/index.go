@@ -57,15 +57,6 @@ type doc struct {
 	nameKey    uint64
 }
 
-// rankKey is what ranking reads of an entry that may be among the best:
-// its prior, its language and its tieKey, together in 16 bytes so that
-// they cost one cache miss, not three.
-type rankKey struct {
-	prior float32
-	lang  lexicon.Lang
-	tie   uint64
-}
-
 // lenCode packs a field's length in words into a byte: exact up to 127,
 // then in steps of 32 up to 4191 (BM25 needs lengths only roughly).
 func lenCode(n int) uint8 {
@@ -99,11 +90,14 @@ type term struct {
 type Index struct {
 	mu   sync.RWMutex
 	docs []doc
-	// ranks holds what ranking reads of each ordinal's entry, and facets
-	// its facet values, kept dense apart from docs: a search reads them
-	// for many candidates (facets for every match when counted).
-	ranks  []rankKey
+	// priors is each ordinal's prior, langs its entry's language, facets
+	// its facet values and ties its tieKey, kept dense apart from docs: a
+	// search reads them for many candidates (facets for every match when
+	// counted, the tie key for every hit that passes the bar).
+	priors []float32
+	langs  []lexicon.Lang
 	facets []facetIDs
+	ties   []uint64
 	// maxPrior is at least every live entry's prior (it is not lowered
 	// when one is removed): ranking leaves out the entries that could not
 	// beat the bar with it.
@@ -271,9 +265,11 @@ func (x *Index) add(a *analyzed) {
 	d := uint32(len(x.docs))
 	x.docs = append(x.docs, a.doc)
 	x.facets = append(x.facets, x.internFacets(a.entry))
+	x.ties = append(x.ties, tieKey(&a.doc))
 	prior := x.prior(&a.doc)
-	x.ranks = append(x.ranks, rankKey{prior: prior, lang: a.lang, tie: tieKey(&a.doc)})
+	x.priors = append(x.priors, prior)
 	x.maxPrior = max(x.maxPrior, prior)
+	x.langs = append(x.langs, a.lang)
 	if int(d)/64 >= len(x.liveBits) {
 		x.liveBits = append(x.liveBits, 0)
 	}
@@ -316,7 +312,7 @@ func (x *Index) drop(a *analyzer, d uint32) {
 		x.lenSum[f] -= int64(lenDecode(c))
 	}
 	*dc = doc{}
-	x.ranks[d] = rankKey{}
+	x.priors[d] = 0
 	x.facets[d] = facetIDs{}
 	x.liveBits[d/64] &^= 1 << (d % 64)
 	x.live--
@@ -358,15 +354,19 @@ func (x *Index) compactIfWorthIt() {
 		}
 		renum[i] = n + 1
 		x.docs[n] = x.docs[i]
-		x.ranks[n] = x.ranks[i]
+		x.priors[n] = x.priors[i]
+		x.langs[n] = x.langs[i]
 		x.facets[n] = x.facets[i]
+		x.ties[n] = x.ties[i]
 		x.ids[x.docs[n].entry.ID] = n
 		n++
 	}
 	clear(x.docs[n:])
 	x.docs = x.docs[:n]
-	x.ranks = x.ranks[:n]
+	x.priors = x.priors[:n]
+	x.langs = x.langs[:n]
 	x.facets = x.facets[:n]
+	x.ties = x.ties[:n]
 	x.liveBits = make([]uint64, (n+63)/64)
 	for d := range n {
 		x.liveBits[d/64] |= 1 << (d % 64)

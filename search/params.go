@@ -113,8 +113,8 @@ func (x *Index) SetParams(p Params) {
 	x.maxPrior = 0
 	for d := range x.docs {
 		if x.docs[d].entry != nil {
-			x.ranks[d].prior = x.prior(&x.docs[d])
-			x.maxPrior = max(x.maxPrior, x.ranks[d].prior)
+			x.priors[d] = x.prior(&x.docs[d])
+			x.maxPrior = max(x.maxPrior, x.priors[d])
 		}
 	}
 }

@@ -405,15 +405,14 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			if sc*maxPrior*langUp < s.bar {
 				continue // k hits are better whatever its prior
 			}
-			rk := &x.ranks[d]
-			sc *= rk.prior
-			if rk.lang == lang {
+			sc *= x.priors[d]
+			if x.langs[d] == lang {
 				sc *= sameLang
 			}
 			if sc < s.bar {
 				continue // k hits are better
 			}
-			s.best = append(s.best, hit{d, sc, rk.tie, idf})
+			s.best = append(s.best, hit{d, sc, x.ties[d], idf})
 			if len(s.best) == 2*k {
 				x.selectBest(s.best, k)
 				s.best = s.best[:k]
