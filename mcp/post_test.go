@@ -2,8 +2,10 @@ package mcp
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -251,3 +253,83 @@ func BenchmarkToolsCall(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPostKept measures what the endpoint spends around a search
+// that is not done again: a search_mcp call in each era, its answer kept
+// (as a server keeps it), the request made once and its body rewound, the
+// answer discarded. What is left is the endpoint's own work: reading the
+// body, routing, the session, the arguments, writing the answer (issue
+// 36: MCP beside REST).
+func BenchmarkPostKept(b *testing.B) {
+	idx := search.New()
+	entries, err := starter.Entries()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, e := range entries {
+		e.ID = mcpdir.EntryID(e.NaturalKey())
+	}
+	idx.Upsert(entries...)
+	h, err := NewHandler(Config{Index: idx, Guard: newTestGuard(), AnswerCacheBytes: 1 << 20})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(h.Close)
+	local := context.WithValue(context.Background(), http.LocalAddrContextKey, net.Addr(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}))
+	request := func(hdr map[string]string, body string) (*http.Request, *bytes.Reader) {
+		rd := bytes.NewReader([]byte(body))
+		r := httptest.NewRequestWithContext(local, http.MethodPost, "/api/open/mcp", rd)
+		r.Host = "127.0.0.1:8080"
+		r.Header.Set("Authorization", "Bearer "+keyUnlimited)
+		r.Header.Set("Content-Type", "application/json")
+		for k, v := range hdr {
+			r.Header.Set(k, v)
+		}
+		return r, rd
+	}
+	both := "application/json, text/event-stream"
+	init, _ := request(map[string]string{"Accept": both}, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, init)
+	sid := w.Header().Get("Mcp-Session-Id")
+	initialized, _ := request(map[string]string{"Accept": both, "Mcp-Protocol-Version": "2025-11-25", "Mcp-Session-Id": sid}, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	h.ServeHTTP(httptest.NewRecorder(), initialized)
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_mcp","arguments":{"keywords":"database"}`
+	for _, c := range []struct {
+		name string
+		hdr  map[string]string
+		body string
+	}{
+		{"sessionless", map[string]string{"Accept": "application/json", "Mcp-Protocol-Version": "2025-06-18"}, call + `}}`},
+		{"session-2025-11-25", map[string]string{"Accept": both, "Mcp-Protocol-Version": "2025-11-25", "Mcp-Session-Id": sid}, call + `}}`},
+		{"stateless-2026-07-28", map[string]string{"Accept": both, "Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": toolSearch}, call + `,` + modernMeta + `}}`},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			r, body := request(c.hdr, c.body)
+			w := &sink{header: http.Header{}}
+			h.ServeHTTP(w, r) // the answer kept
+			if w.status != http.StatusOK || w.n < 1000 {
+				b.Fatalf("%d, %d bytes", w.status, w.n)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				body.Seek(0, io.SeekStart)
+				r.Body = io.NopCloser(body)
+				clear(w.header)
+				h.ServeHTTP(w, r)
+			}
+		})
+	}
+}
+
+// sink is a ResponseWriter that keeps only the status and the count of
+// bytes.
+type sink struct {
+	header http.Header
+	status int
+	n      int
+}
+
+func (d *sink) Header() http.Header         { return d.header }
+func (d *sink) WriteHeader(status int)      { d.status = status }
+func (d *sink) Write(p []byte) (int, error) { d.n = len(p); return len(p), nil }
