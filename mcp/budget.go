@@ -108,11 +108,11 @@ func (b *ticketBox) sweep() {
 func (b *ticketBox) attachTickets(msgs []*message, key *mcpdir.APIKey, r *receipt) (bool, error) {
 	changed := false
 	for _, m := range msgs {
-		if m.method != "tools/call" || !m.isCall() || !ours(m.toolName()) {
+		if m.method != "tools/call" || !m.isCall() || !ours(m.tool) {
 			continue
 		}
 		meta := map[string]json.RawMessage{}
-		if raw, ok := m.params["_meta"]; ok && string(raw) != "null" {
+		if raw := m.params.get("_meta"); raw != nil && string(raw) != "null" {
 			if json.Unmarshal(raw, &meta) != nil || meta == nil {
 				continue
 			}
@@ -122,10 +122,11 @@ func (b *ticketBox) attachTickets(msgs []*message, key *mcpdir.APIKey, r *receip
 			return false, err
 		}
 		meta[ticketMeta] = id
-		if m.params["_meta"], err = json.Marshal(meta); err != nil {
+		params := m.params.toMap()
+		if params["_meta"], err = json.Marshal(meta); err != nil {
 			return false, err
 		}
-		if m.fields["params"], err = json.Marshal(m.params); err != nil {
+		if m.fields["params"], err = json.Marshal(params); err != nil {
 			return false, err
 		}
 		changed = true

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -45,7 +46,7 @@ func (h *Handler) serveDirect(w http.ResponseWriter, r *http.Request, key *mcpdi
 	}
 	switch m.method {
 	case "tools/call":
-		if !ours(m.toolName()) || !paramsOnly(m.params, "name", "arguments", "_meta") {
+		if !ours(m.tool) || !paramsOnly(m.params, "name", "arguments", "_meta") {
 			return false
 		}
 	case "tools/list":
@@ -67,7 +68,7 @@ func (h *Handler) serveDirect(w http.ResponseWriter, r *http.Request, key *mcpdi
 		if !h.modernMatches(r, m, version) {
 			return false
 		}
-	case !legacyMeta(m.params["_meta"]):
+	case !legacyMeta(m.params.get("_meta")):
 		return false
 	case p.sessionID != "":
 		sess := h.acquire(p.sessionID, key, false)
@@ -110,7 +111,7 @@ func (h *Handler) serveDirect(w http.ResponseWriter, r *http.Request, key *mcpdi
 // callDirect runs a tools/call of a directory tool and answers it as the
 // SDK would.
 func (h *Handler) callDirect(w http.ResponseWriter, r *http.Request, key *mcpdir.APIKey, m *message, form answerForm, modern bool) {
-	out, err := h.tools.call(r.Context(), h.cfg.Guard, key, m.toolName(), m.params["arguments"], func(d mcpdir.RateDecision) {
+	out, err := h.tools.call(r.Context(), h.cfg.Guard, key, m.tool, m.params.get("arguments"), func(d mcpdir.RateDecision) {
 		wire.SetRateLimitHeaders(w.Header(), d)
 	})
 	body := appendMessageHead(h.frame(form), m.id)
@@ -199,14 +200,13 @@ func rawID(id json.RawMessage) []byte {
 
 // paramsOnly reports whether params has no member but the names: another
 // (a cursor, a task) asks for what only the SDK does.
-func paramsOnly(params map[string]json.RawMessage, names ...string) bool {
-	n := 0
-	for _, name := range names {
-		if _, ok := params[name]; ok {
-			n++
+func paramsOnly(params object, names ...string) bool {
+	for _, m := range params {
+		if !slices.Contains(names, m.name) {
+			return false
 		}
 	}
-	return n == len(params)
+	return true
 }
 
 // legacyMeta reports whether a request before 2026-07-28 carries a _meta
@@ -216,12 +216,9 @@ func legacyMeta(raw json.RawMessage) bool {
 	if raw == nil || isNull(raw) {
 		return true
 	}
-	meta, err := decodeObject(raw)
-	if err != nil {
-		return false
-	}
-	_, versioned := meta[protocolMeta]
-	return !versioned
+	var buf [4]member
+	meta, err := decodeMembers(buf[:0], raw)
+	return err == nil && meta.get(protocolMeta) == nil
 }
 
 // modernMatches reports whether a 2026-07-28 request passes every check
@@ -233,24 +230,25 @@ func (h *Handler) modernMatches(r *http.Request, m *message, version string) boo
 	if version == "" || r.Header.Get("Mcp-Method") != m.method {
 		return false
 	}
-	if m.method == "tools/call" && r.Header.Get("Mcp-Name") != m.toolName() {
+	if m.method == "tools/call" && r.Header.Get("Mcp-Name") != m.tool {
 		return false
 	}
-	meta, err := decodeObject(m.params["_meta"])
+	var buf [4]member
+	meta, err := decodeMembers(buf[:0], m.params.get("_meta"))
 	if err != nil {
 		return false
 	}
-	if v, ok := unquote(meta[protocolMeta]); !ok || v != version {
+	if v, ok := unquote(meta.get(protocolMeta)); !ok || v != version {
 		return false
 	}
 	var caps struct {
 		sdk.ClientCapabilities
 		Roots *sdk.RootCapabilities `json:"roots,omitempty"`
 	}
-	if raw := meta[capabilitiesMeta]; raw == nil || isNull(raw) || string(raw) != "{}" && json.Unmarshal(raw, &caps) != nil {
+	if raw := meta.get(capabilitiesMeta); raw == nil || isNull(raw) || string(raw) != "{}" && json.Unmarshal(raw, &caps) != nil {
 		return false
 	}
-	if raw, ok := meta[clientInfoMeta]; ok {
+	if raw := meta.get(clientInfoMeta); raw != nil {
 		var info *sdk.Implementation
 		if isNull(raw) || json.Unmarshal(raw, &info) != nil {
 			return false

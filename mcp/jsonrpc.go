@@ -94,10 +94,15 @@ type message struct {
 	fields map[string]json.RawMessage // as the SDK gets them (ids stood in for)
 	method string                     // empty for a response from the client
 	id     json.RawMessage            // nil for a notification
-	params map[string]json.RawMessage
+	params object                     // nil when absent or null
+	// tool is params.name of a tools/call.
+	tool string
 	// standIn is set when the SDK gets a stand-in for id (ids.go), so the
 	// body must be re-encoded.
 	standIn bool
+	// paramsBuf holds params's members, so that a message of a few
+	// needs no allocation of its own for them.
+	paramsBuf [4]member
 }
 
 func (m *message) isCall() bool { return m.method != "" && m.id != nil }
@@ -108,19 +113,14 @@ const protocolMeta = "io.modelcontextprotocol/protocolVersion"
 
 // metaVersion returns the protocol version a request carries in its _meta.
 func (m *message) metaVersion() string {
-	meta, err := decodeObject(m.params["_meta"])
+	var buf [4]member
+	meta, err := decodeMembers(buf[:0], m.params.get("_meta"))
 	if err != nil {
 		return ""
 	}
 	var v string
-	json.Unmarshal(meta[protocolMeta], &v)
+	json.Unmarshal(meta.get(protocolMeta), &v)
 	return v
-}
-
-// toolName returns params.name of a tools/call.
-func (m *message) toolName() string {
-	name, _ := unquote(m.params["name"])
-	return name
 }
 
 // unquote decodes a JSON string: directly when it has no escapes (the
@@ -136,7 +136,7 @@ func unquote(raw json.RawMessage) (string, bool) {
 			}
 		}
 		if plain {
-			return string(raw[1 : n-1]), true
+			return intern(raw[1 : n-1]), true
 		}
 	}
 	var s string
@@ -239,9 +239,12 @@ func parseMessage(fields map[string]json.RawMessage) (*message, *parseError) {
 	}
 	if p, ok := m.fields["params"]; ok && !bytes.Equal(p, nullID) {
 		var err error
-		if m.params, err = decodeObject(p); err != nil {
+		if m.params, err = decodeMembers(m.paramsBuf[:0], p); err != nil {
 			return nil, invalidRequest(m.id, "params must be an object")
 		}
+	}
+	if m.method == "tools/call" {
+		m.tool, _ = unquote(m.params.get("name"))
 	}
 	return &m, nil
 }
@@ -303,34 +306,87 @@ var knownMethods = map[string]methodRule{
 	"notifications/progress":           {notification: true, needsParams: true},
 }
 
-// decodeObject decodes a JSON object into its members, as json.Unmarshal
-// into a map[string]json.RawMessage does, at a fraction of its cost (a
-// fifth of a tool call's went to decoding its body): the values are
-// slices of raw, not copies. raw must be valid JSON (checked once, for the
-// whole body); a key with escapes or non-ASCII bytes is left to
-// encoding/json. It fails for anything but an object.
-func decodeObject(raw []byte) (map[string]json.RawMessage, error) {
-	if members, ok := splitObject(raw); ok {
+// member is a member of a JSON object, its value as sent.
+type member struct {
+	name  string
+	value json.RawMessage
+}
+
+// object is a JSON object's members, in the order sent. A request's
+// objects hold a handful each, so a lookup reads them in turn: a map for
+// each (params, _meta, arguments) cost more to build than the rest of the
+// endpoint's reading of a call.
+type object []member
+
+// get returns the value of a member, the last of its name as encoding/json
+// keeps it; nil if there is none (a value present is never empty).
+func (o object) get(name string) json.RawMessage {
+	for i := len(o) - 1; i >= 0; i-- {
+		if o[i].name == name {
+			return o[i].value
+		}
+	}
+	return nil
+}
+
+// toMap returns the members as json.Unmarshal into a map of raw members
+// gives them.
+func (o object) toMap() map[string]json.RawMessage {
+	members := make(map[string]json.RawMessage, len(o))
+	for _, m := range o {
+		members[m.name] = m.value
+	}
+	return members
+}
+
+// decodeMembers appends the members of a JSON object to dst, as
+// json.Unmarshal into a map[string]json.RawMessage decodes them: the
+// values are slices of raw, not copies. raw must be valid JSON (checked
+// once, for the whole body); a key with escapes or non-ASCII bytes is left
+// to encoding/json. It fails for anything but an object.
+func decodeMembers(dst object, raw []byte) (object, error) {
+	if members, ok := splitObject(dst, raw); ok {
 		return members, nil
 	}
-	var members map[string]json.RawMessage
-	err := json.Unmarshal(raw, &members)
-	if err == nil && members == nil {
+	var decoded map[string]json.RawMessage
+	err := json.Unmarshal(raw, &decoded)
+	if err == nil && decoded == nil {
 		err = errNotObject
 	}
-	return members, err
+	if err != nil {
+		return nil, err
+	}
+	dst = make(object, 0, len(decoded))
+	for name, value := range decoded {
+		dst = append(dst, member{name, value})
+	}
+	return dst, nil
+}
+
+// decodeObject decodes a JSON object into a map of its members, as
+// json.Unmarshal does (see decodeMembers).
+func decodeObject(raw []byte) (map[string]json.RawMessage, error) {
+	var buf [8]member
+	members, err := decodeMembers(buf[:0], raw)
+	if err != nil {
+		return nil, err
+	}
+	return members.toMap(), nil
 }
 
 var errNotObject = errors.New("not a JSON object")
 
-// splitObject splits valid JSON that is an object into its members; ok is
-// false when it is not an object or a key is not plain ASCII.
-func splitObject(raw []byte) (_ map[string]json.RawMessage, ok bool) {
+// splitObject appends the members of valid JSON that is an object to dst;
+// ok is false when it is not an object or a key is not plain ASCII.
+func splitObject(dst object, raw []byte) (_ object, ok bool) {
 	i := skipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return nil, false
 	}
-	members := make(map[string]json.RawMessage, 4)
+	members := dst[:0]
+	if members == nil {
+		members = object{} // an object without members is not absent
+	}
 	i = skipSpace(raw, i+1)
 	if i < len(raw) && raw[i] == '}' {
 		return members, true
@@ -344,11 +400,11 @@ func splitObject(raw []byte) (_ map[string]json.RawMessage, ok bool) {
 			}
 			end++
 		}
-		key := memberName(raw[start:end])
+		name := intern(raw[start:end])
 		i = skipSpace(raw, end+1) // at ':'
 		i = skipSpace(raw, i+1)
 		valueEnd := skipValue(raw, i)
-		members[key] = raw[i:valueEnd:valueEnd]
+		members = append(members, member{name, raw[i:valueEnd:valueEnd]})
 		i = skipSpace(raw, valueEnd)
 		if i < len(raw) && raw[i] == ',' {
 			i = skipSpace(raw, i+1)
@@ -359,11 +415,13 @@ func splitObject(raw []byte) (_ map[string]json.RawMessage, ok bool) {
 	return nil, false
 }
 
-// memberName returns the common member names without allocating.
-func memberName(b []byte) string {
-	for _, name := range [...]string{"jsonrpc", "id", "method", "params", "name", "arguments", "_meta", "keywords", "limit", "mcp_id", protocolMeta, capabilitiesMeta} {
-		if string(b) == name {
-			return name
+// intern returns the names and values common in requests without
+// allocating, and a copy of any other.
+func intern(b []byte) string {
+	for _, s := range [...]string{"jsonrpc", "2.0", "id", "method", "tools/call", "params", "name", toolSearch, toolDetail, toolTools,
+		"arguments", "_meta", "keywords", "limit", "mcp_id", protocolMeta, capabilitiesMeta, modernVersion, "tools/list"} {
+		if string(b) == s {
+			return s
 		}
 	}
 	return string(b)

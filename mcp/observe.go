@@ -53,7 +53,7 @@ func (c *messageCounters) count(m *message) {
 	case m.method == "":
 		// a response to the server
 	case m.method == "tools/call":
-		switch m.toolName() {
+		switch m.tool {
 		case toolSearch:
 			c.search()
 		case toolDetail:

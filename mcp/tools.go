@@ -120,25 +120,26 @@ type toolsOutput struct {
 
 // searchTools checks a tool search's arguments and returns the search.
 func (t *tools) searchTools(raw json.RawMessage) (func() any, *failure) {
-	args, f := arguments(raw, `{"keywords": "geocode an address"}`)
+	var buf [8]member
+	args, f := arguments(buf[:0], raw, `{"keywords": "geocode an address"}`)
 	if f != nil {
 		return nil, f
 	}
-	keywords, f := parseKeywords(args["keywords"])
+	keywords, f := parseKeywords(args.get("keywords"))
 	if f != nil {
 		return nil, f
 	}
 	limit, notice := defaultToolLimit, ""
-	if l, ok := args["limit"]; ok && !isNull(l) {
+	if l := args.get("limit"); l != nil && !isNull(l) {
 		if limit, notice, f = parseLimit(l); f != nil {
 			return nil, f
 		}
 	}
 	// Of the server filters, only warnings=none (or safe=true).
-	only := map[string]json.RawMessage{}
+	var only object
 	for _, name := range []string{"warnings", "safe"} {
-		if v, ok := args[name]; ok {
-			only[name] = v
+		if v := args.get(name); v != nil {
+			only = append(only, member{name, v})
 		}
 	}
 	filter, f := parseFilter(only)
@@ -238,15 +239,16 @@ func (t *tools) call(ctx context.Context, guard mcpdir.Guard, key *mcpdir.APIKey
 
 // search checks a search's arguments and returns the search to run.
 func (t *tools) search(raw json.RawMessage) (func() any, *failure) {
-	args, f := arguments(raw, `{"keywords": "postgres"}`)
+	var buf [8]member
+	args, f := arguments(buf[:0], raw, `{"keywords": "postgres"}`)
 	if f != nil {
 		return nil, f
 	}
-	keywords, f := parseKeywords(args["keywords"])
+	keywords, f := parseKeywords(args.get("keywords"))
 	if f != nil {
 		return nil, f
 	}
-	limit, notice, f := parseLimit(args["limit"])
+	limit, notice, f := parseLimit(args.get("limit"))
 	if f != nil {
 		return nil, f
 	}
@@ -289,12 +291,13 @@ func (t *tools) find(keywords string, limit int, filter mcpdir.Filter, notice st
 
 // detail checks a detail call's arguments and returns the lookup to run.
 func (t *tools) detail(raw json.RawMessage) (func() any, *failure) {
-	args, f := arguments(raw, `{"mcp_id": "<id from search_mcp>"}`)
+	var buf [8]member
+	args, f := arguments(buf[:0], raw, `{"mcp_id": "<id from search_mcp>"}`)
 	if f != nil {
 		return nil, f
 	}
 	var id string
-	if raw, present := args["mcp_id"]; !present || isNull(raw) {
+	if raw := args.get("mcp_id"); raw == nil || isNull(raw) {
 		return nil, fail(mcpdir.ECodeInvalidRequest, "mcp_id is required: pass the id of a server from a search_mcp result")
 	} else if json.Unmarshal(raw, &id) != nil {
 		return nil, fail(mcpdir.ECodeInvalidRequest, "mcp_id must be a string: the UUID in the id field of a search_mcp result")
@@ -336,12 +339,13 @@ func rateLimited(d mcpdir.RateDecision, now time.Time) *failure {
 	return f
 }
 
-// arguments decodes a call's arguments object; absent arguments are empty.
-func arguments(raw json.RawMessage, example string) (map[string]json.RawMessage, *failure) {
+// arguments appends the members of a call's arguments object to dst;
+// absent arguments are empty.
+func arguments(dst object, raw json.RawMessage, example string) (object, *failure) {
 	if len(raw) == 0 || isNull(raw) {
-		return map[string]json.RawMessage{}, nil
+		return dst[:0], nil
 	}
-	args, err := decodeObject(raw)
+	args, err := decodeMembers(dst, raw)
 	if err != nil {
 		return nil, fail(mcpdir.ECodeInvalidRequest, "arguments must be a JSON object, like %s", example)
 	}
@@ -373,10 +377,10 @@ func parseKeywords(raw json.RawMessage) (string, *failure) {
 // parseFilter reads the optional filters (transport, registry, official,
 // tags, live, warnings, safe) under the rule REST applies to its query
 // parameters.
-func parseFilter(args map[string]json.RawMessage) (mcpdir.Filter, *failure) {
+func parseFilter(args object) (mcpdir.Filter, *failure) {
 	params := map[string][]string{}
 	for _, name := range []string{"transport", "registry", "live", "warnings"} {
-		if raw, ok := args[name]; ok && !isNull(raw) {
+		if raw := args.get(name); raw != nil && !isNull(raw) {
 			v, ok := unquote(raw)
 			if !ok {
 				return mcpdir.Filter{}, fail(mcpdir.ECodeInvalidRequest, "%s must be a string", name)
@@ -385,7 +389,7 @@ func parseFilter(args map[string]json.RawMessage) (mcpdir.Filter, *failure) {
 		}
 	}
 	for _, name := range []string{"official", "safe"} {
-		if raw, ok := args[name]; ok && !isNull(raw) {
+		if raw := args.get(name); raw != nil && !isNull(raw) {
 			var b bool
 			if json.Unmarshal(raw, &b) != nil {
 				return mcpdir.Filter{}, fail(mcpdir.ECodeInvalidRequest, "%s must be true or false", name)
@@ -393,7 +397,7 @@ func parseFilter(args map[string]json.RawMessage) (mcpdir.Filter, *failure) {
 			params[name] = []string{strconv.FormatBool(b)}
 		}
 	}
-	if raw, ok := args["tags"]; ok && !isNull(raw) {
+	if raw := args.get("tags"); raw != nil && !isNull(raw) {
 		var tags []string
 		if json.Unmarshal(raw, &tags) != nil {
 			if tag, ok := unquote(raw); ok {
