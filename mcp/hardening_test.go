@@ -293,3 +293,18 @@ func FuzzDecodeObject(f *testing.F) {
 		}
 	})
 }
+
+// validJSON accepts exactly what json.Valid accepts.
+func FuzzValidJSON(f *testing.F) {
+	for _, s := range []string{``, ` `, `{}`, `[]`, `{"a":[1,2,{"b":null}],"c":"\u00e9\n"}`, `[1,]`, `{"a":1,}`, `{"a" 1}`, `{1:2}`,
+		`"\x"`, `"\u12g4"`, `"\u123"`, "\"\x01\"", "\"\xff\"", `-`, `-0`, `01`, `1.`, `1.5e`, `1.5e+3`, `-1E-0`, `.5`, `tru`, `truex`, `null null`,
+		`[[[]]]`, `[[]`, `{"a":{}`, `[1 2]`, `"a" `, "\t[\r\n]\n", `{"a":1}}`, `]`, strings.Repeat("[", 10000) + strings.Repeat("]", 10000),
+		strings.Repeat("[", 10001) + strings.Repeat("]", 10001), strings.Repeat(`{"a":`, 10001) + "1" + strings.Repeat("}", 10001)} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if got, want := validJSON(data), json.Valid(data); got != want {
+			t.Fatalf("%q: validJSON %v, json.Valid %v", data, got, want)
+		}
+	})
+}
