@@ -107,7 +107,17 @@ func validHeaderList(s string) bool {
 // it with a JSON-RPC body, before any budget is spent.
 func rebinding(r *http.Request) bool {
 	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	return ok && local != nil && isLoopback(local.String()) && !isLoopback(r.Host)
+	return ok && local != nil && loopbackAddr(local) && !isLoopback(r.Host)
+}
+
+// loopbackAddr reports whether a listener's address is a loopback one: a
+// TCP address's IP read as it is (formatting and parsing it again was most
+// of the check's cost, on every request), any other by its string.
+func loopbackAddr(a net.Addr) bool {
+	if tcp, ok := a.(*net.TCPAddr); ok {
+		return tcp.IP.IsLoopback()
+	}
+	return isLoopback(a.String())
 }
 
 func isLoopback(addr string) bool {
