@@ -37,7 +37,9 @@ const (
 // serveDirect answers p without the SDK if it can; it reports whether it
 // answered.
 func (h *Handler) serveDirect(w http.ResponseWriter, r *http.Request, key *mcpdir.APIKey, p *postRequest, version string) bool {
-	if !h.direct || p.batch || p.legacyID != "" || len(r.Header.Values("Last-Event-ID")) > 0 {
+	// Header keys spelled canonically: another spelling is copied into
+	// canonical form on every call.
+	if !h.direct || p.batch || p.legacyID != "" || len(r.Header.Values("Last-Event-Id")) > 0 {
 		return false
 	}
 	m := p.msgs[0]
@@ -151,24 +153,35 @@ func appendMessageHead(dst []byte, id json.RawMessage) []byte {
 // writeAnswer writes a POST's answer with the headers the SDK gives it,
 // and gives body back to the pool.
 func writeAnswer(w http.ResponseWriter, status int, form answerForm, body []byte) {
+	// The values are shared by every answer, not made by Header.Set for
+	// each: net/http only reads them, and a handler that changes a header
+	// sets a slice of its own.
 	hdr := w.Header()
 	switch {
 	case status != http.StatusOK:
-		hdr.Set("Content-Type", "application/json")
+		hdr["Content-Type"] = jsonType
 	case form == answerSSE:
 		body = append(body, "\n\n"...)
-		hdr.Set("Cache-Control", "no-cache, no-transform")
-		hdr.Set("Content-Type", "text/event-stream")
-		hdr.Set("Connection", "keep-alive")
+		hdr["Cache-Control"] = noCache
+		hdr["Content-Type"] = eventStreamType
+		hdr["Connection"] = keepAlive
 	default:
-		hdr.Set("Cache-Control", "no-cache, no-transform")
-		hdr.Set("Content-Type", "application/json")
+		hdr["Cache-Control"] = noCache
+		hdr["Content-Type"] = jsonType
 	}
 	hdr.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
 	w.Write(body)
 	outputBuffers.Put(&body)
 }
+
+// The values of writeAnswer's headers.
+var (
+	jsonType        = []string{"application/json"}
+	eventStreamType = []string{"text/event-stream"}
+	noCache         = []string{"no-cache, no-transform"}
+	keepAlive       = []string{"keep-alive"}
+)
 
 // echoedAsSent reports whether the SDK would echo id byte for byte: an
 // integer a float64 holds, in plain notation, or a string of printable
@@ -241,11 +254,7 @@ func (h *Handler) modernMatches(r *http.Request, m *message, version string) boo
 	if v, ok := unquote(meta.get(protocolMeta)); !ok || v != version {
 		return false
 	}
-	var caps struct {
-		sdk.ClientCapabilities
-		Roots *sdk.RootCapabilities `json:"roots,omitempty"`
-	}
-	if raw := meta.get(capabilitiesMeta); raw == nil || isNull(raw) || string(raw) != "{}" && json.Unmarshal(raw, &caps) != nil {
+	if raw := meta.get(capabilitiesMeta); raw == nil || isNull(raw) || string(raw) != "{}" && !clientCapabilities(raw) {
 		return false
 	}
 	if raw := meta.get(clientInfoMeta); raw != nil {
@@ -255,6 +264,17 @@ func (h *Handler) modernMatches(r *http.Request, m *message, version string) boo
 		}
 	}
 	return true
+}
+
+// clientCapabilities reports whether raw decodes as the SDK decodes a
+// client's capabilities. (Apart from modernMatches, whose common "{}" then
+// allocates nothing.)
+func clientCapabilities(raw json.RawMessage) bool {
+	var caps struct {
+		sdk.ClientCapabilities
+		Roots *sdk.RootCapabilities `json:"roots,omitempty"`
+	}
+	return json.Unmarshal(raw, &caps) == nil
 }
 
 // The SEP-2575 _meta keys of a 2026-07-28 request, besides protocolMeta.
