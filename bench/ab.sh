@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# bench/ab.sh REV_A REV_B: REST search throughput and server CPU per request of
-# two revisions, side by side in alternating wrk rounds (the 40 load queries of
+# bench/ab.sh REV_A REV_B: REST search (or MCP search_mcp) throughput and
+# server CPU per request of two revisions, side by side in alternating wrk rounds (the 40 load queries of
 # ../shared/data/relevance/dev.jsonl rotating, 64 connections, 5 s a round;
 # AB_ROUNDS rounds, 6 by default, after one unmeasured).
 # CPU per request, read from each server's /proc stat, holds up better than
@@ -10,8 +10,12 @@
 # to servers that keep no results (--search-cache 0), so that every request
 # is searched. AB_COLD=1 asks the 40 load queries of servers that keep no
 # results: every request searched, its words' analyses kept.
+# AB_MCP=sessionless|session|2026 drives tools/call search_mcp in that
+# protocol era instead (as bench/run.sh's mcp-ERA loads: 2025-06-18 without
+# a session, 2025-11-25 in 16 sessions, 2026-07-28), with the same queries.
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: bench/ab.sh REV_A REV_B" >&2; exit 2; }
+case ${AB_MCP:-} in '' | sessionless | session | 2026) ;; *) echo "bench/ab.sh: AB_MCP is sessionless, session or 2026" >&2; exit 2 ;; esac
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 need_corpus bench/ab.sh
@@ -35,31 +39,60 @@ seed=
 write_queries "$data" "$work/q" $seed
 cache=()
 [ "${AB_NEW:-}${AB_COLD:-}" != "" ] && cache=(--search-cache 0)
-for rev in "$1" "$2"; do
-  cat > "$work/rest-$rev.lua" <<LUA
-local qs = {}
-for line in io.lines("$work/q.txt") do qs[#qs + 1] = line end
+# lua REV: the wrk script of the load, for the server of REV at $port.
+lua() {
+  local key headers body session=
+  key=$(cat "$work/key-$1")
+  if [ -z "${AB_MCP:-}" ]; then
+    rest_lua "$work/q.txt" "$key"
+    return
+  fi
+  body="'{\"jsonrpc\":\"2.0\",\"id\":' .. rid .. ',\"method\":\"tools/call\",\"params\":{\"name\":\"search_mcp\",\"arguments\":{\"keywords\":' .. q .. '}"
+  case $AB_MCP in
+    sessionless) headers='wrk.headers["Accept"] = "application/json"; wrk.headers["MCP-Protocol-Version"] = "2025-06-18"'; body+="}}'" ;;
+    session) headers='wrk.headers["Accept"] = "application/json, text/event-stream"; wrk.headers["MCP-Protocol-Version"] = "2025-11-25"'
+      body+="}}'"; session='wrk.headers["Mcp-Session-Id"] = sessions[i % #sessions + 1]'
+      mcp_sessions "http://127.0.0.1:$port" "$key" > "$work/sessions-$1.txt" ;;
+    2026) headers='wrk.headers["Accept"] = "application/json, text/event-stream"; wrk.headers["MCP-Protocol-Version"] = "2026-07-28"; wrk.headers["Mcp-Method"] = "tools/call"; wrk.headers["Mcp-Name"] = "search_mcp"'
+      body+=",\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{}}}}'" ;;
+  esac
+  cat <<LUA
+local queries, sessions = {}, {}
+for line in io.lines("$work/q.json.txt") do queries[#queries + 1] = line end
+for line in io.lines("$work/sessions-$1.txt") do sessions[#sessions + 1] = line end
+local threads = 0
+function setup(thread) threads = threads + 1; thread:set("tid", threads) end
 local i = 0
-wrk.headers["Authorization"] = "Bearer $(cat "$work/key-$rev")"
-request = function() i = i + 1; return wrk.format("GET", "/api/open/v1/search?keywords=" .. qs[(i % #qs) + 1]) end
+wrk.headers["Authorization"] = "Bearer $key"
+wrk.headers["Content-Type"] = "application/json"
+$headers
+request = function()
+  i = i + 1
+  local q, rid = queries[i % #queries + 1], tid * 1000000000 + i
+  $session
+  return wrk.format("POST", "/api/open/mcp", nil, $body)
+end
 LUA
-done
+}
 ports=()
 for rev in "$1" "$2"; do
   port=$(free_port)
   "$work/mcpdir-$rev" serve --data-dir "$work/data-$rev" --addr "127.0.0.1:$port" --no-starter "${cache[@]}" 2>"$work/$rev.log" &
   pids+=($!); ports+=("$port")
   for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.2; done
-  wrk -t2 -c64 -d2s -s "$work/rest-$rev.lua" "http://127.0.0.1:$port/" >/dev/null # warm up
+  touch "$work/sessions-$rev.txt"
+  lua "$rev" > "$work/load-$rev.lua"
+  wrk -t2 -c64 -d2s -s "$work/load-$rev.lua" "http://127.0.0.1:$port/" >/dev/null # warm up
 done
 ticks=$(getconf CLK_TCK)
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 round() { # pid port rev: "req/s µs-of-CPU-per-request"
   local c0 out c1
-  c0=$(cpu "$1"); out=$(wrk -t2 -c64 -d5s -s "$work/rest-$3.lua" "http://127.0.0.1:$2/"); c1=$(cpu "$1")
+  c0=$(cpu "$1"); out=$(wrk -t2 -c64 -d5s -s "$work/load-$3.lua" "http://127.0.0.1:$2/"); c1=$(cpu "$1")
   echo "$out" | awk -v c="$((c1 - c0))" -v t="$ticks" '/requests in/ {n = $1} /Requests\/sec/ {r = $2} END {printf "%s %.1f\n", r, c * 1e6 / t / n}'
 }
-echo "REST search, $1 (A) beside $2 (B), wrk -t2 -c64 -d5s a round, the first to go alternating${AB_NEW:+, queries never asked before}${AB_COLD:+, no results kept}"
+what=${AB_MCP:+MCP search_mcp, era $AB_MCP}
+echo "${what:-REST search}, $1 (A) beside $2 (B), wrk -t2 -c64 -d5s a round, the first to go alternating${AB_NEW:+, queries never asked before}${AB_COLD:+, no results kept}"
 round "${pids[0]}" "${ports[0]}" "$1" >/dev/null # a round unmeasured: the first server to go was read slow
 round "${pids[1]}" "${ports[1]}" "$2" >/dev/null
 for r in $(seq "${AB_ROUNDS:-6}"); do

@@ -56,6 +56,23 @@ end
 LUA
 }
 
+# mcp_sessions URL KEY prints the ids of 16 Streamable HTTP sessions
+# (2025-11-25) opened and initialized at the server URL with the API key
+# KEY, as desktop clients keep one open: the 16 a key may hold.
+mcp_sessions() {
+  local headers sid
+  headers=$(mktemp)
+  for _ in $(seq 16); do
+    curl -fsS -D "$headers" -o /dev/null -H "Authorization: Bearer $2" -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
+      -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}' "$1/api/open/mcp"
+    sid=$(awk -F': ' 'tolower($1)=="mcp-session-id" {print $2}' "$headers" | tr -d '\r')
+    curl -fsS -o /dev/null -H "Authorization: Bearer $2" -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
+      -H "Mcp-Session-Id: $sid" -H 'MCP-Protocol-Version: 2025-11-25' -d '{"jsonrpc":"2.0","method":"notifications/initialized"}' "$1/api/open/mcp"
+    echo "$sid"
+  done
+  rm -f "$headers"
+}
+
 # pg_setup NAME: what a script on PostgreSQL starts with: pg (the server's
 # URL, MCPDIR_TEST_POSTGRES or the local one), a folder work, pids for the
 # servers it starts (killed on exit), a database NAME_PID of its own at

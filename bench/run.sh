@@ -92,11 +92,11 @@ done < <(sed -n '1~100p' "$work/queries-new.txt")
 avg_new=$((total / n))
 echo "mean search response to new queries: $avg_new bytes over $n of them"
 # The same searches through MCP: the whole answer, and the text a model reads.
-mcp_total=0; text_total=0
+mcp_total=0; text_total=0; n=0
 while read -r q; do
   answer=$(curl -fs -H "Authorization: Bearer $key" -H 'Content-Type: application/json' -H 'Accept: application/json' \
     "$url/api/open/mcp" -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_mcp","arguments":{"keywords":'"$q"'}}}')
-  mcp_total=$((mcp_total + ${#answer}))
+  mcp_total=$((mcp_total + $(printf '%s' "$answer" | wc -c))); n=$((n + 1))
   text_total=$((text_total + $(printf '%s' "$answer" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["result"]["content"][0]["text"].encode()))')))
 done < "$work/queries.json.txt"
 echo "mean search_mcp answer: $((mcp_total / n)) bytes, of which the text a model reads: $((text_total / n)) bytes"
@@ -107,13 +107,7 @@ done < "$work/queries.txt" > "$work/ids.txt"
 
 # Streamable HTTP sessions, as desktop clients keep one open: the 16 a
 # key may hold, the requests spread over them.
-mcp_post() { curl -fsS -D "$work/headers" -o /dev/null -H "Authorization: Bearer $key" -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' "$@" "$url/api/open/mcp"; }
-for _ in $(seq 16); do
-  mcp_post -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}'
-  sid=$(awk -F': ' 'tolower($1)=="mcp-session-id" {print $2}' "$work/headers" | tr -d '\r')
-  mcp_post -H "Mcp-Session-Id: $sid" -H 'MCP-Protocol-Version: 2025-11-25' -d '{"jsonrpc":"2.0","method":"notifications/initialized"}'
-  echo "$sid"
-done > "$work/sessions.txt"
+mcp_sessions "$url" "$key" > "$work/sessions.txt"
 
 # wrk scripts: REST; MCP search_mcp sessionless (JSON), in the session and
 # in 2026-07-28 (both accepting JSON and event streams, as clients do);
