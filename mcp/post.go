@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"sync"
 
 	"github.com/mcpdir/mcpdir"
 )
@@ -16,6 +17,7 @@ import (
 // postRequest is a POST read and parsed.
 type postRequest struct {
 	body      []byte
+	pooled    *[]byte // what body was read into, from bodyBuffers
 	msgs      []*message
 	batch     bool
 	id        json.RawMessage // the request's id; nil for a batch or a notification
@@ -44,8 +46,12 @@ func (h *Handler) readPost(w http.ResponseWriter, r *http.Request, version strin
 			Message: "answers are application/json or text/event-stream: accept one of them", Data: rpcData{Code: dataNotAcceptable}})
 		return nil, false
 	}
-	var err error
-	if p.body, err = io.ReadAll(http.MaxBytesReader(w, r.Body, h.cfg.MaxBodyBytes)); err != nil {
+	p.pooled = bodyBuffers.Get().(*[]byte)
+	buf := bytes.NewBuffer((*p.pooled)[:0])
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, h.cfg.MaxBodyBytes))
+	p.body = buf.Bytes()
+	if err != nil {
+		p.release()
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 			writeRPCError(w, http.StatusRequestEntityTooLarge, nil, rpcError{Code: codeTransport,
 				Message: fmt.Sprintf("the body is larger than %d bytes", h.cfg.MaxBodyBytes), Data: rpcData{Code: mcpdir.ECodeTooLarge}})
@@ -58,6 +64,7 @@ func (h *Handler) readPost(w http.ResponseWriter, r *http.Request, version strin
 	var perr *parseError
 	if p.msgs, p.batch, perr = parseBody(p.body); perr != nil {
 		writeRPCError(w, perr.resp, perr.id, perr.err)
+		p.release()
 		return nil, false
 	}
 	if !p.batch {
@@ -68,10 +75,32 @@ func (h *Handler) readPost(w http.ResponseWriter, r *http.Request, version strin
 		writeRPCError(w, http.StatusBadRequest, nil, rpcError{Code: codeInvalidRequest,
 			Message: fmt.Sprintf("JSON-RPC batches are not supported in protocol version %s on this transport: send one message per POST", cmp.Or(version, defaultVersion)),
 			Data:    rpcData{Code: dataBatchNotSupported}})
+		p.release()
 		return nil, false
 	}
 	return p, true
 }
+
+// bodyBuffers recycles the buffers POST bodies are read into: a call
+// answered directly is done with its body when it has answered, and a
+// body read afresh was the largest allocation of a call.
+var bodyBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// release gives the body's buffer back to the pool, once nothing refers
+// to the body (or to the messages, whose members are slices of it). Bodies
+// handed to the SDK are not released: it may keep them past the request.
+// A buffer a large body grew is left to the collector.
+func (p *postRequest) release() {
+	if cap(p.body) <= maxPooledBody {
+		*p.pooled = p.body[:0]
+		bodyBuffers.Put(p.pooled)
+	}
+	p.body, p.msgs, p.pooled = nil, nil, nil
+}
+
+// maxPooledBody is the largest buffer bodyBuffers keeps: a call's body is
+// a few hundred bytes.
+const maxPooledBody = 64 << 10
 
 // post routes a POST: a sessionless call of a directory tool to the fast
 // path; to the legacy session its URL names, to the stateless handler for
@@ -87,6 +116,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, key *mcpdir.APIKe
 		h.counters.count(m)
 	}
 	if h.serveDirect(w, r, key, p, version) {
+		p.release()
 		return
 	}
 	handler := h.stateless
