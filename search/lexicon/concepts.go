@@ -214,10 +214,10 @@ const cueSlack = 2
 const maxCueWords = 8
 
 // matchCues calls found for every cue of cues (those whose first stem is
-// stems[i]) that the stems spell from position i, whose set is ss, with the number n of its words, whose positions it
-// leaves in at[:n]. The words of entries' terms and glosses must follow
-// each other; those people ask with (loose) may come in any order within a
-// few words.
+// stems[i]) that the stems spell from position i, whose set is ss, with
+// the number n of its words, whose positions it leaves in at[:n]. The
+// words of entries' terms and glosses must follow each other; those people
+// ask with (loose) may come in any order within a few words.
 func matchCues(cues []cue, stems []string, ss *stemSet, i int, loose bool, at *[maxCueWords]int, found func(c *cue, n int)) {
 	for k := range cues {
 		c := &cues[k]

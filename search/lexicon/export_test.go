@@ -21,8 +21,8 @@ func DisableLayer(layer string) (restore func()) {
 	panic("lexicon: no layer " + layer)
 }
 
-// withoutCues replaces cuesByStem with a copy that drop changed, and returns
-// what restores it.
+// withoutCues replaces cuesByStem with a copy whose cues of each stem drop
+// has changed, and returns what restores it.
 func withoutCues(drop func(*stemCues)) (restore func()) {
 	was := cuesByStem
 	cuesByStem = make(map[string]*stemCues, len(was))
