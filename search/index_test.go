@@ -3,6 +3,7 @@ package search
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -262,6 +263,42 @@ func TestCompaction(t *testing.T) {
 	}
 	if r := x.Search("w1234", 5); len(r.Hits) == 0 || r.Hits[0].Entry.Name != "widget-tool-1234" {
 		t.Errorf("after compaction: w1234 → %q", names(r))
+	}
+}
+
+// TestCompactionKeepsWhatRankingReads checks that renumbering moves what a
+// search reads of an ordinal apart from its doc (the priors, facet values
+// and tie keys; the entries are all English, so not the languages): after
+// it, filtered searches with facets answer as an index that was never
+// renumbered does, ties and all.
+func TestCompactionKeepsWhatRankingReads(t *testing.T) {
+	var es []*mcpdir.Entry
+	for i := range 3000 {
+		// Equal scores (ties) told apart by the tie key: a name's first bytes.
+		e := entry(fmt.Sprintf("%04d-gadget", i), "gadget server", int64(i%7))
+		e.Tags = []string{fmt.Sprintf("t%d", i%5)}
+		e.Packages = []mcpdir.Package{{RegistryType: []string{"npm", "pypi"}[i%2], Identifier: e.Name}}
+		e.Transports = []string{[]string{mcpdir.TransportStdio, "sse"}[i%3%2]}
+		e.IsOfficial = i%11 == 0
+		es = append(es, e)
+	}
+	x := New()
+	for range 3 { // replacing everything twice leaves enough dead ordinals to renumber
+		x.Upsert(es...)
+	}
+	if len(x.docs) >= 2*len(es) {
+		t.Fatalf("not compacted: %d ordinals, %d dead", len(x.docs), x.dead)
+	}
+	fresh := New()
+	fresh.Upsert(es...)
+	yes := true
+	for _, f := range []mcpdir.Filter{{}, {Tags: []string{"t3"}}, {Registry: "pypi"}, {Transport: "sse", Official: &yes}} {
+		q := mcpdir.Query{Text: "gadget", Limit: 20, Filter: f, Facets: true}
+		got, want := x.Find(q), fresh.Find(q)
+		if !reflect.DeepEqual(names(got), names(want)) || got.Total != want.Total || !reflect.DeepEqual(got.Facets, want.Facets) {
+			t.Errorf("filter %+v after compaction: %d %q %+v, want %d %q %+v", f,
+				got.Total, names(got), got.Facets, want.Total, names(want), want.Facets)
+		}
 	}
 }
 
