@@ -177,6 +177,21 @@ func cond(ok bool, yes, no string) string {
 	return no
 }
 
+// starterIndex is the starter directory indexed, and its entries, their
+// ids as a store gives them.
+func starterIndex(b *testing.B) (*search.Index, []*mcpdir.Entry) {
+	entries, err := starter.Entries()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, e := range entries {
+		e.ID = mcpdir.EntryID(e.NaturalKey())
+	}
+	idx := search.New()
+	idx.Upsert(entries...)
+	return idx, entries
+}
+
 // BenchmarkToolsCall measures a search_mcp call in each era, and a
 // get_mcp_detail and a tools/list, answered directly, beside the same
 // calls through the SDK's handlers (a session connected, served and
@@ -184,16 +199,8 @@ func cond(ok bool, yes, no string) string {
 // directory, in one run. Nothing is kept: every call searches and
 // encodes its answer.
 func BenchmarkToolsCall(b *testing.B) {
-	idx := search.New()
+	idx, entries := starterIndex(b)
 	idx.SetResultCache(0)
-	entries, err := starter.Entries()
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, e := range entries {
-		e.ID = mcpdir.EntryID(e.NaturalKey()) // as a store gives them
-	}
-	idx.Upsert(entries...)
 	newHandler := func(direct bool) *Handler {
 		h, err := NewHandler(Config{Index: idx, Guard: newTestGuard()})
 		if err != nil {
@@ -261,15 +268,7 @@ func BenchmarkToolsCall(b *testing.B) {
 // body, routing, the session, the arguments, writing the answer (issue
 // 36: MCP beside REST).
 func BenchmarkPostKept(b *testing.B) {
-	idx := search.New()
-	entries, err := starter.Entries()
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, e := range entries {
-		e.ID = mcpdir.EntryID(e.NaturalKey())
-	}
-	idx.Upsert(entries...)
+	idx, _ := starterIndex(b)
 	h, err := NewHandler(Config{Index: idx, Guard: newTestGuard(), AnswerCacheBytes: 1 << 20})
 	if err != nil {
 		b.Fatal(err)
