@@ -1,0 +1,311 @@
+// Package packed keeps an entry compactly while it waits in an index:
+// its text fields, lists and marks in one string, and the parts few
+// entries have (tools, a live check, aliases, provenance, install inputs)
+// as they were, behind one pointer. An entry of the packages corpus packs
+// into about a third of what it takes decoded (issue 36: the decoded
+// records were 65% of a 100x replica's heap, most of it the 528-byte
+// Entry struct with its empty fields).
+//
+// Unpack gives back an entry equal to the one packed, field for field
+// (reflect.DeepEqual), whose strings share the packed string's memory.
+package packed
+
+import (
+	"encoding/binary"
+	"time"
+
+	"github.com/mcpdir/mcpdir"
+)
+
+// Entry is a packed mcpdir.Entry. The zero Entry is none (Valid).
+type Entry struct {
+	b    string
+	rare *rare
+}
+
+// rare holds, as they were, the parts of an entry that few have or that
+// the string does not encode exactly.
+type rare struct {
+	packages   []mcpdir.Package // when one has install inputs
+	remotes    []mcpdir.Remote  // when one has headers
+	tools      []mcpdir.Tool
+	extra      mcpdir.Extra
+	aliases    []mcpdir.Alias
+	live       *mcpdir.LiveCheck
+	warnings   []mcpdir.ToolWarning
+	provenance []mcpdir.Provenance
+	created    time.Time // when not a plain UTC instant
+	updated    time.Time
+}
+
+// The first byte's marks.
+const (
+	markOfficial = 1 << iota
+	markVerified
+	markEdited
+	markImported
+	markRarePackages // the packages are in rare
+	markRareRemotes  // the remotes are in rare
+	markRareTimes    // the times are in rare
+)
+
+// Pack packs e, which must not change afterwards (its lists are shared).
+func Pack(e *mcpdir.Entry) Entry {
+	var r rare
+	var marks byte
+	for _, m := range []struct {
+		on   bool
+		mark byte
+	}{{e.IsOfficial, markOfficial}, {e.IsVerified, markVerified}, {e.Edited, markEdited}, {e.Imported, markImported}} {
+		if m.on {
+			marks |= m.mark
+		}
+	}
+	if !plainPackages(e.Packages) {
+		marks, r.packages = marks|markRarePackages, e.Packages
+	}
+	if !plainRemotes(e.Remotes) {
+		marks, r.remotes = marks|markRareRemotes, e.Remotes
+	}
+	if !plainTime(e.CreatedAt) || !plainTime(e.UpdatedAt) {
+		marks, r.created, r.updated = marks|markRareTimes, e.CreatedAt, e.UpdatedAt
+	}
+	r.tools, r.extra, r.aliases, r.live, r.warnings, r.provenance = e.Tools, e.Extra, e.Aliases, e.Live, e.ToolWarnings, e.Provenance
+
+	n := 1 + 2*binary.MaxVarintLen64
+	for _, s := range texts(e) {
+		n += len(s) + 2
+	}
+	b := make([]byte, 0, n)
+	b = append(b, marks)
+	for _, s := range texts(e) {
+		b = appendString(b, s)
+	}
+	for _, l := range [][]string{e.Tags, e.Categories, e.Transports} {
+		b = appendStrings(b, l)
+	}
+	if marks&markRarePackages == 0 {
+		b = appendCount(b, e.Packages == nil, len(e.Packages))
+		for _, p := range e.Packages {
+			for _, s := range [...]string{p.RegistryType, p.Identifier, p.Version, p.Transport, p.RuntimeHint} {
+				b = appendString(b, s)
+			}
+		}
+	}
+	if marks&markRareRemotes == 0 {
+		b = appendCount(b, e.Remotes == nil, len(e.Remotes))
+		for _, rm := range e.Remotes {
+			b = appendString(b, rm.URL)
+			b = appendString(b, rm.Transport)
+		}
+	}
+	b = binary.AppendVarint(b, e.Popularity)
+	if marks&markRareTimes == 0 {
+		b = appendTime(b, e.CreatedAt)
+		b = appendTime(b, e.UpdatedAt)
+	}
+	p := Entry{b: string(b)}
+	if r.packages != nil || r.remotes != nil || r.tools != nil || r.extra != nil || r.aliases != nil ||
+		r.live != nil || r.warnings != nil || r.provenance != nil || marks&markRareTimes != 0 {
+		p.rare = &r
+	}
+	return p
+}
+
+// texts are an entry's text fields in the order they are packed: the id
+// and name first, for ID and Name.
+func texts(e *mcpdir.Entry) [13]string {
+	return [...]string{e.ID, e.Name, e.Title, e.Brief, e.Description, e.WebsiteURL, e.RepositoryURL,
+		e.AuthorName, e.License, e.Version, e.Source, e.Origin, e.Key}
+}
+
+func plainPackages(ps []mcpdir.Package) bool {
+	for _, p := range ps {
+		if p.EnvironmentVariables != nil || p.PackageArguments != nil || p.RuntimeArguments != nil {
+			return false
+		}
+	}
+	return true
+}
+
+func plainRemotes(rs []mcpdir.Remote) bool {
+	for _, r := range rs {
+		if r.Headers != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// plainTime reports whether t is the zero time or an instant in UTC
+// without a monotonic reading: what its seconds and nanoseconds give back.
+func plainTime(t time.Time) bool {
+	return t == time.Time{} || t == time.Unix(t.Unix(), int64(t.Nanosecond())).UTC()
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// appendCount appends a list's length, telling a nil list from an empty one.
+func appendCount(b []byte, isNil bool, n int) []byte {
+	if isNil {
+		return append(b, 0)
+	}
+	return binary.AppendUvarint(b, uint64(n)+1)
+}
+
+func appendStrings(b []byte, l []string) []byte {
+	b = appendCount(b, l == nil, len(l))
+	for _, s := range l {
+		b = appendString(b, s)
+	}
+	return b
+}
+
+func appendTime(b []byte, t time.Time) []byte {
+	if t == (time.Time{}) {
+		return append(b, 0)
+	}
+	b = append(b, 1)
+	b = binary.AppendVarint(b, t.Unix())
+	return binary.AppendUvarint(b, uint64(t.Nanosecond()))
+}
+
+// Valid reports whether p holds an entry.
+func (p Entry) Valid() bool { return p.b != "" }
+
+// Size is what p takes besides the values it shares with the entry packed.
+func (p Entry) Size() int {
+	n := len(p.b)
+	if p.rare != nil {
+		n += 200 // about rare's size
+	}
+	return n
+}
+
+// ID is the entry's id, without unpacking it.
+func (p Entry) ID() string {
+	s, _ := readString(p.b, 1)
+	return s
+}
+
+// Name is the entry's name, without unpacking it.
+func (p Entry) Name() string {
+	_, i := readString(p.b, 1)
+	s, _ := readString(p.b, i)
+	return s
+}
+
+// Unpack returns the entry packed, a new struct whose strings share p's.
+func (p Entry) Unpack() *mcpdir.Entry {
+	if p.b == "" {
+		return nil
+	}
+	d := decoder{s: p.b, i: 1}
+	marks := p.b[0]
+	e := &mcpdir.Entry{
+		IsOfficial: marks&markOfficial != 0, IsVerified: marks&markVerified != 0,
+		Edited: marks&markEdited != 0, Imported: marks&markImported != 0,
+	}
+	for _, f := range [...]*string{&e.ID, &e.Name, &e.Title, &e.Brief, &e.Description, &e.WebsiteURL, &e.RepositoryURL,
+		&e.AuthorName, &e.License, &e.Version, &e.Source, &e.Origin, &e.Key} {
+		*f = d.string()
+	}
+	e.Tags, e.Categories, e.Transports = d.strings(), d.strings(), d.strings()
+	if r := p.rare; r != nil {
+		e.Packages, e.Remotes, e.Tools, e.Extra, e.Aliases = r.packages, r.remotes, r.tools, r.extra, r.aliases
+		e.Live, e.ToolWarnings, e.Provenance = r.live, r.warnings, r.provenance
+		e.CreatedAt, e.UpdatedAt = r.created, r.updated
+	}
+	if marks&markRarePackages == 0 {
+		if n, ok := d.count(); ok {
+			e.Packages = make([]mcpdir.Package, n)
+			for i := range e.Packages {
+				pk := &e.Packages[i]
+				pk.RegistryType, pk.Identifier, pk.Version, pk.Transport, pk.RuntimeHint = d.string(), d.string(), d.string(), d.string(), d.string()
+			}
+		}
+	}
+	if marks&markRareRemotes == 0 {
+		if n, ok := d.count(); ok {
+			e.Remotes = make([]mcpdir.Remote, n)
+			for i := range e.Remotes {
+				e.Remotes[i].URL, e.Remotes[i].Transport = d.string(), d.string()
+			}
+		}
+	}
+	e.Popularity = d.varint()
+	if marks&markRareTimes == 0 {
+		e.CreatedAt, e.UpdatedAt = d.time(), d.time()
+	}
+	return e
+}
+
+func readString(s string, i int) (string, int) {
+	n, w := binary.Uvarint([]byte(s[i:min(len(s), i+binary.MaxVarintLen64)]))
+	i += w
+	return s[i : i+int(n)], i + int(n)
+}
+
+// decoder reads a packed string in order.
+type decoder struct {
+	s string
+	i int
+}
+
+func (d *decoder) uvarint() uint64 {
+	var x uint64
+	for shift := 0; ; shift += 7 {
+		c := d.s[d.i]
+		d.i++
+		x |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			return x
+		}
+	}
+}
+
+func (d *decoder) varint() int64 {
+	u := d.uvarint()
+	return int64(u>>1) ^ -int64(u&1)
+}
+
+func (d *decoder) string() string {
+	n := int(d.uvarint())
+	s := d.s[d.i : d.i+n]
+	d.i += n
+	return s
+}
+
+// count reads a list's length; ok is false for a nil list.
+func (d *decoder) count() (int, bool) {
+	n := d.uvarint()
+	if n == 0 {
+		return 0, false
+	}
+	return int(n - 1), true
+}
+
+func (d *decoder) strings() []string {
+	n, ok := d.count()
+	if !ok {
+		return nil
+	}
+	l := make([]string, n)
+	for i := range l {
+		l[i] = d.string()
+	}
+	return l
+}
+
+func (d *decoder) time() time.Time {
+	if d.s[d.i] == 0 {
+		d.i++
+		return time.Time{}
+	}
+	d.i++
+	sec := d.varint()
+	return time.Unix(sec, int64(d.uvarint())).UTC()
+}

@@ -1,0 +1,154 @@
+package packed
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/starter"
+)
+
+// TestStarterRoundTrips: every entry of the starter directory unpacks
+// equal to itself, and packs to less than it takes decoded.
+func TestStarterRoundTrips(t *testing.T) {
+	entries, err := starter.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		p := Pack(e)
+		if got := p.Unpack(); !reflect.DeepEqual(got, e) {
+			t.Fatalf("%s: unpacked\n%+v\nwant\n%+v", e.Name, got, e)
+		}
+		if p.ID() != e.ID || p.Name() != e.Name {
+			t.Fatalf("%s: ID %q, Name %q", e.Name, p.ID(), p.Name())
+		}
+	}
+}
+
+// TestEveryFieldRoundTrips fills every field of entries at random (each
+// left zero, nil, empty or set), so that a field added to mcpdir.Entry
+// and not packed fails here.
+func TestEveryFieldRoundTrips(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range 3000 {
+		var e mcpdir.Entry
+		fill(r, reflect.ValueOf(&e).Elem(), 0)
+		p := Pack(&e)
+		if got := p.Unpack(); !reflect.DeepEqual(got, &e) {
+			a, _ := json.Marshal(got)
+			b, _ := json.Marshal(&e)
+			t.Fatalf("entry %d: unpacked\n%s\nwant\n%s\n(%+v\n%+v)", i, a, b, got, &e)
+		}
+	}
+}
+
+// TestTimes: a time that is not a plain UTC instant (a zone, a monotonic
+// reading) comes back as it was.
+func TestTimes(t *testing.T) {
+	for _, at := range []time.Time{
+		{}, time.Unix(0, 0).UTC(), time.Unix(-62135596800, 0).UTC(), time.Now(), time.Now().UTC(),
+		time.Date(2026, 1, 2, 3, 4, 5, 6, time.FixedZone("x", 3600)), time.Unix(1<<40, 999999999).UTC(),
+	} {
+		e := &mcpdir.Entry{ID: "a", CreatedAt: at, UpdatedAt: at}
+		if got := Pack(e).Unpack(); got.CreatedAt != at || got.UpdatedAt != at {
+			t.Errorf("%v: unpacked %v, %v", at, got.CreatedAt, got.UpdatedAt)
+		}
+	}
+}
+
+func TestZero(t *testing.T) {
+	if (Entry{}).Valid() || (Entry{}).Unpack() != nil {
+		t.Fatal("the zero Entry holds an entry")
+	}
+	if p := Pack(&mcpdir.Entry{}); !p.Valid() || !reflect.DeepEqual(p.Unpack(), &mcpdir.Entry{}) {
+		t.Fatal("an empty entry does not round-trip")
+	}
+}
+
+var timeType = reflect.TypeFor[time.Time]()
+
+// fill sets v at random: a zero, nil or empty value a fifth of the time.
+func fill(r *rand.Rand, v reflect.Value, depth int) {
+	if !v.CanSet() || r.IntN(5) == 0 {
+		return
+	}
+	switch {
+	case v.Type() == timeType:
+		switch r.IntN(3) {
+		case 0:
+			v.Set(reflect.ValueOf(time.Unix(r.Int64N(1<<34), r.Int64N(1e9)).UTC()))
+		case 1:
+			v.Set(reflect.ValueOf(time.Unix(r.Int64N(1<<34), 0).In(time.FixedZone("z", 7200))))
+		default:
+			v.Set(reflect.ValueOf(time.Now()))
+		}
+		return
+	}
+	switch v.Kind() {
+	case reflect.String:
+		b := make([]byte, r.IntN(300))
+		for i := range b {
+			b[i] = byte(r.IntN(256))
+		}
+		v.SetString(string(b))
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		v.SetInt(r.Int64() - r.Int64())
+	case reflect.Slice:
+		if depth > 3 {
+			return
+		}
+		if v.Type().Elem().Kind() == reflect.Uint8 { // Extra, raw JSON
+			v.SetBytes([]byte(`{"a":1}`))
+			return
+		}
+		n := r.IntN(4)
+		s := reflect.MakeSlice(v.Type(), n, n)
+		for i := range n {
+			fill(r, s.Index(i), depth+1)
+		}
+		v.Set(s)
+	case reflect.Pointer:
+		if depth > 3 {
+			return
+		}
+		p := reflect.New(v.Type().Elem())
+		fill(r, p.Elem(), depth+1)
+		v.Set(p)
+	case reflect.Struct:
+		for i := range v.NumField() {
+			fill(r, v.Field(i), depth+1)
+		}
+	case reflect.Map:
+		if depth > 3 {
+			return
+		}
+		m := reflect.MakeMap(v.Type())
+		k := reflect.New(v.Type().Key()).Elem()
+		fill(r, k, depth+1)
+		e := reflect.New(v.Type().Elem()).Elem()
+		fill(r, e, depth+1)
+		m.SetMapIndex(k, e)
+		v.Set(m)
+	}
+}
+
+func BenchmarkUnpack(b *testing.B) {
+	entries, err := starter.Entries()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ps := make([]Entry, len(entries))
+	for i, e := range entries {
+		ps[i] = Pack(e)
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		ps[i%len(ps)].Unpack()
+	}
+}
