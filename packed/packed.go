@@ -24,12 +24,11 @@ type Entry struct {
 }
 
 // rare holds, as they were, the parts of an entry that few have or that
-// the string does not encode exactly.
+// the string does not encode exactly; an empty list is a mark.
 type rare struct {
 	packages   []mcpdir.Package // when one has install inputs
 	remotes    []mcpdir.Remote  // when one has headers
 	tools      []mcpdir.Tool
-	extra      mcpdir.Extra
 	aliases    []mcpdir.Alias
 	live       *mcpdir.LiveCheck
 	warnings   []mcpdir.ToolWarning
@@ -38,7 +37,7 @@ type rare struct {
 	updated    time.Time
 }
 
-// The first byte's marks.
+// The marks, the string's first two bytes.
 const (
 	markOfficial = 1 << iota
 	markVerified
@@ -47,16 +46,30 @@ const (
 	markRarePackages // the packages are in rare
 	markRareRemotes  // the remotes are in rare
 	markRareTimes    // the times are in rare
+	// An empty list that is not nil (a decoded "tools": []), for the
+	// lists kept in rare when they have something.
+	markNoTools
+	markNoAliases
+	markNoWarnings
+	markNoProvenance
 )
+
+// marksLen is the marks' length in bytes.
+const marksLen = 2
 
 // Pack packs e, which must not change afterwards (its lists are shared).
 func Pack(e *mcpdir.Entry) Entry {
 	var r rare
-	var marks byte
+	var marks uint16
 	for _, m := range []struct {
 		on   bool
-		mark byte
-	}{{e.IsOfficial, markOfficial}, {e.IsVerified, markVerified}, {e.Edited, markEdited}, {e.Imported, markImported}} {
+		mark uint16
+	}{
+		{e.IsOfficial, markOfficial}, {e.IsVerified, markVerified}, {e.Edited, markEdited}, {e.Imported, markImported},
+		{e.Tools != nil && len(e.Tools) == 0, markNoTools}, {e.Aliases != nil && len(e.Aliases) == 0, markNoAliases},
+		{e.ToolWarnings != nil && len(e.ToolWarnings) == 0, markNoWarnings},
+		{e.Provenance != nil && len(e.Provenance) == 0, markNoProvenance},
+	} {
 		if m.on {
 			marks |= m.mark
 		}
@@ -70,14 +83,26 @@ func Pack(e *mcpdir.Entry) Entry {
 	if !plainTime(e.CreatedAt) || !plainTime(e.UpdatedAt) {
 		marks, r.created, r.updated = marks|markRareTimes, e.CreatedAt, e.UpdatedAt
 	}
-	r.tools, r.extra, r.aliases, r.live, r.warnings, r.provenance = e.Tools, e.Extra, e.Aliases, e.Live, e.ToolWarnings, e.Provenance
+	r.live = e.Live
+	if len(e.Tools) > 0 {
+		r.tools = e.Tools
+	}
+	if len(e.Aliases) > 0 {
+		r.aliases = e.Aliases
+	}
+	if len(e.ToolWarnings) > 0 {
+		r.warnings = e.ToolWarnings
+	}
+	if len(e.Provenance) > 0 {
+		r.provenance = e.Provenance
+	}
 
-	n := 1 + 2*binary.MaxVarintLen64
+	n := marksLen + 4*binary.MaxVarintLen64 + len(e.Extra)
 	for _, s := range texts(e) {
 		n += len(s) + 2
 	}
 	b := make([]byte, 0, n)
-	b = append(b, marks)
+	b = binary.LittleEndian.AppendUint16(b, marks)
 	for _, s := range texts(e) {
 		b = appendString(b, s)
 	}
@@ -99,13 +124,15 @@ func Pack(e *mcpdir.Entry) Entry {
 			b = appendString(b, rm.Transport)
 		}
 	}
+	b = appendCount(b, e.Extra == nil, len(e.Extra))
+	b = append(b, e.Extra...)
 	b = binary.AppendVarint(b, e.Popularity)
 	if marks&markRareTimes == 0 {
 		b = appendTime(b, e.CreatedAt)
 		b = appendTime(b, e.UpdatedAt)
 	}
 	p := Entry{b: string(b)}
-	if r.packages != nil || r.remotes != nil || r.tools != nil || r.extra != nil || r.aliases != nil ||
+	if r.packages != nil || r.remotes != nil || r.tools != nil || r.aliases != nil ||
 		r.live != nil || r.warnings != nil || r.provenance != nil || marks&markRareTimes != 0 {
 		p.rare = &r
 	}
@@ -187,13 +214,13 @@ func (p Entry) Size() int {
 
 // ID is the entry's id, without unpacking it.
 func (p Entry) ID() string {
-	s, _ := readString(p.b, 1)
+	s, _ := readString(p.b, marksLen)
 	return s
 }
 
 // Name is the entry's name, without unpacking it.
 func (p Entry) Name() string {
-	_, i := readString(p.b, 1)
+	_, i := readString(p.b, marksLen)
 	s, _ := readString(p.b, i)
 	return s
 }
@@ -203,8 +230,8 @@ func (p Entry) Unpack() *mcpdir.Entry {
 	if p.b == "" {
 		return nil
 	}
-	d := decoder{s: p.b, i: 1}
-	marks := p.b[0]
+	d := decoder{s: p.b, i: marksLen}
+	marks := uint16(p.b[0]) | uint16(p.b[1])<<8
 	e := &mcpdir.Entry{
 		IsOfficial: marks&markOfficial != 0, IsVerified: marks&markVerified != 0,
 		Edited: marks&markEdited != 0, Imported: marks&markImported != 0,
@@ -215,7 +242,7 @@ func (p Entry) Unpack() *mcpdir.Entry {
 	}
 	e.Tags, e.Categories, e.Transports = d.strings(), d.strings(), d.strings()
 	if r := p.rare; r != nil {
-		e.Packages, e.Remotes, e.Tools, e.Extra, e.Aliases = r.packages, r.remotes, r.tools, r.extra, r.aliases
+		e.Packages, e.Remotes, e.Tools, e.Aliases = r.packages, r.remotes, r.tools, r.aliases
 		e.Live, e.ToolWarnings, e.Provenance = r.live, r.warnings, r.provenance
 		e.CreatedAt, e.UpdatedAt = r.created, r.updated
 	}
@@ -235,6 +262,22 @@ func (p Entry) Unpack() *mcpdir.Entry {
 				e.Remotes[i].URL, e.Remotes[i].Transport = d.string(), d.string()
 			}
 		}
+	}
+	if marks&markNoTools != 0 {
+		e.Tools = []mcpdir.Tool{}
+	}
+	if marks&markNoAliases != 0 {
+		e.Aliases = []mcpdir.Alias{}
+	}
+	if marks&markNoWarnings != 0 {
+		e.ToolWarnings = []mcpdir.ToolWarning{}
+	}
+	if marks&markNoProvenance != 0 {
+		e.Provenance = []mcpdir.Provenance{}
+	}
+	if n, ok := d.count(); ok {
+		e.Extra = mcpdir.Extra(d.s[d.i : d.i+n])
+		d.i += n
 	}
 	e.Popularity = d.varint()
 	if marks&markRareTimes == 0 {

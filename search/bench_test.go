@@ -158,52 +158,74 @@ func scaledIndex(b *testing.B, entries []*mcpdir.Entry, raw int64, scale int) *I
 
 // buildScaled indexes scale copies of the corpus, each entry of a copy a
 // variant of a real one (another name prefix or suffix, its brief's words
-// shuffled), and reports the build time and the heap the index adds.
+// shuffled), a copy at a time as a replica reads its store, and reports the
+// build time and the heap the index keeps once the copies are gone.
 func buildScaled(b *testing.B, entries []*mcpdir.Entry, raw int64, scale int) *Index {
 	b.Helper()
-	all := scaledEntries(entries, scale)
 	before := heapInUse()
 	start := time.Now()
 	x := New()
 	x.SetResultCache(0)
-	x.Upsert(all...)
+	x.Upsert(entries...)
+	vs := newVariants(entries)
+	for k := 1; k < scale; k++ {
+		x.Upsert(vs.copy(k)...)
+	}
 	took := time.Since(start)
 	after := heapInUse()
 	rawScaled := raw * int64(scale)
-	fmt.Printf("%dx: %d entries, raw %.0f MB; build %s; index heap %.0f MB (%.2fx raw); entries and index %.0f MB\n",
+	fmt.Printf("%dx: %d entries, raw %.0f MB; build %s; index heap %.0f MB (%.2fx raw); with the corpus %.0f MB\n",
 		scale, x.Len(), mb(rawScaled), took.Round(time.Millisecond), mb(after-before),
 		float64(after-before)/float64(rawScaled), mb(after))
 	return x
 }
 
-// scaledEntries are the entries and scale-1 copies of them, each entry of a
-// copy a variant of a real one (another name prefix or suffix, its brief's
-// words shuffled).
+// scaledEntries are the entries and scale-1 copies of them (variants).
 func scaledEntries(entries []*mcpdir.Entry, scale int) []*mcpdir.Entry {
-	rng := rand.New(rand.NewPCG(1, 2))
-	affixes := []string{"pro", "lite", "plus", "next", "cloud", "local", "fast", "secure", "open", "community",
-		"enterprise", "core", "hub", "kit", "bridge", "studio", "agent", "ai", "v2", "x"}
 	all := make([]*mcpdir.Entry, 0, len(entries)*scale)
 	all = append(all, entries...)
+	vs := newVariants(entries)
 	for k := 1; k < scale; k++ {
-		for _, e := range entries {
-			v := *e
-			a := affixes[rng.IntN(len(affixes))]
-			if rng.IntN(2) == 0 {
-				v.Name = a + "-" + e.Name + "-" + strconv.Itoa(k)
-			} else {
-				v.Name = e.Name + "-" + a + "-" + strconv.Itoa(k)
-			}
-			words := strings.Fields(e.Brief)
-			rng.Shuffle(len(words), func(i, j int) { words[i], words[j] = words[j], words[i] })
-			v.Brief = strings.Join(words, " ")
-			v.WebsiteURL = e.WebsiteURL + "-" + strconv.Itoa(k)
-			v.ID = mcpdir.EntryID(v.NaturalKey())
-			v.Packages = []mcpdir.Package{{RegistryType: "npm", Identifier: v.Name}}
-			all = append(all, &v)
-		}
+		all = append(all, vs.copy(k)...)
 	}
 	return all
+}
+
+// variants makes copies of a corpus, each entry of a copy a variant of a
+// real one (another name prefix or suffix, its brief's words shuffled);
+// copies are made in order, 1 first.
+type variants struct {
+	entries []*mcpdir.Entry
+	rng     *rand.Rand
+}
+
+func newVariants(entries []*mcpdir.Entry) *variants {
+	return &variants{entries: entries, rng: rand.New(rand.NewPCG(1, 2))}
+}
+
+var affixes = []string{"pro", "lite", "plus", "next", "cloud", "local", "fast", "secure", "open", "community",
+	"enterprise", "core", "hub", "kit", "bridge", "studio", "agent", "ai", "v2", "x"}
+
+func (vs *variants) copy(k int) []*mcpdir.Entry {
+	rng := vs.rng
+	out := make([]*mcpdir.Entry, 0, len(vs.entries))
+	for _, e := range vs.entries {
+		v := *e
+		a := affixes[rng.IntN(len(affixes))]
+		if rng.IntN(2) == 0 {
+			v.Name = a + "-" + e.Name + "-" + strconv.Itoa(k)
+		} else {
+			v.Name = e.Name + "-" + a + "-" + strconv.Itoa(k)
+		}
+		words := strings.Fields(e.Brief)
+		rng.Shuffle(len(words), func(i, j int) { words[i], words[j] = words[j], words[i] })
+		v.Brief = strings.Join(words, " ")
+		v.WebsiteURL = e.WebsiteURL + "-" + strconv.Itoa(k)
+		v.ID = mcpdir.EntryID(v.NaturalKey())
+		v.Packages = []mcpdir.Package{{RegistryType: "npm", Identifier: v.Name}}
+		out = append(out, &v)
+	}
+	return out
 }
 
 func heapInUse() int64 {

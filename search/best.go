@@ -89,11 +89,11 @@ func (x *Index) betterTie(a, b hit) bool {
 	if da.nameKey != db.nameKey {
 		return da.nameKey < db.nameKey
 	}
-	ea, eb := da.entry, db.entry
-	if ea.Name != eb.Name {
-		return ea.Name < eb.Name
+	pa, pb := &x.packs[a.doc], &x.packs[b.doc]
+	if na, nb := pa.Name(), pb.Name(); na != nb {
+		return na < nb
 	}
-	return ea.ID < eb.ID
+	return pa.ID() < pb.ID()
 }
 
 // selectBest reorders hs so that its first k are the k best, in no order
@@ -195,7 +195,7 @@ func (x *Index) nearDuplicates(a, b uint32) bool {
 	if bits.OnesCount64(da.sig^db.sig) > maxSigDistance {
 		return false
 	}
-	return relatedNames(da.entry.Name[da.stemOff:], db.entry.Name[db.stemOff:])
+	return relatedNames(x.packs[a].Name()[da.stemOff:], x.packs[b].Name()[db.stemOff:])
 }
 
 // relatedNames reports whether the words of one name stem are all words of

@@ -23,6 +23,7 @@ import (
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/gencache"
+	"github.com/mcpdir/mcpdir/packed"
 	"github.com/mcpdir/mcpdir/search/lexicon"
 )
 
@@ -41,10 +42,10 @@ const (
 // maxTF caps a word's count in one field, which BM25 saturates long before.
 const maxTF = 255
 
-// doc is what the index keeps of one entry besides its postings.
+// doc is what the index keeps of one entry besides its postings and
+// its packed form.
 type doc struct {
-	entry *mcpdir.Entry // nil once removed or replaced
-	sig   uint64        // simhash of the brief, to spot near-duplicates
+	sig uint64 // simhash of the brief, to spot near-duplicates
 	// placeholder: the brief and description say nothing (see Params).
 	placeholder bool
 	// stemOff is where the name's stem starts: after an npm scope and a
@@ -90,6 +91,11 @@ type term struct {
 type Index struct {
 	mu   sync.RWMutex
 	docs []doc
+	// packs are the entries, by ordinal, packed (the zero value once
+	// removed or replaced): a 100x directory's entries take a third of
+	// what they take decoded. unpacked keeps those of recent hits.
+	packs    []packed.Entry
+	unpacked unpackedCache
 	// priors is each ordinal's prior, langs its entry's language, facets
 	// its facet values and ties its tieKey, kept dense apart from docs: a
 	// search reads them for many candidates (facets for every match when
@@ -112,6 +118,9 @@ type Index struct {
 	termIDs   map[string]uint32
 	stemHeads map[string]uint32 // stem → a term of its ring
 	dict      dictionary
+	// postingBytes counts the bytes ever appended to postings, clippedAt
+	// its value at the last clipPostings.
+	postingBytes, clippedAt int
 	lenSum    [numFields]int64 // decoded lengths of live entries, by field
 	// gen counts the index's changes: what is cached of its words and
 	// statistics holds for one generation.
@@ -173,7 +182,7 @@ func (x *Index) Get(id string) (*mcpdir.Entry, bool) {
 	if !ok {
 		return nil, false
 	}
-	return x.docs[d].entry, true
+	return x.entryAt(d), true
 }
 
 // chunkSize is how many entries one write lock covers: a big upsert is
@@ -218,21 +227,25 @@ func (x *Index) Upsert(entries ...*mcpdir.Entry) {
 	}
 	x.mu.Lock()
 	x.dict.flush(x.terms, false)
-	if bulk {
+	if bulk && x.postingBytes >= x.clippedAt+x.clippedAt/2 {
 		x.clipPostings()
 	}
+	x.unpacked.grow(len(x.docs))
 	x.gen++
 	x.mu.Unlock()
 }
 
 // clipAfter is the size of an upsert after which the postings lists are
-// clipped to their lengths.
+// clipped to their lengths, once they have grown by half since they last
+// were: a directory indexed in batches copies its common words' lists a
+// few times, not once a batch.
 const clipAfter = 4096
 
 // clipPostings gives back what appending left spare at the end of the
 // postings lists (a third of their bytes after a bulk load); under the
 // write lock. Later appends grow a list again as they would.
 func (x *Index) clipPostings() {
+	x.clippedAt = x.postingBytes
 	for i := range x.terms {
 		if p := x.terms[i].postings; cap(p)-len(p) > len(p)/8 {
 			x.terms[i].postings = slices.Clone(p)
@@ -258,15 +271,19 @@ func (x *Index) Remove(ids ...string) {
 // add indexes one analysed entry under the write lock, replacing the entry
 // with the same ID.
 func (x *Index) add(a *analyzed) {
-	if old, ok := x.ids[a.entry.ID]; ok {
+	id := a.pack.ID()
+	if old, ok := x.ids[id]; ok {
 		var re analyzer
 		x.drop(&re, old)
+		// The key was the old entry's id, which holds its packed string.
+		delete(x.ids, id)
 	}
 	d := uint32(len(x.docs))
 	x.docs = append(x.docs, a.doc)
+	x.packs = append(x.packs, a.pack)
 	x.facets = append(x.facets, x.internFacets(a.entry))
 	x.ties = append(x.ties, tieKey(&a.doc))
-	prior := x.prior(&a.doc)
+	prior := x.prior(&a.doc, a.entry)
 	x.priors = append(x.priors, prior)
 	x.maxPrior = max(x.maxPrior, prior)
 	x.langs = append(x.langs, a.lang)
@@ -274,7 +291,7 @@ func (x *Index) add(a *analyzed) {
 		x.liveBits = append(x.liveBits, 0)
 	}
 	x.liveBits[d/64] |= 1 << (d % 64)
-	x.ids[a.entry.ID] = d
+	x.ids[id] = d
 	x.live++
 	for f, c := range a.lens {
 		x.lenSum[f] += int64(lenDecode(c))
@@ -283,7 +300,9 @@ func (x *Index) add(a *analyzed) {
 		ft := &a.terms[i]
 		id := x.termID(ft.text)
 		t := &x.terms[id]
+		n := len(t.postings)
 		t.postings = appendPosting(t.postings, d-t.last, &ft.tf, &a.lens)
+		x.postingBytes += len(t.postings) - n
 		t.last = d
 		t.df++
 		x.dict.raised(id, t.df)
@@ -296,9 +315,8 @@ func (x *Index) add(a *analyzed) {
 
 // drop marks ordinal d dead, taking its words out of the statistics.
 func (x *Index) drop(a *analyzer, d uint32) {
-	dc := &x.docs[d]
 	var out analyzed
-	a.analyze(&out, dc.entry)
+	a.analyze(&out, x.packs[d].Unpack())
 	for _, ft := range out.terms {
 		if id, ok := x.termIDs[ft.text]; ok && x.terms[id].df > 0 {
 			t := &x.terms[id]
@@ -311,7 +329,8 @@ func (x *Index) drop(a *analyzer, d uint32) {
 	for f, c := range out.lens {
 		x.lenSum[f] -= int64(lenDecode(c))
 	}
-	*dc = doc{}
+	x.docs[d] = doc{}
+	x.packs[d] = packed.Entry{}
 	x.priors[d] = 0
 	x.facets[d] = facetIDs{}
 	x.liveBits[d/64] &^= 1 << (d % 64)
@@ -324,6 +343,8 @@ func (x *Index) termID(text string) uint32 {
 	if id, ok := x.termIDs[text]; ok {
 		return id
 	}
+	// Not the entry's memory, which the index does not keep.
+	text = strings.Clone(text)
 	id := uint32(len(x.terms))
 	x.terms = append(x.terms, term{text: text, sameStem: id})
 	x.termIDs[text] = id
@@ -349,20 +370,24 @@ func (x *Index) compactIfWorthIt() {
 	renum := make([]uint32, len(x.docs))
 	n := uint32(0)
 	for i := range x.docs {
-		if x.docs[i].entry == nil {
+		if !x.packs[i].Valid() {
 			continue
 		}
 		renum[i] = n + 1
 		x.docs[n] = x.docs[i]
+		x.packs[n] = x.packs[i]
 		x.priors[n] = x.priors[i]
 		x.langs[n] = x.langs[i]
 		x.facets[n] = x.facets[i]
 		x.ties[n] = x.ties[i]
-		x.ids[x.docs[n].entry.ID] = n
+		x.ids[x.packs[n].ID()] = n
 		n++
 	}
 	clear(x.docs[n:])
+	clear(x.packs[n:])
 	x.docs = x.docs[:n]
+	x.packs = x.packs[:n]
+	x.unpacked.reset(len(x.docs))
 	x.priors = x.priors[:n]
 	x.langs = x.langs[:n]
 	x.facets = x.facets[:n]
@@ -549,6 +574,7 @@ var republishers = []string{"iflow-mcp-", "mseep-", "mcpbind-"}
 // analyzed is one entry's words and statistics, ready to be indexed.
 type analyzed struct {
 	entry *mcpdir.Entry
+	pack  packed.Entry
 	lang  lexicon.Lang
 	doc   doc
 	lens  [numFields]uint8 // lenCode of each field's length
@@ -589,9 +615,9 @@ func (a *analyzer) analyze(out *analyzed, e *mcpdir.Entry) {
 	clear(a.pos)
 	a.reader.Begin(e.Title, e.Brief)
 	out.lang = a.reader.Lang
-	out.entry = e
+	out.entry, out.pack = e, packed.Pack(e)
 	out.terms = out.terms[:0]
-	out.doc = doc{entry: e, popularity: e.Popularity, nameKey: head(e.Name)}
+	out.doc = doc{popularity: e.Popularity, nameKey: head(e.Name)}
 	out.words = [numFields]int{}
 	publisher, name := splitNamespace(e.Name)
 	a.field(out, fieldName, name)
@@ -737,9 +763,9 @@ func Build(ctx context.Context, store mcpdir.EntryStore) (*Index, error) {
 func (x *Index) Entries(yield func(*mcpdir.Entry)) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	for i := range x.docs {
-		if e := x.docs[i].entry; e != nil {
-			yield(e)
+	for d := range x.packs {
+		if x.packs[d].Valid() {
+			yield(x.unpacked.peek(&x.packs[d], uint32(d)))
 		}
 	}
 }

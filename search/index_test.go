@@ -422,7 +422,7 @@ func TestAliasNamesAreNames(t *testing.T) {
 	merged.Aliases = []mcpdir.Alias{{ID: mcpdir.EntryID("name:@stripe/mcp"), Name: "@stripe/mcp"}}
 	x := indexOf(append(testEntries(), merged))
 	res := x.Search("stripe", 5)
-	if len(res.Hits) == 0 || res.Hits[0].Entry != merged {
+	if len(res.Hits) == 0 || res.Hits[0].Entry.ID != merged.ID {
 		t.Fatalf("stripe: %v", names(res))
 	}
 }

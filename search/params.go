@@ -112,8 +112,8 @@ func (x *Index) SetParams(p Params) {
 	x.gen++
 	x.maxPrior = 0
 	for d := range x.docs {
-		if x.docs[d].entry != nil {
-			x.priors[d] = x.prior(&x.docs[d])
+		if x.packs[d].Valid() {
+			x.priors[d] = x.prior(&x.docs[d], x.packs[d].Unpack())
 			x.maxPrior = max(x.maxPrior, x.priors[d])
 		}
 	}
@@ -127,9 +127,8 @@ func (x *Index) Params() Params {
 }
 
 // prior is an entry's prior under the index's params.
-func (x *Index) prior(d *doc) float32 {
+func (x *Index) prior(d *doc, e *mcpdir.Entry) float32 {
 	p := &x.params
-	e := d.entry
 	prior := 1 + float64(p.Popularity)*math.Log1p(float64(max(e.Popularity, 0)))
 	if d.placeholder {
 		prior *= float64(p.Placeholder)

@@ -73,7 +73,7 @@ func TestResultCacheFollowsChanges(t *testing.T) {
 	}
 	storm := entry("storm-watch", "Weather alerts and storm warnings", 1000)
 	x.Upsert(storm)
-	if res := x.Find(q); res.Total != 2 || len(res.Hits) != 2 || res.Hits[0].Entry != storm && res.Hits[1].Entry != storm {
+	if res := x.Find(q); res.Total != 2 || len(res.Hits) != 2 || res.Hits[0].Entry.Name != "storm-watch" && res.Hits[1].Entry.Name != "storm-watch" {
 		t.Fatalf("after adding storm-watch: %d matches, %d hits", res.Total, len(res.Hits))
 	}
 	renamed := entry("storm-watch", "Storm warnings", 1000)

@@ -443,7 +443,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 		if i > 0 {
 			sc = min(sc, hits[i-1].Score)
 		}
-		hits[i] = mcpdir.Hit{Entry: x.docs[h.doc].entry, Score: sc}
+		hits[i] = mcpdir.Hit{Entry: x.entryAt(h.doc), Score: sc}
 	}
 	return mcpdir.SearchResult{Hits: hits, Total: total}
 }

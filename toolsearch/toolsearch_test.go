@@ -49,7 +49,7 @@ func TestFindsToolsByWhatTheyDo(t *testing.T) {
 		t.Fatalf("item: %+v", it)
 	}
 	// The server is still a server: its own index finds it.
-	if r := x.Find(mcpdir.Query{Text: "geocode", Limit: 5}); len(r.Hits) == 0 || r.Hits[0].Entry != es["maps"] {
+	if r := x.Find(mcpdir.Query{Text: "geocode", Limit: 5}); len(r.Hits) == 0 || r.Hits[0].Entry.ID != es["maps"].ID {
 		t.Fatalf("servers by their tools: %+v", r.Hits)
 	}
 }
