@@ -121,7 +121,7 @@ type Index struct {
 	// postingBytes counts the bytes ever appended to postings, clippedAt
 	// its value at the last clipPostings.
 	postingBytes, clippedAt int
-	lenSum    [numFields]int64 // decoded lengths of live entries, by field
+	lenSum                  [numFields]int64 // decoded lengths of live entries, by field
 	// gen counts the index's changes: what is cached of its words and
 	// statistics holds for one generation.
 	gen uint64
