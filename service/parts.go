@@ -52,13 +52,26 @@ func BuildDirectory(ctx context.Context, store mcpdir.Store, searchCache int, tr
 		}
 		index.SetListing(approved)
 	}
-	var all []*mcpdir.Entry
-	if err := store.AllEntries(ctx, func(e *mcpdir.Entry) error { all = append(all, e); return nil }); err != nil {
+	// The entries go in as they are read, a batch at a time: what indexing
+	// a batch makes on the way (each entry's words, the groups it joins) is
+	// garbage before the next, rather than all of it at once at the peak.
+	batch := make([]*mcpdir.Entry, 0, buildBatch)
+	err = store.AllEntries(ctx, func(e *mcpdir.Entry) error {
+		if batch = append(batch, e); len(batch) == buildBatch {
+			index.Upsert(batch...)
+			batch = batch[:0]
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, nil, nil, fmt.Errorf("build index: %w", err)
 	}
-	index.Upsert(all...)
+	index.Upsert(batch...)
 	return index, inner, tools, nil
 }
+
+// buildBatch is how many entries BuildDirectory indexes at a time.
+const buildBatch = 8192
 
 // orDefault is trust, or mcpdir.DefaultTrust if it is the zero Trust.
 func orDefault(trust mcpdir.Trust) mcpdir.Trust {
