@@ -173,9 +173,8 @@ func (x *Index) Upsert(records ...*mcpdir.Entry) {
 	for i, e := range records {
 		r := held[i]
 		old, carried := r.p, r.carries
-		p := ps[i]
-		r.fresh = r.fresh || p != old
-		r.p, r.carries, given[r] = p, len(e.Aliases) > 0, e
+		r.p, r.carries, given[r] = ps[i], len(e.Aliases) > 0, e
+		r.fresh = r.fresh || r.p != old
 		if ev := sumOf(e); !old.Valid() || r.ev != ev {
 			r.ev = ev
 			changed = append(changed, change{r, old, carried, r.keys})
