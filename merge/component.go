@@ -131,31 +131,28 @@ func (x *Index) link(r *record, keys keyList) {
 }
 
 // neighbours appends to out the records that share a key with the record
-// of id, were it e with keys: those bearing its keys, those carrying its
-// id as an alias, and the records of the aliases e carries.
-func (x *Index) neighbours(out []*record, id string, e *mcpdir.Entry, keys keyList) []*record {
-	if e == nil {
-		return out
-	}
+// of id, were it one with keys carrying aliases: those bearing its keys,
+// those carrying its id as an alias, and the records of its aliases.
+func (x *Index) neighbours(out []*record, id string, aliases []mcpdir.Alias, keys keyList) []*record {
 	for k := range keys.all {
 		for r := range x.bearers[k].all {
 			out = append(out, r)
 		}
 	}
-	return x.bearersOfID(out, id, e.Aliases)
+	return x.bearersOfID(out, id, aliases)
 }
 
 // bearersOfID appends to out the records whose id or alias is id, and
 // those of the ids of aliases (but id).
 func (x *Index) bearersOfID(out []*record, id string, aliases []mcpdir.Alias) []*record {
-	if r := x.records[id]; r != nil && r.e != nil {
+	if r := x.records[id]; r != nil && r.p.Valid() {
 		out = append(out, r)
 	}
 	for r := range x.bearers[linkKey(idKey, id)].all {
 		out = append(out, r)
 	}
 	for _, a := range aliases {
-		if r := x.records[a.ID]; r != nil && r.e != nil && a.ID != id {
+		if r := x.records[a.ID]; r != nil && r.p.Valid() && a.ID != id {
 			out = append(out, r)
 		}
 	}
@@ -227,7 +224,9 @@ func (x *Index) component(seeds []*record) []*record {
 		}
 		r.mark = m
 		out = append(out, r)
-		queue = x.neighbours(queue, r.id, r.e, r.keys)
+		if r.p.Valid() {
+			queue = x.neighbours(queue, r.id, aliasesOf(r.p, r.carries), r.keys)
+		}
 		for p := range x.rules.Joins {
 			for i, end := range p {
 				if end == r.id {

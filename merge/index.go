@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/packed"
 )
 
 // Inner is the search index the merged entries go into (search.Index).
@@ -26,7 +27,11 @@ type Inner interface {
 // It keeps one record struct per record, by id, which also holds the
 // record's group when the group's id is the record's (issue 36: eight maps
 // by id string, several rebuilt on every regrouping, cost three times as
-// much, about 900 bytes a record besides the records themselves).
+// much, about 900 bytes a record besides the records themselves). It
+// keeps each record packed (package packed), and unpacks the records it
+// needs whole: those of a component it groups again, of a group it merges
+// again (issue 36: decoded, the records were two thirds of a 100x
+// replica's heap).
 type Index struct {
 	inner Inner
 
@@ -59,7 +64,7 @@ type Index struct {
 // of its id, which is always one of its members (Resolve).
 type record struct {
 	id string
-	e  *mcpdir.Entry // nil: being removed
+	p  packed.Entry // none (the zero Entry): being removed
 	// ev is the record's evidence signature as last grouped: a record
 	// written again with the same one cannot change the groups.
 	ev evidenceSum
@@ -70,16 +75,25 @@ type record struct {
 	group *record
 
 	// Of the group this record holds (group == the record), under mu:
-	// members as last merged, canonical first (a group whose records are
-	// the same pointers is not merged again): one, or many when more than
-	// one (most groups are of one record, which costs no slice); its
-	// Owners, whether its entry is in the inner index, and whether a
-	// member carries aliases (whose ids aliased maps to it).
-	one     *mcpdir.Entry
-	many    *[]*mcpdir.Entry
+	// members as last merged, canonical first (a group of the same
+	// records, none of them fresh, is not merged again): one, or many
+	// when more than one (most groups are of one record, which costs no
+	// slice); its Owners, whether its entry is in the inner index, and
+	// whether a member carries aliases (whose ids aliased maps to it).
+	one     *record
+	many    *[]*record
 	owners  int32
 	shown   bool
 	aliases bool
+
+	// carries is whether the record carries aliases (a merged entry
+	// written back), which link it (neighbours) and which only unpacking
+	// it gives.
+	carries bool
+	// fresh is whether the record was written with another value since
+	// its group's members were last set: its group's entry is to be
+	// merged again even if its members are the same.
+	fresh bool
 
 	mark uint32 // a walk's visit (Index.nextMark), under mu
 }
@@ -140,30 +154,43 @@ func (x *Index) Upsert(records ...*mcpdir.Entry) {
 			}
 		}
 	}
+	// A changed record as it was (old none if new): what it leaves.
 	type change struct {
-		r    *record
-		old  *mcpdir.Entry
-		keys keyList
+		r       *record
+		old     packed.Entry
+		carried bool
+		keys    keyList
+	}
+	// Packed first, side by side: among the garbage the rest of the
+	// writing makes, the packed entries' spans would stay part empty once
+	// it is collected (at a build, about 200 bytes a record more in use).
+	ps := make([]packed.Entry, len(records))
+	for i, e := range records {
+		ps[i] = packed.Pack(e)
 	}
 	var changed []change
+	given := make(decoded, len(records))
 	for i, e := range records {
 		r := held[i]
-		old := r.e
-		r.e = e
-		if ev := sumOf(e); old == nil || r.ev != ev {
+		old, carried := r.p, r.carries
+		r.p, r.carries, given[r] = ps[i], len(e.Aliases) > 0, e
+		r.fresh = r.fresh || r.p != old
+		if ev := sumOf(e); !old.Valid() || r.ev != ev {
 			r.ev = ev
-			changed = append(changed, change{r, old, r.keys})
+			changed = append(changed, change{r, old, carried, r.keys})
 		}
 	}
 	if len(changed) > 0 {
 		for _, c := range changed {
-			x.link(c.r, linkKeys(c.r.e, c.r.id))
+			x.link(c.r, linkKeys(given[c.r], c.r.id))
 		}
 		seeds := make([]*record, 0, len(records)+len(changed))
 		for _, c := range changed {
-			seeds = x.neighbours(seeds, c.r.id, c.old, c.keys) // what it leaves
+			if c.old.Valid() {
+				seeds = x.neighbours(seeds, c.r.id, aliasesOf(c.old, c.carried), c.keys) // what it leaves
+			}
 		}
-		x.regroupAround(append(seeds, held...))
+		x.regroupAround(append(seeds, held...), given)
 		return
 	}
 	m := x.nextMark()
@@ -175,15 +202,40 @@ func (x *Index) Upsert(records ...*mcpdir.Entry) {
 		}
 		h.mark = m
 		ms := h.members()
-		for i, e := range ms {
-			ms[i] = x.records[idOf(e)].e
-		}
 		h.setMembers(ms)
 		if h.shown {
-			out = append(out, merged(Group{ID: h.id, Members: ms, Owners: int(h.owners)}))
+			out = append(out, merged(Group{ID: h.id, Members: given.entries(ms), Owners: int(h.owners)}))
 		}
 	}
 	x.inner.Upsert(out...)
+}
+
+// decoded are the entries given to Upsert, by record: used as they are
+// rather than unpacked again.
+type decoded map[*record]*mcpdir.Entry
+
+// entry is r's entry, as given or unpacked.
+func (d decoded) entry(r *record) *mcpdir.Entry {
+	if e := d[r]; e != nil {
+		return e
+	}
+	return r.p.Unpack()
+}
+
+func (d decoded) entries(rs []*record) []*mcpdir.Entry {
+	es := make([]*mcpdir.Entry, len(rs))
+	for i, r := range rs {
+		es[i] = d.entry(r)
+	}
+	return es
+}
+
+// aliasesOf are the aliases of p, which carries some or none.
+func aliasesOf(p packed.Entry, carries bool) []mcpdir.Alias {
+	if !carries {
+		return nil
+	}
+	return p.Unpack().Aliases
 }
 
 // Remove drops records by id.
@@ -193,36 +245,37 @@ func (x *Index) Remove(ids ...string) {
 	var seeds []*record
 	for _, id := range ids {
 		r := x.records[id]
-		if r == nil || r.e == nil {
+		if r == nil || !r.p.Valid() {
 			continue
 		}
-		old, keys := r.e, r.keys
-		r.e, r.ev = nil, evidenceSum{}
+		aliases, keys := aliasesOf(r.p, r.carries), r.keys
+		r.p, r.carries, r.ev = packed.Entry{}, false, evidenceSum{}
 		x.live--
 		x.link(r, keyList{})
-		seeds = append(x.neighbours(seeds, id, old, keys), r)
+		seeds = append(x.neighbours(seeds, id, aliases, keys), r)
 	}
 	if seeds != nil {
-		x.regroupAround(seeds)
+		x.regroupAround(seeds, nil)
 	}
 }
 
 // regroupAround groups again the components of seeds (records there are
-// or were): the whole directory when they reach a quarter of it.
-func (x *Index) regroupAround(seeds []*record) {
+// or were), whose entries given has or unpacks: the whole directory when
+// they reach a quarter of it.
+func (x *Index) regroupAround(seeds []*record, given decoded) {
 	if len(seeds) > x.live/4 {
-		x.regroup()
+		x.regroup(given)
 		return
 	}
 	scope := x.component(seeds)
 	if len(scope) > x.live/2 {
-		x.regroup()
+		x.regroup(given)
 		return
 	}
 	sub := make([]*mcpdir.Entry, 0, len(scope))
 	for _, r := range scope {
-		if r.e != nil {
-			sub = append(sub, r.e)
+		if r.p.Valid() {
+			sub = append(sub, given.entry(r))
 		}
 	}
 	groups, conflicts := Resolve(sub, x.rules)
@@ -235,7 +288,7 @@ func (x *Index) SetSplits(s Splits) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.rules.Splits = s
-	x.regroup()
+	x.regroup(nil)
 }
 
 // SetAdmin replaces the pairs of records an admin declared distinct and
@@ -244,7 +297,7 @@ func (x *Index) SetAdmin(splits, joins Splits) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.rules.Splits, x.rules.Joins = splits, joins
-	x.regroup()
+	x.regroup(nil)
 }
 
 // SetListing serves only the groups that hold a record of approved (the
@@ -254,7 +307,7 @@ func (x *Index) SetListing(approved map[string]bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.approved = approved
-	x.regroup()
+	x.regroup(nil)
 }
 
 // listed reports whether a group of these members is served.
@@ -279,14 +332,15 @@ func (x *Index) listed(ms []*mcpdir.Entry) bool {
 // enough to join them, as last grouped.
 func (x *Index) Conflicts() []Conflict { return *x.conflicts.Load() }
 
-// regroup groups every record and brings the inner index to the result:
-// the entries of groups that changed (or came to be listed) are merged
-// again, those of groups that are no more (or no longer listed) removed.
-func (x *Index) regroup() {
+// regroup groups every record, whose entries given has or unpacks, and
+// brings the inner index to the result: the entries of groups that changed
+// (or came to be listed) are merged again, those of groups that are no
+// more (or no longer listed) removed.
+func (x *Index) regroup(given decoded) {
 	all := make([]*mcpdir.Entry, 0, x.live)
 	for _, r := range x.records {
-		if r.e != nil {
-			all = append(all, r.e)
+		if r.p.Valid() {
+			all = append(all, given.entry(r))
 		}
 	}
 	groups, conflicts := Resolve(all, x.rules)
@@ -328,19 +382,24 @@ func (x *Index) install(groups []Group, conflicts []Conflict, scope []*record) {
 		}
 		sortConflicts(conflicts)
 	}
-	// The new groups' holders, marked when listed; the entries of those
-	// that changed.
+	// The new groups' holders and members, the holders marked when
+	// listed; the entries of those that changed.
 	holders := make([]*record, len(groups))
+	members := make([][]*record, len(groups))
 	listed := x.nextMark()
 	var upsert []*mcpdir.Entry
 	for i, g := range groups {
 		h := x.records[g.ID]
 		holders[i] = h
+		members[i] = make([]*record, len(g.Members))
+		for j, e := range g.Members {
+			members[i][j] = x.records[idOf(e)]
+		}
 		if !x.listed(g.Members) {
 			continue
 		}
 		h.mark = listed
-		if h.group != h || !h.shown || !h.sameMembers(g.Members) || int(h.owners) != g.Owners {
+		if h.group != h || !h.shown || !h.sameMembers(members[i]) || int(h.owners) != g.Owners {
 			upsert = append(upsert, merged(g))
 		}
 	}
@@ -376,10 +435,10 @@ func (x *Index) install(groups []Group, conflicts []Conflict, scope []*record) {
 	}
 	for i, g := range groups {
 		h := holders[i]
-		h.setMembers(g.Members)
+		h.setMembers(members[i])
 		h.owners, h.shown = int32(g.Owners), h.mark == listed
-		for _, e := range g.Members {
-			x.records[idOf(e)].group = h
+		for j, e := range g.Members {
+			members[i][j].group = h
 			for _, a := range e.Aliases {
 				if x.aliased == nil {
 					x.aliased = map[string]*record{}
@@ -390,13 +449,13 @@ func (x *Index) install(groups []Group, conflicts []Conflict, scope []*record) {
 	}
 	if scope == nil {
 		for id, r := range x.records {
-			if r.e == nil {
+			if !r.p.Valid() {
 				delete(x.records, id)
 			}
 		}
 	} else {
 		for _, r := range scope {
-			if r.e == nil {
+			if !r.p.Valid() {
 				delete(x.records, r.id)
 			}
 		}
@@ -408,17 +467,22 @@ func (x *Index) install(groups []Group, conflicts []Conflict, scope []*record) {
 
 // members are the members of the group r holds, in a slice of their own
 // when one.
-func (r *record) members() []*mcpdir.Entry {
+func (r *record) members() []*record {
 	switch {
 	case r.many != nil:
 		return *r.many
 	case r.one != nil:
-		return []*mcpdir.Entry{r.one}
+		return []*record{r.one}
 	}
 	return nil
 }
 
-func (r *record) setMembers(ms []*mcpdir.Entry) {
+// setMembers makes ms the members of the group r holds, as merged: none
+// of them fresh any more.
+func (r *record) setMembers(ms []*record) {
+	for _, m := range ms {
+		m.fresh = false
+	}
 	r.one, r.many = nil, nil
 	switch len(ms) {
 	case 0:
@@ -429,8 +493,12 @@ func (r *record) setMembers(ms []*mcpdir.Entry) {
 	}
 }
 
-// sameMembers reports whether the group r holds has members ms.
-func (r *record) sameMembers(ms []*mcpdir.Entry) bool {
+// sameMembers reports whether the group r holds has members ms, none of
+// them written with another value since.
+func (r *record) sameMembers(ms []*record) bool {
+	if slices.ContainsFunc(ms, func(m *record) bool { return m.fresh }) {
+		return false
+	}
 	if r.many != nil {
 		return slices.Equal(*r.many, ms)
 	}
@@ -490,8 +558,8 @@ func (x *Index) Holders(name string) []*mcpdir.Entry {
 	defer x.mu.Unlock()
 	var out []*mcpdir.Entry
 	for r := range x.bearers[linkKey(nameKey, name)].all {
-		if serverName(r.e.Name, r.e.Source) == name {
-			out = append(out, r.e)
+		if e := r.p.Unpack(); serverName(e.Name, e.Source) == name {
+			out = append(out, e)
 		}
 	}
 	return out
@@ -519,7 +587,7 @@ func (x *Index) GroupOf(id string) (string, []string, bool) {
 	}
 	var ids []string
 	for _, m := range h.members() {
-		ids = append(ids, idOf(m))
+		ids = append(ids, m.id)
 	}
 	return h.id, ids, true
 }

@@ -18,7 +18,11 @@ import (
 //	go test ./merge -run '^$' -bench IndexMemory -benchtime 3x
 //
 // heap: HeapInuse after Upsert of the whole directory into an empty
-// index, less before, in bytes a record; build: that Upsert's time;
+// index, less before, in bytes a record (the records themselves are kept
+// by the benchmark, so not counted); replica: HeapAlloc after the same,
+// less before, once the records given are dropped, as a replica drops
+// those it read (what the index keeps of them counted); build: that
+// Upsert's time;
 // write-evidence: one record written again with other evidence (its
 // website, so its package, changes, and back: its group splits and joins
 // again); write-brief: one record written again with a new brief (its
@@ -42,6 +46,21 @@ func BenchmarkIndexMemory(b *testing.B) {
 			}
 			b.ReportMetric(perRecord, "B/record")
 			b.ReportMetric(perRecord*float64(len(all))/1e6, "MB")
+		})
+		b.Run(fmt.Sprintf("replica/x%d", scale), func(b *testing.B) {
+			var perRecord float64
+			var n int
+			for b.Loop() {
+				b.StopTimer()
+				before := heapAlloc()
+				var x *Index
+				x, n = replica(b, scale)
+				perRecord = float64(heapAlloc()-before) / float64(n)
+				runtime.KeepAlive(x)
+				b.StartTimer()
+			}
+			b.ReportMetric(perRecord, "B/record")
+			b.ReportMetric(perRecord*float64(n)/1e6, "MB")
 		})
 		b.Run(fmt.Sprintf("build/x%d", scale), func(b *testing.B) {
 			for b.Loop() {
@@ -109,6 +128,25 @@ func scaledDirectory(entries []*mcpdir.Entry, scale int) []*mcpdir.Entry {
 		}
 	}
 	return all
+}
+
+// replica is a merged index of the directory at scale as a replica holds
+// it: the records it was given dropped (its inner index keeps nothing),
+// what it keeps of them stays. n is how many records.
+func replica(b *testing.B, scale int) (x *Index, n int) {
+	entries, _ := directory(b, sharedData(b))
+	all := scaledDirectory(entries, scale)
+	x = NewIndex(discard{}, DefaultRules())
+	x.Upsert(all...)
+	return x, len(all)
+}
+
+func heapAlloc() int64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
 }
 
 func heapInuse() int64 {
