@@ -16,6 +16,9 @@ import (
 type Inner interface {
 	mcpdir.SearchIndex
 	Entries(yield func(*mcpdir.Entry))
+	// UpsertPacked is Upsert of entries packed, which it keeps as they
+	// are: a lone record's entry shares the record's memory.
+	UpsertPacked(ps ...packed.Entry)
 }
 
 // Index is the directory as people and agents see it: it takes the stored
@@ -194,7 +197,7 @@ func (x *Index) Upsert(records ...*mcpdir.Entry) {
 		return
 	}
 	m := x.nextMark()
-	var out []*mcpdir.Entry
+	var out upserts
 	for _, r := range held {
 		h := r.group
 		if h.mark == m {
@@ -204,10 +207,33 @@ func (x *Index) Upsert(records ...*mcpdir.Entry) {
 		ms := h.members()
 		h.setMembers(ms)
 		if h.shown {
-			out = append(out, merged(Group{ID: h.id, Members: given.entries(ms), Owners: int(h.owners)}))
+			out.add(ms, func() Group { return Group{ID: h.id, Members: given.entries(ms), Owners: int(h.owners)} })
 		}
 	}
-	x.inner.Upsert(out...)
+	out.to(x.inner)
+}
+
+// upserts are the entries a write brings to the inner index: a lone
+// record as it is packed, other groups merged.
+type upserts struct {
+	packs   []packed.Entry
+	entries []*mcpdir.Entry
+}
+
+// add adds the entry of a group of members ms, which group gives.
+func (u *upserts) add(ms []*record, group func() Group) {
+	if len(ms) == 1 && !ms[0].carries {
+		u.packs = append(u.packs, ms[0].p)
+		return
+	}
+	u.entries = append(u.entries, Merge(group()))
+}
+
+func (u *upserts) to(inner Inner) {
+	if len(u.packs) > 0 {
+		inner.UpsertPacked(u.packs...)
+	}
+	inner.Upsert(u.entries...)
 }
 
 // decoded are the entries given to Upsert, by record: used as they are
@@ -387,7 +413,7 @@ func (x *Index) install(groups []Group, conflicts []Conflict, scope []*record) {
 	holders := make([]*record, len(groups))
 	members := make([][]*record, len(groups))
 	listed := x.nextMark()
-	var upsert []*mcpdir.Entry
+	var upsert upserts
 	for i, g := range groups {
 		h := x.records[g.ID]
 		holders[i] = h
@@ -400,7 +426,7 @@ func (x *Index) install(groups []Group, conflicts []Conflict, scope []*record) {
 		}
 		h.mark = listed
 		if h.group != h || !h.shown || !h.sameMembers(members[i]) || int(h.owners) != g.Owners {
-			upsert = append(upsert, merged(g))
+			upsert.add(members[i], func() Group { return g })
 		}
 	}
 	var remove []string
@@ -411,7 +437,7 @@ func (x *Index) install(groups []Group, conflicts []Conflict, scope []*record) {
 	}
 	// New entries first, then the records to them, then old entries gone:
 	// a lookup meanwhile finds the old entry or the new, never none.
-	x.inner.Upsert(upsert...)
+	upsert.to(x.inner)
 	x.gmu.Lock()
 	var unaliased map[*record]bool // old groups whose aliases are to go
 	for _, h := range old {
@@ -512,14 +538,6 @@ func (x *Index) holderOf(id string) *record {
 		return r.group
 	}
 	return x.aliased[id]
-}
-
-// merged is a group's entry: a lone record is served as it is.
-func merged(g Group) *mcpdir.Entry {
-	if len(g.Members) == 1 && len(g.Members[0].Aliases) == 0 {
-		return g.Members[0]
-	}
-	return Merge(g)
 }
 
 // evidenceSum is the first half of the SHA-256 of a record's evidenceOf:

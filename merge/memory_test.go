@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/packed"
 )
 
 // BenchmarkIndexMemory measures what a merged index keeps besides its
@@ -164,6 +165,7 @@ type discard struct{}
 func (discard) Search(string, int) mcpdir.SearchResult { return mcpdir.SearchResult{} }
 func (discard) Find(mcpdir.Query) mcpdir.SearchResult  { return mcpdir.SearchResult{} }
 func (discard) Upsert(...*mcpdir.Entry)                {}
+func (discard) UpsertPacked(...packed.Entry)           {}
 func (discard) Remove(...string)                       {}
 func (discard) Get(string) (*mcpdir.Entry, bool)       { return nil, false }
 func (discard) Len() int                               { return 0 }

@@ -12,6 +12,7 @@ package packed
 
 import (
 	"encoding/binary"
+	"sync"
 	"time"
 
 	"github.com/mcpdir/mcpdir"
@@ -97,12 +98,9 @@ func Pack(e *mcpdir.Entry) Entry {
 		r.provenance = e.Provenance
 	}
 
-	n := marksLen + 4*binary.MaxVarintLen64 + len(e.Extra)
-	for _, s := range texts(e) {
-		n += len(s) + 2
-	}
-	b := make([]byte, 0, n)
-	b = binary.LittleEndian.AppendUint16(b, marks)
+	scratch := scratches.Get().(*[]byte)
+	defer scratches.Put(scratch)
+	b := binary.LittleEndian.AppendUint16((*scratch)[:0], marks)
 	for _, s := range texts(e) {
 		b = appendString(b, s)
 	}
@@ -131,6 +129,7 @@ func Pack(e *mcpdir.Entry) Entry {
 		b = appendTime(b, e.CreatedAt)
 		b = appendTime(b, e.UpdatedAt)
 	}
+	*scratch = b
 	p := Entry{b: string(b)}
 	if r.packages != nil || r.remotes != nil || r.tools != nil || r.aliases != nil ||
 		r.live != nil || r.warnings != nil || r.provenance != nil || marks&markRareTimes != 0 {
@@ -138,6 +137,10 @@ func Pack(e *mcpdir.Entry) Entry {
 	}
 	return p
 }
+
+// scratches are Pack's buffers: what it packs is copied once, to a string
+// of its size, and leaves no garbage.
+var scratches = sync.Pool{New: func() any { return new([]byte) }}
 
 // texts are an entry's text fields in the order they are packed: the id
 // and name first, for ID and Name.
@@ -200,6 +203,18 @@ func appendTime(b []byte, t time.Time) []byte {
 	return binary.AppendUvarint(b, uint64(t.Nanosecond()))
 }
 
+// Plain reports whether p's entry has no tools, live check or tool
+// warnings, not even an empty list of warnings: nothing for a scan of its
+// tools to read or to change (toolscan), no tool to index (toolsearch).
+func (p Entry) Plain() bool {
+	if p.b == "" || p.marks()&markNoWarnings != 0 {
+		return false
+	}
+	return p.rare == nil || p.rare.tools == nil && p.rare.live == nil && p.rare.warnings == nil
+}
+
+func (p Entry) marks() uint16 { return binary.LittleEndian.Uint16([]byte(p.b[:marksLen])) }
+
 // Valid reports whether p holds an entry.
 func (p Entry) Valid() bool { return p.b != "" }
 
@@ -231,7 +246,7 @@ func (p Entry) Unpack() *mcpdir.Entry {
 		return nil
 	}
 	d := decoder{s: p.b, i: marksLen}
-	marks := uint16(p.b[0]) | uint16(p.b[1])<<8
+	marks := p.marks()
 	e := &mcpdir.Entry{
 		IsOfficial: marks&markOfficial != 0, IsVerified: marks&markVerified != 0,
 		Edited: marks&markEdited != 0, Imported: marks&markImported != 0,

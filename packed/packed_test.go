@@ -152,3 +152,26 @@ func BenchmarkUnpack(b *testing.B) {
 		ps[i%len(ps)].Unpack()
 	}
 }
+
+// Plain is what a scan of tools has nothing in: no tools, live check or
+// warnings, not even an empty list of warnings.
+func TestPlain(t *testing.T) {
+	for _, c := range []struct {
+		e     mcpdir.Entry
+		plain bool
+	}{
+		{mcpdir.Entry{ID: "a", Tools: []mcpdir.Tool{}, Extra: mcpdir.Extra(`{"x":1}`)}, true},
+		{mcpdir.Entry{ID: "a", Aliases: []mcpdir.Alias{{ID: "b"}}}, true},
+		{mcpdir.Entry{ID: "a", Tools: []mcpdir.Tool{{Name: "t"}}}, false},
+		{mcpdir.Entry{ID: "a", Live: &mcpdir.LiveCheck{}}, false},
+		{mcpdir.Entry{ID: "a", ToolWarnings: []mcpdir.ToolWarning{}}, false},
+		{mcpdir.Entry{ID: "a", ToolWarnings: []mcpdir.ToolWarning{{Kind: "k"}}}, false},
+	} {
+		if got := Pack(&c.e).Plain(); got != c.plain {
+			t.Errorf("%+v: Plain %v, want %v", c.e, got, c.plain)
+		}
+	}
+	if (Entry{}).Plain() {
+		t.Error("no entry is plain")
+	}
+}

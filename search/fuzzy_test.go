@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/packed"
 	"github.com/mcpdir/mcpdir/search/lexicon"
 )
 
@@ -241,7 +242,8 @@ func TestDictionaryBoundsRise(t *testing.T) {
 	var a analyzer
 	for i := range 50 {
 		var out analyzed
-		a.analyze(&out, &mcpdir.Entry{ID: fmt.Sprint("n", i), Name: "bravo", Brief: "new" + fmt.Sprint(i)})
+		e := &mcpdir.Entry{ID: fmt.Sprint("n", i), Name: "bravo", Brief: "new" + fmt.Sprint(i)}
+		a.analyze(&out, e, packed.Pack(e))
 		x.add(&out) // as an upsert's chunk does, before its words are merged
 	}
 	if len(x.dict.pending) == 0 {

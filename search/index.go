@@ -193,37 +193,65 @@ const chunkSize = 1024
 // ignored. It is also the bulk path: the text of many entries is analysed
 // in parallel, outside the lock.
 func (x *Index) Upsert(entries ...*mcpdir.Entry) {
-	bulk := len(entries) >= clipAfter
+	x.upsert(len(entries), func(a *analyzer, out []analyzed, lo, hi int) []analyzed {
+		for _, e := range entries[lo:hi] {
+			if e != nil && e.ID != "" {
+				out = append(out, analyzed{})
+				a.analyze(&out[len(out)-1], e, packed.Pack(e))
+			}
+		}
+		return out
+	})
+}
+
+// UpsertPacked is Upsert of packed entries, which the index keeps as they
+// are: a caller that keeps them too (merge.Index, a lone record's) shares
+// their memory.
+func (x *Index) UpsertPacked(ps ...packed.Entry) {
+	x.upsert(len(ps), func(a *analyzer, out []analyzed, lo, hi int) []analyzed {
+		for _, p := range ps[lo:hi] {
+			if p.Valid() && p.ID() != "" {
+				out = append(out, analyzed{})
+				a.analyze(&out[len(out)-1], p.Unpack(), p)
+			}
+		}
+		return out
+	})
+}
+
+// upsert indexes n entries, which analyzeAll analyses by range.
+func (x *Index) upsert(n int, analyzeAll func(a *analyzer, out []analyzed, lo, hi int) []analyzed) {
+	bulk := n >= clipAfter
 	workers := runtime.GOMAXPROCS(0)
 	batch := make([][]analyzed, workers)
-	for len(entries) > 0 {
-		n := min(len(entries), chunkSize*workers)
-		if n <= chunkSize {
+	for done := 0; done < n; {
+		m := min(n-done, chunkSize*workers)
+		if m <= chunkSize {
 			var a analyzer
-			batch = [][]analyzed{a.analyzeAll(nil, entries[:n])}
+			batch = [][]analyzed{analyzeAll(&a, nil, done, done+m)}
 		} else {
 			var wg sync.WaitGroup
 			for w := range workers {
-				lo, hi := min(w*chunkSize, n), min((w+1)*chunkSize, n)
+				lo, hi := done+min(w*chunkSize, m), done+min((w+1)*chunkSize, m)
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
 					var a analyzer
-					batch[w] = a.analyzeAll(batch[w][:0], entries[lo:hi])
+					batch[w] = analyzeAll(&a, batch[w][:0], lo, hi)
 				}()
 			}
 			wg.Wait()
 		}
+		done += m
 		for _, as := range batch {
 			x.mu.Lock()
 			for i := range as {
 				x.add(&as[i])
 			}
-			x.dict.flush(x.terms, len(entries) > n)
+			x.dict.flush(x.terms, done < n)
 			x.gen++
 			x.mu.Unlock()
 		}
-		entries = entries[n:]
 	}
 	x.mu.Lock()
 	x.dict.flush(x.terms, false)
@@ -316,7 +344,7 @@ func (x *Index) add(a *analyzed) {
 // drop marks ordinal d dead, taking its words out of the statistics.
 func (x *Index) drop(a *analyzer, d uint32) {
 	var out analyzed
-	a.analyze(&out, x.packs[d].Unpack())
+	a.analyze(&out, x.packs[d].Unpack(), x.packs[d])
 	for _, ft := range out.terms {
 		if id, ok := x.termIDs[ft.text]; ok && x.terms[id].df > 0 {
 			t := &x.terms[id]
@@ -597,25 +625,15 @@ type analyzer struct {
 	reader lexicon.Reader
 }
 
-func (a *analyzer) analyzeAll(out []analyzed, entries []*mcpdir.Entry) []analyzed {
-	for _, e := range entries {
-		if e == nil || e.ID == "" {
-			continue
-		}
-		out = append(out, analyzed{})
-		a.analyze(&out[len(out)-1], e)
-	}
-	return out
-}
-
-func (a *analyzer) analyze(out *analyzed, e *mcpdir.Entry) {
+// analyze analyses e, which p packs.
+func (a *analyzer) analyze(out *analyzed, e *mcpdir.Entry, p packed.Entry) {
 	if a.pos == nil {
 		a.pos = make(map[string]int)
 	}
 	clear(a.pos)
 	a.reader.Begin(e.Title, e.Brief)
 	out.lang = a.reader.Lang
-	out.entry, out.pack = e, packed.Pack(e)
+	out.entry, out.pack = e, p
 	out.terms = out.terms[:0]
 	out.doc = doc{popularity: e.Popularity, nameKey: head(e.Name)}
 	out.words = [numFields]int{}

@@ -6,12 +6,14 @@ import (
 	"sync"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/packed"
 )
 
 // Inner is the index a scanning Index writes to (toolsearch.Index).
 type Inner interface {
 	mcpdir.SearchIndex
 	Entries(yield func(*mcpdir.Entry))
+	UpsertPacked(ps ...packed.Entry)
 }
 
 // maxKept bounds the scans an Index remembers; past it, it forgets them
@@ -54,6 +56,24 @@ func (x *Index) Upsert(entries ...*mcpdir.Entry) {
 		out[i] = &c
 	}
 	x.Inner.Upsert(out...)
+}
+
+// UpsertPacked passes on the packed entries that have nothing to scan as
+// they are (most), and scans the others as Upsert does.
+func (x *Index) UpsertPacked(ps ...packed.Entry) {
+	plain := make([]packed.Entry, 0, len(ps))
+	var other []*mcpdir.Entry
+	for _, p := range ps {
+		if p.Plain() {
+			plain = append(plain, p)
+		} else if p.Valid() {
+			other = append(other, p.Unpack())
+		}
+	}
+	x.Inner.UpsertPacked(plain...)
+	if other != nil {
+		x.Upsert(other...)
+	}
 }
 
 // scan is Scan's answer for a definition, from what is kept when it was

@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/packed"
 	"github.com/mcpdir/mcpdir/search"
 )
 
@@ -20,6 +21,7 @@ import (
 type Servers interface {
 	mcpdir.SearchIndex
 	Entries(yield func(*mcpdir.Entry))
+	UpsertPacked(ps ...packed.Entry)
 }
 
 // PerServer is how many tools of one server a top 10 holds, unless the
@@ -82,6 +84,37 @@ func (x *Index) Upsert(entries ...*mcpdir.Entry) {
 	}
 	x.tools.Remove(gone...)
 	x.tools.Upsert(docs...)
+}
+
+// UpsertPacked adds or replaces servers that offer no tools (packed.Entry's
+// Plain), dropping the tools they offered before; it unpacks the others
+// for Upsert.
+func (x *Index) UpsertPacked(ps ...packed.Entry) {
+	plain := make([]packed.Entry, 0, len(ps))
+	var other []*mcpdir.Entry
+	for _, p := range ps {
+		if p.Plain() {
+			plain = append(plain, p)
+		} else if p.Valid() {
+			other = append(other, p.Unpack())
+		}
+	}
+	x.Servers.UpsertPacked(plain...)
+	x.mu.Lock()
+	var gone []string
+	for _, p := range plain {
+		id := p.ID()
+		for _, d := range x.byServer[id] {
+			gone = append(gone, d)
+			delete(x.refs, d)
+		}
+		delete(x.byServer, id)
+	}
+	x.tools.Remove(gone...)
+	x.mu.Unlock()
+	if other != nil {
+		x.Upsert(other...)
+	}
 }
 
 // Remove drops servers, and their tools.
