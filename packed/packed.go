@@ -133,7 +133,8 @@ func Pack(e *mcpdir.Entry) Entry {
 	p := Entry{b: string(b)}
 	if r.packages != nil || r.remotes != nil || r.tools != nil || r.aliases != nil ||
 		r.live != nil || r.warnings != nil || r.provenance != nil || marks&markRareTimes != 0 {
-		p.rare = &r
+		kept := r // only what is kept is allocated
+		p.rare = &kept
 	}
 	return p
 }
