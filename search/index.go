@@ -275,10 +275,19 @@ const clipAfter = 4096
 func (x *Index) clipPostings() {
 	x.clippedAt = x.postingBytes
 	for i := range x.terms {
-		if p := x.terms[i].postings; cap(p)-len(p) > len(p)/8 {
-			x.terms[i].postings = slices.Clone(p)
-		}
+		x.terms[i].postings = clipped(x.terms[i].postings)
 	}
+	// And the arrays by ordinal, which grow as the postings do.
+	x.docs, x.packs, x.priors, x.langs = clipped(x.docs), clipped(x.packs), clipped(x.priors), clipped(x.langs)
+	x.facets, x.ties, x.terms = clipped(x.facets), clipped(x.ties), clipped(x.terms)
+}
+
+// clipped is s in an array of its length when appending left much spare.
+func clipped[T any](s []T) []T {
+	if cap(s)-len(s) > len(s)/8 {
+		return slices.Clone(s)
+	}
+	return s
 }
 
 // Remove drops entries by ID; unknown IDs are ignored.
