@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/merge"
+	"github.com/mcpdir/mcpdir/packed"
 	"github.com/mcpdir/mcpdir/search"
 )
 
@@ -215,5 +216,37 @@ func TestIndexRegroupsComponentsAsTheWhole(t *testing.T) {
 				t.Fatalf("seed %d step %d: %d entries and %d conflicts, want %d and %d", seed, step, x.Len(), len(x.Conflicts()), len(want), len(conflicts))
 			}
 		}
+	}
+}
+
+// writes records what an inner index is given, and keeps it.
+type writes struct {
+	*search.Index
+	entries, packs int
+}
+
+func (w *writes) Upsert(es ...*mcpdir.Entry) { w.entries += len(es); w.Index.Upsert(es...) }
+func (w *writes) UpsertPacked(ps ...packed.Entry) {
+	w.packs += len(ps)
+	w.Index.UpsertPacked(ps...)
+}
+
+// A lone record reaches the search index packed, as the merged index keeps
+// it (one copy for both); a merged group's entry is made, and packed there.
+// What the index serves is the same either way.
+func TestLoneRecordsGoPacked(t *testing.T) {
+	inner := &writes{Index: search.New()}
+	x := merge.NewIndex(inner, merge.DefaultRules())
+	reg, pkg := postgresRecords(t)
+	weather, git := corpus(t, "npm", "weather-mcp"), corpus(t, "npm", "mcp-server-git")
+	x.Upsert(reg, pkg, weather, git)
+	if inner.packs != 2 || inner.entries != 1 {
+		t.Fatalf("%d packed entries and %d made, want 2 (weather, git) and 1 (postgres)", inner.packs, inner.entries)
+	}
+	if e, ok := x.Get(weather.ID); !ok || !reflect.DeepEqual(e, weather) {
+		t.Fatalf("weather is served as %+v, want %+v", e, weather)
+	}
+	if e, ok := x.Get(pkg.ID); !ok || e.ID != reg.ID || len(e.Aliases) != 1 {
+		t.Fatalf("postgres is served as %+v", e)
 	}
 }
