@@ -111,7 +111,7 @@ type Index struct {
 	// live has a bit per ordinal, set while its entry is indexed: a scan
 	// checks it for every posting, so it is kept dense.
 	liveBits  []uint64
-	ids       map[string]uint32
+	ids       idTable
 	live      int // entries indexed
 	dead      int // ordinals of replaced or removed entries still in postings
 	terms     []term
@@ -148,7 +148,6 @@ var _ mcpdir.SearchIndex = (*Index)(nil)
 // New returns an empty index.
 func New() *Index {
 	return &Index{
-		ids:         make(map[string]uint32),
 		termIDs:     make(map[string]uint32),
 		stemHeads:   make(map[string]uint32),
 		facetIDs:    make(map[string]uint32),
@@ -178,7 +177,7 @@ func (x *Index) Generation() uint64 {
 func (x *Index) Get(id string) (*mcpdir.Entry, bool) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	d, ok := x.ids[id]
+	d, ok := x.ids.get(id, x.packs)
 	if !ok {
 		return nil, false
 	}
@@ -297,8 +296,8 @@ func (x *Index) Remove(ids ...string) {
 	x.gen++
 	var a analyzer
 	for _, id := range ids {
-		if d, ok := x.ids[id]; ok {
-			delete(x.ids, id)
+		if slot, d, ok := x.ids.lookup(id, x.packs); ok {
+			x.ids.removeAt(slot, x.packs)
 			x.drop(&a, d)
 		}
 	}
@@ -308,12 +307,10 @@ func (x *Index) Remove(ids ...string) {
 // add indexes one analysed entry under the write lock, replacing the entry
 // with the same ID.
 func (x *Index) add(a *analyzed) {
-	id := a.pack.ID()
-	if old, ok := x.ids[id]; ok {
+	slot, old, replaces := x.ids.lookup(a.pack.ID(), x.packs)
+	if replaces {
 		var re analyzer
 		x.drop(&re, old)
-		// The key was the old entry's id, which holds its packed string.
-		delete(x.ids, id)
 	}
 	d := uint32(len(x.docs))
 	x.docs = append(x.docs, a.doc)
@@ -328,7 +325,11 @@ func (x *Index) add(a *analyzed) {
 		x.liveBits = append(x.liveBits, 0)
 	}
 	x.liveBits[d/64] |= 1 << (d % 64)
-	x.ids[id] = d
+	if replaces {
+		x.ids.slots[slot] = d + 1
+	} else {
+		x.ids.add(d, x.packs)
+	}
 	x.live++
 	for f, c := range a.lens {
 		x.lenSum[f] += int64(lenDecode(c))
@@ -417,7 +418,6 @@ func (x *Index) compactIfWorthIt() {
 		x.langs[n] = x.langs[i]
 		x.facets[n] = x.facets[i]
 		x.ties[n] = x.ties[i]
-		x.ids[x.packs[n].ID()] = n
 		n++
 	}
 	clear(x.docs[n:])
@@ -425,6 +425,7 @@ func (x *Index) compactIfWorthIt() {
 	x.docs = x.docs[:n]
 	x.packs = x.packs[:n]
 	x.unpacked.reset(len(x.docs))
+	x.ids.reset(len(x.docs), x.packs)
 	x.priors = x.priors[:n]
 	x.langs = x.langs[:n]
 	x.facets = x.facets[:n]
