@@ -110,7 +110,15 @@ func Pack(e *mcpdir.Entry) Entry {
 	if marks&markRarePackages == 0 {
 		b = appendCount(b, e.Packages == nil, len(e.Packages))
 		for _, p := range e.Packages {
-			for _, s := range [...]string{p.RegistryType, p.Identifier, p.Version, p.Transport, p.RuntimeHint} {
+			b = appendString(b, p.RegistryType)
+			// A package is most often named as its entry is: a mark then.
+			if p.Identifier == e.Name && p.Identifier != "" {
+				b = append(b, 0)
+			} else {
+				b = binary.AppendUvarint(b, uint64(len(p.Identifier))+1)
+				b = append(b, p.Identifier...)
+			}
+			for _, s := range [...]string{p.Version, p.Transport, p.RuntimeHint} {
 				b = appendString(b, s)
 			}
 		}
@@ -127,7 +135,11 @@ func Pack(e *mcpdir.Entry) Entry {
 	b = binary.AppendVarint(b, e.Popularity)
 	if marks&markRareTimes == 0 {
 		b = appendTime(b, e.CreatedAt)
-		b = appendTime(b, e.UpdatedAt)
+		if e.UpdatedAt == e.CreatedAt && e.CreatedAt != (time.Time{}) {
+			b = append(b, 2) // updated when created: a mark
+		} else {
+			b = appendTime(b, e.UpdatedAt)
+		}
 	}
 	*scratch = b
 	p := Entry{b: string(b)}
@@ -267,7 +279,14 @@ func (p Entry) Unpack() *mcpdir.Entry {
 			e.Packages = make([]mcpdir.Package, n)
 			for i := range e.Packages {
 				pk := &e.Packages[i]
-				pk.RegistryType, pk.Identifier, pk.Version, pk.Transport, pk.RuntimeHint = d.string(), d.string(), d.string(), d.string(), d.string()
+				pk.RegistryType = d.string()
+				if n := int(d.uvarint()); n == 0 {
+					pk.Identifier = e.Name
+				} else {
+					pk.Identifier = d.s[d.i : d.i+n-1]
+					d.i += n - 1
+				}
+				pk.Version, pk.Transport, pk.RuntimeHint = d.string(), d.string(), d.string()
 			}
 		}
 	}
@@ -297,7 +316,13 @@ func (p Entry) Unpack() *mcpdir.Entry {
 	}
 	e.Popularity = d.varint()
 	if marks&markRareTimes == 0 {
-		e.CreatedAt, e.UpdatedAt = d.time(), d.time()
+		e.CreatedAt = d.time()
+		if d.s[d.i] == 2 {
+			d.i++
+			e.UpdatedAt = e.CreatedAt
+		} else {
+			e.UpdatedAt = d.time()
+		}
 	}
 	return e
 }

@@ -60,6 +60,21 @@ func TestTimes(t *testing.T) {
 	}
 }
 
+// What is packed as a mark (a package named as its entry, updated when
+// created) comes back as it was.
+func TestMarks(t *testing.T) {
+	at := time.Unix(1764000000, 5).UTC()
+	for _, e := range []*mcpdir.Entry{
+		{ID: "a", Name: "x", Packages: []mcpdir.Package{{Identifier: "x"}, {Identifier: "y"}, {}}, CreatedAt: at, UpdatedAt: at},
+		{ID: "a", Name: "", Packages: []mcpdir.Package{{Identifier: ""}}, UpdatedAt: at},
+		{ID: "a", CreatedAt: at, UpdatedAt: at.Add(time.Second)},
+	} {
+		if got := Pack(e).Unpack(); !reflect.DeepEqual(got, e) {
+			t.Errorf("unpacked\n%+v\nwant\n%+v", got, e)
+		}
+	}
+}
+
 func TestZero(t *testing.T) {
 	if (Entry{}).Valid() || (Entry{}).Unpack() != nil {
 		t.Fatal("the zero Entry holds an entry")
