@@ -228,6 +228,19 @@ func (p Entry) Plain() bool {
 
 func (p Entry) marks() uint16 { return binary.LittleEndian.Uint16([]byte(p.b[:marksLen])) }
 
+// SplitPlain splits ps into the plain ones and the others, unpacked.
+func SplitPlain(ps []Entry) (plain []Entry, other []*mcpdir.Entry) {
+	plain = make([]Entry, 0, len(ps))
+	for _, p := range ps {
+		if p.Plain() {
+			plain = append(plain, p)
+		} else if p.Valid() {
+			other = append(other, p.Unpack())
+		}
+	}
+	return plain, other
+}
+
 // Valid reports whether p holds an entry.
 func (p Entry) Valid() bool { return p.b != "" }
 

@@ -61,15 +61,7 @@ func (x *Index) Upsert(entries ...*mcpdir.Entry) {
 // UpsertPacked passes on the packed entries that have nothing to scan as
 // they are (most), and scans the others as Upsert does.
 func (x *Index) UpsertPacked(ps ...packed.Entry) {
-	plain := make([]packed.Entry, 0, len(ps))
-	var other []*mcpdir.Entry
-	for _, p := range ps {
-		if p.Plain() {
-			plain = append(plain, p)
-		} else if p.Valid() {
-			other = append(other, p.Unpack())
-		}
-	}
+	plain, other := packed.SplitPlain(ps)
 	x.Inner.UpsertPacked(plain...)
 	if other != nil {
 		x.Upsert(other...)

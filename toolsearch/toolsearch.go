@@ -90,15 +90,7 @@ func (x *Index) Upsert(entries ...*mcpdir.Entry) {
 // Plain), dropping the tools they offered before; it unpacks the others
 // for Upsert.
 func (x *Index) UpsertPacked(ps ...packed.Entry) {
-	plain := make([]packed.Entry, 0, len(ps))
-	var other []*mcpdir.Entry
-	for _, p := range ps {
-		if p.Plain() {
-			plain = append(plain, p)
-		} else if p.Valid() {
-			other = append(other, p.Unpack())
-		}
-	}
+	plain, other := packed.SplitPlain(ps)
 	x.Servers.UpsertPacked(plain...)
 	x.mu.Lock()
 	var gone []string

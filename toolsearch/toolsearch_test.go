@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/packed"
 	"github.com/mcpdir/mcpdir/search"
 	"github.com/mcpdir/mcpdir/toolsearch"
 	"github.com/mcpdir/mcpdir/wire"
@@ -132,4 +133,20 @@ func containsTool(r mcpdir.ToolResult, name string) bool {
 		}
 	}
 	return false
+}
+
+// A server written again packed with no tools (packed.Entry.Plain) loses
+// the tools it had, and one that has tools is indexed with them.
+func TestPackedWrites(t *testing.T) {
+	x, es := directory()
+	maps := *es["maps"]
+	maps.Tools = nil
+	x.UpsertPacked(packed.Pack(&maps))
+	if res := x.FindTools(mcpdir.Query{Text: "geocode an address", Limit: 5}); len(res.Hits) != 0 {
+		t.Fatalf("geocode after the server dropped its tools: %v", hitNames(res))
+	}
+	x.UpsertPacked(packed.Pack(es["maps"]))
+	if res := x.FindTools(mcpdir.Query{Text: "geocode an address", Limit: 5}); len(res.Hits) == 0 || res.Hits[0].Tool.Name != "geocode" {
+		t.Fatalf("geocode after the server has it again: %v", hitNames(res))
+	}
 }
