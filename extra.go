@@ -63,15 +63,20 @@ func (x Extra) Get(key string) (json.RawMessage, bool) {
 	for i := 1; i < len(x) && x[i] == '"'; {
 		end := skipValue(x, i)
 		k := x[i:end]
-		var name string
+		// A plain key is compared in place, not copied: walks read every entry's.
+		var match bool
 		if bytes.IndexByte(k, '\\') < 0 {
-			name = string(k[1 : len(k)-1])
-		} else if json.Unmarshal(k, &name) != nil {
-			return nil, false
+			match = string(k[1:len(k)-1]) == key
+		} else {
+			var name string
+			if json.Unmarshal(k, &name) != nil {
+				return nil, false
+			}
+			match = name == key
 		}
 		start := end + 1 // past ':'
 		end = skipValue(x, start)
-		if name == key {
+		if match {
 			return json.RawMessage(x[start:end:end]), true
 		}
 		i = end + 1 // past ',' or '}'

@@ -28,7 +28,9 @@ type metadata struct {
 
 // serve renders rows: from the entry, for a server's latest version in the
 // directory; from the version's record, read from the history, for the
-// others.
+// others. A row whose entry the directory no longer has (removed, or
+// merged into another, since the view was made) is left out, as it is
+// once the view is made again.
 func (a *API) serve(ctx context.Context, rows []row, scores []float64) ([]Server, error) {
 	var names []string
 	for _, rw := range rows {
@@ -53,7 +55,11 @@ func (a *API) serve(ctx context.Context, rows []row, scores []float64) ([]Server
 			if scores != nil {
 				score = &scores[i]
 			}
-			srv := response(rw.entry, rw.name, rw.head, score)
+			e, ok := a.Dir.Get(rw.id)
+			if !ok || e.ID != rw.id {
+				continue
+			}
+			srv := response(e, rw.name, rw.head, score)
 			if om, ok := srv.Meta[OfficialMeta].(registry.Official); ok && !rw.latest {
 				om.IsLatest = false // an entry behind its history (ownRow)
 				srv.Meta[OfficialMeta] = om
@@ -71,11 +77,13 @@ func (a *API) serve(ctx context.Context, rows []row, scores []float64) ([]Server
 	return out, nil
 }
 
-// serverVersion is the version a server is served at.
-func serverVersion(e *mcpdir.Entry, name string) (string, map[string]any) {
-	s, _ := record(e, name)
-	v, _ := s["version"].(string)
-	return v, s
+// serverVersion is the version an entry is served at (its record's),
+// without making its record.
+func serverVersion(e *mcpdir.Entry) string {
+	if v, _ := published(e)["version"].(string); v != "" && len(v) <= maxVersion {
+		return v
+	}
+	return versionOf(e)
 }
 
 // response is an entry as the API serves it, with its metadata; head is

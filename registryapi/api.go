@@ -28,6 +28,8 @@ type Directory interface {
 	Generation() uint64
 	// Entries calls yield with every entry, in no order.
 	Entries(yield func(*mcpdir.Entry))
+	// Get returns an entry by id.
+	Get(id string) (*mcpdir.Entry, bool)
 	// Find is the directory's ranked search.
 	Find(q mcpdir.Query) mcpdir.SearchResult
 }
@@ -206,19 +208,17 @@ func (a *API) list(w http.ResponseWriter, r *http.Request) {
 		for ; i < len(v.rows); i++ {
 			if f.keep(v.rows[i]) {
 				last := rows[len(rows)-1]
-				next = encodeCursor("n", last.name+"\x00"+last.version())
+				next = encodeCursor("n", last.name+"\x00"+last.version)
 				break
 			}
 		}
 	}
-	out := serverList{Servers: []Server{}, Metadata: metadata{NextCursor: next, Count: len(rows)}}
 	served, err := a.serve(r.Context(), rows, scores)
 	if err != nil {
 		a.unavailable(w, r, err)
 		return
 	}
-	out.Servers = append(out.Servers, served...)
-	a.write(w, r, out)
+	a.write(w, r, serverList{Servers: served, Metadata: metadata{NextCursor: next, Count: len(served)}})
 }
 
 // versions is GET /v0.1/servers/{serverName}/versions: the versions of a
@@ -231,6 +231,10 @@ func (a *API) versions(w http.ResponseWriter, r *http.Request) {
 	served, err := a.serve(r.Context(), rows, nil)
 	if err != nil {
 		a.unavailable(w, r, err)
+		return
+	}
+	if len(served) == 0 {
+		Fail(w, http.StatusNotFound, "Server not found")
 		return
 	}
 	a.write(w, r, serverList{Servers: served, Metadata: metadata{Count: len(served)}})
@@ -248,7 +252,7 @@ func (a *API) version(w http.ResponseWriter, r *http.Request) {
 		if want == "latest" {
 			return rw.latest
 		}
-		return rw.version() == want
+		return rw.version == want
 	})
 	if i < 0 {
 		Fail(w, http.StatusNotFound, "Server version not found")
@@ -257,6 +261,10 @@ func (a *API) version(w http.ResponseWriter, r *http.Request) {
 	served, err := a.serve(r.Context(), rows[i:i+1], nil)
 	if err != nil {
 		a.unavailable(w, r, err)
+		return
+	}
+	if len(served) == 0 {
+		Fail(w, http.StatusNotFound, "Server not found")
 		return
 	}
 	a.write(w, r, served[0])

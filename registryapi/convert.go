@@ -79,13 +79,7 @@ type liveMeta struct {
 // namespace/name form and its server.json, with what had to change.
 func record(e *mcpdir.Entry, name string) (map[string]any, []string) {
 	var changed []string
-	s := map[string]any{}
-	if raw, ok := e.Extra.Get("server"); ok && e.Source == mcpdir.SourceRegistry {
-		// A registry's record is served as it was published.
-		if json.Unmarshal(raw, &s) != nil {
-			s = map[string]any{}
-		}
-	}
+	s := published(e)
 	if len(s) == 0 {
 		s = converted(e)
 		changed = append(changed, "converted")
@@ -98,6 +92,20 @@ func record(e *mcpdir.Entry, name string) (map[string]any, []string) {
 		changed = append(changed, "version")
 	}
 	return s, append(changed, fitRecord(s, name)...)
+}
+
+// published is the record a registry published of its entry, served as it
+// was; nil for an entry from elsewhere, or one unreadable.
+func published(e *mcpdir.Entry) map[string]any {
+	raw, ok := e.Extra.Get("server")
+	if !ok || e.Source != mcpdir.SourceRegistry {
+		return nil
+	}
+	var s map[string]any
+	if json.Unmarshal(raw, &s) != nil {
+		return nil
+	}
+	return s
 }
 
 // fitRecord makes a published record the nearest one the schema takes,

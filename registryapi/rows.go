@@ -19,50 +19,56 @@ type view struct {
 	byID            map[string]string // an entry's served name
 }
 
-// row is one version of a server.
+// row is one version of a server: what listing, filtering and ordering
+// need of it. A row keeps no entry (the directory's are unpacked for the
+// walk that makes the view, each a copy): those served are read again.
 type row struct {
 	name string
-	// entry is the server's entry: nil when every version is deleted.
-	entry *mcpdir.Entry
+	// id is the server's entry's: "" when every version is deleted.
+	id      string
+	version string
 	// head is the version in the history (its record not read); nil for
 	// an entry with no history, served at its own version.
-	head   *mcpdir.ServerVersion
-	latest bool
+	head *mcpdir.ServerVersion
+	// updated is when the row last changed here: the entry's time, or the
+	// version's.
+	updated time.Time
+	latest  bool
 	// own marks the row served from the entry: the version the entry is
 	// at (ownRow).
 	own bool
+	// deleted is the row's status: the entry's, or the version's.
+	deleted bool
 }
 
 // fromEntry reports whether the row is served from the entry: the
 // server's version in the directory.
-func (r row) fromEntry() bool { return r.entry != nil && r.own }
+func (r row) fromEntry() bool { return r.id != "" && r.own }
 
-func (r row) version() string {
-	if r.head != nil {
-		return r.head.Version
-	}
-	v, _ := serverVersion(r.entry, r.name)
-	return v
+// server is a server as the view is made: its entry's values that its rows
+// need, and its versions.
+type server struct {
+	name, id string
+	registry bool
+	version  string    // the entry's (serverVersion)
+	deleted  bool      // the entry is deleted (official)
+	updated  time.Time // the entry's
+	versions []*mcpdir.ServerVersion
 }
 
-func (r row) status() string {
-	if r.fromEntry() {
-		return official(r.entry).Status
+// row is the server's row of version h (nil: the entry with no history).
+func (s *server) row(h *mcpdir.ServerVersion, latest, own bool) row {
+	r := row{name: s.name, id: s.id, version: s.version, head: h, latest: latest, own: own, deleted: s.deleted}
+	if h != nil {
+		r.version, r.updated = h.Version, h.UpdatedAt
+		if !r.fromEntry() {
+			r.deleted = h.Status == mcpdir.StatusDeleted
+		}
 	}
-	return r.head.Status
-}
-
-// updated is when the row last changed here: the entry's time, or the
-// version's.
-func (r row) updated() time.Time {
-	t := time.Time{}
-	if r.head != nil {
-		t = r.head.UpdatedAt
+	if r.fromEntry() && s.updated.After(r.updated) {
+		r.updated = s.updated
 	}
-	if r.fromEntry() && r.entry.UpdatedAt.After(t) {
-		t = r.entry.UpdatedAt
-	}
-	return t
+	return r
 }
 
 // current returns the view of the directory as it is now.
@@ -83,11 +89,6 @@ func (a *API) current(ctx context.Context) (*view, error) {
 			return nil, err
 		}
 	}
-	type server struct {
-		name     string
-		entry    *mcpdir.Entry
-		versions []*mcpdir.ServerVersion
-	}
 	var servers []server
 	a.Dir.Entries(func(e *mcpdir.Entry) {
 		// A merged entry's versions are its registry record's, whose id
@@ -100,7 +101,8 @@ func (a *API) current(ctx context.Context) (*view, error) {
 			}
 			delete(heads, al.ID)
 		}
-		servers = append(servers, server{name: ServedName(e), entry: e, versions: vs})
+		servers = append(servers, server{name: ServedName(e), id: e.ID, registry: e.Source == mcpdir.SourceRegistry,
+			version: serverVersion(e), deleted: deleted(e), updated: e.UpdatedAt, versions: vs})
 	})
 	// Two entries may derive one name (the same server from a registry
 	// and from elsewhere): the registry's, or else the first by id, keeps
@@ -109,18 +111,18 @@ func (a *API) current(ctx context.Context) (*view, error) {
 		if c := strings.Compare(a.name, b.name); c != 0 {
 			return c
 		}
-		if ar, br := a.entry.Source == mcpdir.SourceRegistry, b.entry.Source == mcpdir.SourceRegistry; ar != br {
-			if ar {
+		if a.registry != b.registry {
+			if a.registry {
 				return -1
 			}
 			return 1
 		}
-		return strings.Compare(a.entry.ID, b.entry.ID)
+		return strings.Compare(a.id, b.id)
 	})
 	taken := make(map[string]bool, len(servers))
 	for i := range servers {
 		if i > 0 && servers[i].name == servers[i-1].name {
-			servers[i].name = dedupe(servers[i].name, servers[i].entry.ID)
+			servers[i].name = dedupe(servers[i].name, servers[i].id)
 		}
 		taken[servers[i].name] = true
 	}
@@ -135,26 +137,40 @@ func (a *API) current(ctx context.Context) (*view, error) {
 		}
 	}
 	slices.SortFunc(servers, func(a, b server) int { return strings.Compare(a.name, b.name) })
-	v := &view{gen: gen, historyGen: hgen, byName: make(map[string][2]int, len(servers)), byID: make(map[string]string, len(servers))}
+	n := 0
 	for _, s := range servers {
+		n += max(1, len(s.versions))
+	}
+	v := &view{gen: gen, historyGen: hgen, rows: make([]row, 0, n),
+		byName: make(map[string][2]int, len(servers)), byID: make(map[string]string, len(servers))}
+	for i := range servers {
+		s := &servers[i]
 		first := len(v.rows)
 		if len(s.versions) == 0 {
-			v.rows = append(v.rows, row{name: s.name, entry: s.entry, latest: true, own: true})
+			v.rows = append(v.rows, s.row(nil, true, true))
 		} else {
 			latest := s.versions[mcpdir.LatestVersion(s.versions)]
 			slices.SortFunc(s.versions, mcpdir.NewerVersion)
-			own := ownRow(s.entry, s.name, s.versions, latest)
+			own := ownRow(s, latest)
 			for _, h := range s.versions {
-				v.rows = append(v.rows, row{name: s.name, entry: s.entry, head: h, latest: h == latest, own: h == own})
+				v.rows = append(v.rows, s.row(h, h == latest, h == own))
 			}
 		}
 		v.byName[s.name] = [2]int{first, len(v.rows)}
-		if s.entry != nil {
-			v.byID[s.entry.ID] = s.name
+		if s.id != "" {
+			v.byID[s.id] = s.name
 		}
 	}
 	a.view = v
 	return v, nil
+}
+
+// deleted reports whether an entry's status is deleted (official's): only
+// a registry's metadata says so, and the others' are not read.
+func deleted(e *mcpdir.Entry) bool {
+	_, meta := e.Extra.Get("registry_meta")
+	_, status := e.Extra.Get("registry_status")
+	return (meta || status) && official(e).Status == mcpdir.StatusDeleted
 }
 
 // ownRow is the version of a server that its entry serves: the one the
@@ -165,16 +181,15 @@ func (a *API) current(ctx context.Context) (*view, error) {
 // as the version its place in the list says and no version is served
 // twice. An entry at a version not in the history is served as the
 // latest.
-func ownRow(e *mcpdir.Entry, name string, versions []*mcpdir.ServerVersion, latest *mcpdir.ServerVersion) *mcpdir.ServerVersion {
-	if e == nil {
+func ownRow(s *server, latest *mcpdir.ServerVersion) *mcpdir.ServerVersion {
+	if s.id == "" {
 		return nil
 	}
-	ev, _ := serverVersion(e, name)
-	if ev == latest.Version {
+	if s.version == latest.Version {
 		return latest
 	}
-	for _, h := range versions {
-		if h.Version == ev {
+	for _, h := range s.versions {
+		if h.Version == s.version {
 			return h
 		}
 	}
@@ -196,10 +211,10 @@ type filter struct {
 }
 
 func (f filter) keep(r row) bool {
-	if !f.includeDeleted && r.status() == mcpdir.StatusDeleted {
+	if !f.includeDeleted && r.deleted {
 		return false
 	}
-	if !f.since.IsZero() && !r.updated().After(f.since) {
+	if !f.since.IsZero() && !r.updated.After(f.since) {
 		return false
 	}
 	switch f.version {
@@ -207,7 +222,7 @@ func (f filter) keep(r row) bool {
 	case "latest":
 		return r.latest
 	default:
-		return r.version() == f.version
+		return r.version == f.version
 	}
 	return true
 }

@@ -252,21 +252,32 @@ func (p *Pages) adminEntries(data *adminPage, r *http.Request) {
 	q := r.URL.Query()
 	data.Query = strings.TrimSpace(q.Get("q"))
 	data.Page = max(1, min(atoi(q.Get("page")), 10000))
-	var all []*mcpdir.Entry
+	from := (data.Page - 1) * adminPageSize
+	var page []*mcpdir.Entry
+	hits := 0
 	if data.Query != "" {
 		if keywords, err := mcpdir.ValidateKeywords(data.Query); err == nil {
 			res := p.index.Find(mcpdir.Query{Text: keywords, Limit: data.Page * adminPageSize})
-			for _, h := range res.Hits {
-				all = append(all, h.Entry)
+			hits, data.EntryCount = len(res.Hits), res.Total
+			for _, h := range res.Hits[min(hits, from):min(hits, from+adminPageSize)] {
+				page = append(page, h.Entry)
 			}
-			data.EntryCount = res.Total
 		}
 	} else if p.admin.Entries != nil {
-		p.admin.Entries(func(e *mcpdir.Entry) { all = append(all, e) })
-		slices.SortFunc(all, func(x, y *mcpdir.Entry) int {
-			return cmp.Or(strings.Compare(strings.ToLower(x.Name), strings.ToLower(y.Name)), strings.Compare(x.ID, y.ID))
+		// The walk's entries are unpacked copies: it keeps what the order
+		// needs, and the page's entries are read again.
+		type named struct{ id, name string }
+		var all []named
+		p.admin.Entries(func(e *mcpdir.Entry) { all = append(all, named{e.ID, e.Name}) })
+		slices.SortFunc(all, func(x, y named) int {
+			return cmp.Or(strings.Compare(strings.ToLower(x.name), strings.ToLower(y.name)), strings.Compare(x.id, y.id))
 		})
 		data.EntryCount = len(all)
+		for _, n := range all[min(len(all), from):min(len(all), from+adminPageSize)] {
+			if e, ok := p.index.Get(n.id); ok {
+				page = append(page, e)
+			}
+		}
 	}
 	approved := map[string]bool{}
 	if ids, err := p.admin.Ops.Approved(r.Context()); err == nil {
@@ -274,8 +285,7 @@ func (p *Pages) adminEntries(data *adminPage, r *http.Request) {
 			approved[id] = true
 		}
 	}
-	from := min(len(all), (data.Page-1)*adminPageSize)
-	for _, e := range all[from:min(len(all), from+adminPageSize)] {
+	for _, e := range page {
 		data.Entries = append(data.Entries, adminEntryRow{ID: e.ID, Name: e.Name, From: mcpdir.SourceLabel(e.Source, e.Origin),
 			Approved: approved[e.ID], Edited: e.Edited, Merged: len(e.Aliases)})
 	}
@@ -289,7 +299,7 @@ func (p *Pages) adminEntries(data *adminPage, r *http.Request) {
 	if data.Page > 1 {
 		data.Prev = link(data.Page - 1)
 	}
-	if data.Page*adminPageSize < data.EntryCount && (data.Query == "" || len(all) == data.Page*adminPageSize) {
+	if data.Page*adminPageSize < data.EntryCount && (data.Query == "" || hits == data.Page*adminPageSize) {
 		data.Next = link(data.Page + 1)
 	}
 }

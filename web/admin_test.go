@@ -7,9 +7,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+	"weak"
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/accounts"
@@ -39,6 +41,7 @@ func (noKeys) Add(*mcpdir.APIKey)                               {}
 func (noKeys) Revoke(context.Context, string) error             { return nil }
 
 type adminFixture struct {
+	pages    *Pages
 	mux      *http.ServeMux
 	db       *sqlite.DB
 	insights *fakeInsights
@@ -91,7 +94,7 @@ func newAdminFixture(t *testing.T) *adminFixture {
 			}
 		},
 		SyncSources: []string{"https://registry.example"}, Now: func() time.Time { return adminNow }})
-	f.mux = http.NewServeMux()
+	f.pages, f.mux = p, http.NewServeMux()
 	p.Routes(f.mux, func(h http.Handler) http.Handler { return h })
 	if f.admin, _, err = svc.SignUp(ctx, "boss@example.com", "a long enough password"); err != nil {
 		t.Fatal(err)
@@ -194,6 +197,51 @@ func TestAdminPageSections(t *testing.T) {
 	// A search of the entries.
 	if b := f.do(t, "GET", "/admin?q=beta", f.admin, nil).Body.String(); !strings.Contains(b, "/admin/entries/"+f.entries[1].ID+"/hide") || strings.Contains(b, "/admin/entries/"+f.entries[0].ID+"/hide") {
 		t.Error("the search of the entries")
+	}
+}
+
+// readingIndex is an index that calls read before each Get.
+type readingIndex struct {
+	Index
+	read func()
+}
+
+func (x readingIndex) Get(id string) (*mcpdir.Entry, bool) {
+	x.read()
+	return x.Index.Get(id)
+}
+
+// The entries' list holds none of the entries the walk gives (unpacked
+// copies: at 100 times the corpus, a decoded copy of the directory) while
+// it reads the page's again.
+func TestAdminPageKeepsNoEntry(t *testing.T) {
+	f := newAdminFixture(t)
+	var given []weak.Pointer[mcpdir.Entry]
+	f.pages.admin.Entries = func(yield func(*mcpdir.Entry)) {
+		for _, e := range f.entries {
+			c := *e
+			given = append(given, weak.Make(&c))
+			yield(&c)
+		}
+	}
+	reads := 0
+	f.pages.index = readingIndex{Index: f.pages.index, read: func() {
+		reads++
+		runtime.GC()
+		for _, w := range given {
+			if w.Value() != nil {
+				t.Fatal("an entry the walk gave is held while the page is read")
+			}
+		}
+	}}
+	body := f.do(t, "GET", "/admin", f.admin, nil).Body.String()
+	if reads != len(f.entries) {
+		t.Fatalf("the page's %d entries were read %d times", len(f.entries), reads)
+	}
+	for _, e := range f.entries {
+		if !strings.Contains(body, `action="/admin/entries/`+e.ID+`/hide"`) {
+			t.Errorf("the page lacks %s", e.Name)
+		}
 	}
 }
 
