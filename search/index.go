@@ -181,7 +181,9 @@ func (x *Index) Get(id string) (*mcpdir.Entry, bool) {
 	if !ok {
 		return nil, false
 	}
-	return x.entryAt(d), true
+	// Kept unpacked only if a hit: lookups (a detail, a registry list's
+	// page) do not push out the entries of searches.
+	return x.unpacked.peek(&x.packs[d], d), true
 }
 
 // chunkSize is how many entries one write lock covers: a big upsert is
