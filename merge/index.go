@@ -134,10 +134,17 @@ func (x *Index) Upsert(records ...*mcpdir.Entry) {
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	// Packed first, side by side: among the garbage the rest of the
+	// writing makes, the packed entries' spans would stay part empty once
+	// it is collected (at a build, about 200 bytes a record more in use).
+	ps := make([]packed.Entry, len(records))
+	for i, e := range records {
+		ps[i] = packed.Pack(e)
+	}
 	held := make([]*record, len(records))
 	var added []string
 	for i, e := range records {
-		id := idOf(e)
+		id := keptID(e, ps[i])
 		if held[i] = x.records[id]; held[i] == nil {
 			added = append(added, id)
 		}
@@ -164,24 +171,31 @@ func (x *Index) Upsert(records ...*mcpdir.Entry) {
 		carried bool
 		keys    keyList
 	}
-	// Packed first, side by side: among the garbage the rest of the
-	// writing makes, the packed entries' spans would stay part empty once
-	// it is collected (at a build, about 200 bytes a record more in use).
-	ps := make([]packed.Entry, len(records))
-	for i, e := range records {
-		ps[i] = packed.Pack(e)
-	}
 	var changed []change
 	given := make(decoded, len(records))
+	var rekeyed []*record
 	for i, e := range records {
 		r := held[i]
 		old, carried := r.p, r.carries
 		r.p, r.carries, given[r] = ps[i], len(e.Aliases) > 0, e
 		r.fresh = r.fresh || r.p != old
+		if old.Valid() && r.p != old && e.ID != "" {
+			rekeyed = append(rekeyed, r)
+		}
 		if ev := sumOf(e); !old.Valid() || r.ev != ev {
 			r.ev = ev
 			changed = append(changed, change{r, old, carried, r.keys})
 		}
+	}
+	if rekeyed != nil {
+		// The id kept is the new pack's: the old pack can go.
+		x.gmu.Lock()
+		for _, r := range rekeyed {
+			delete(x.records, r.id)
+			r.id = r.p.ID()
+			x.records[r.id] = r
+		}
+		x.gmu.Unlock()
 	}
 	if len(changed) > 0 {
 		for _, c := range changed {
@@ -234,6 +248,16 @@ func (u *upserts) to(inner Inner) {
 		inner.UpsertPacked(u.packs...)
 	}
 	inner.Upsert(u.entries...)
+}
+
+// keptID is the id under which a record is kept: its pack's, so that it
+// costs nothing of its own (issue 36: the ids read from the store were 129
+// MB of a 100x replica), or the one a store would give a record without.
+func keptID(e *mcpdir.Entry, p packed.Entry) string {
+	if e.ID != "" {
+		return p.ID()
+	}
+	return idOf(e)
 }
 
 // decoded are the entries given to Upsert, by record: used as they are
