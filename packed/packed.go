@@ -244,15 +244,6 @@ func SplitPlain(ps []Entry) (plain []Entry, other []*mcpdir.Entry) {
 // Valid reports whether p holds an entry.
 func (p Entry) Valid() bool { return p.b != "" }
 
-// Size is what p takes besides the values it shares with the entry packed.
-func (p Entry) Size() int {
-	n := len(p.b)
-	if p.rare != nil {
-		n += 200 // about rare's size
-	}
-	return n
-}
-
 // ID is the entry's id, without unpacking it.
 func (p Entry) ID() string {
 	s, _ := readString(p.b, marksLen)
