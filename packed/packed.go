@@ -226,7 +226,7 @@ func (p Entry) Plain() bool {
 	return p.rare == nil || p.rare.tools == nil && p.rare.live == nil && p.rare.warnings == nil
 }
 
-func (p Entry) marks() uint16 { return binary.LittleEndian.Uint16([]byte(p.b[:marksLen])) }
+func (p Entry) marks() uint16 { return uint16(p.b[0]) | uint16(p.b[1])<<8 }
 
 // SplitPlain splits ps into the plain ones and the others, unpacked.
 func SplitPlain(ps []Entry) (plain []Entry, other []*mcpdir.Entry) {
@@ -246,15 +246,15 @@ func (p Entry) Valid() bool { return p.b != "" }
 
 // ID is the entry's id, without unpacking it.
 func (p Entry) ID() string {
-	s, _ := readString(p.b, marksLen)
-	return s
+	d := decoder{s: p.b, i: marksLen}
+	return d.string()
 }
 
 // Name is the entry's name, without unpacking it.
 func (p Entry) Name() string {
-	_, i := readString(p.b, marksLen)
-	s, _ := readString(p.b, i)
-	return s
+	d := decoder{s: p.b, i: marksLen}
+	d.string()
+	return d.string()
 }
 
 // Unpack returns the entry packed, a new struct whose strings share p's.
@@ -329,12 +329,6 @@ func (p Entry) Unpack() *mcpdir.Entry {
 		}
 	}
 	return e
-}
-
-func readString(s string, i int) (string, int) {
-	n, w := binary.Uvarint([]byte(s[i:min(len(s), i+binary.MaxVarintLen64)]))
-	i += w
-	return s[i : i+int(n)], i + int(n)
 }
 
 // decoder reads a packed string in order.
