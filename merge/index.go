@@ -66,7 +66,7 @@ type Index struct {
 // reached from each of its records by pointer, and lives in the record
 // of its id, which is always one of its members (Resolve).
 type record struct {
-	id string
+	id string       // its pack's (keptID); written under mu and gmu
 	p  packed.Entry // none (the zero Entry): being removed
 	// ev is the record's evidence signature as last grouped: a record
 	// written again with the same one cannot change the groups.
@@ -610,11 +610,10 @@ func (x *Index) Holders(name string) []*mcpdir.Entry {
 // Get returns the entry of the group a record id is in.
 func (x *Index) Get(id string) (*mcpdir.Entry, bool) {
 	x.gmu.RLock()
-	h := x.holderOf(id)
-	x.gmu.RUnlock()
-	if h != nil {
-		id = h.id
+	if h := x.holderOf(id); h != nil {
+		id = h.id // written under gmu too (a write rekeys a record)
 	}
+	x.gmu.RUnlock()
 	return x.inner.Get(id)
 }
 
