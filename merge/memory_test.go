@@ -142,21 +142,17 @@ func replica(b *testing.B, scale int) (x *Index, n int) {
 	return x, len(all)
 }
 
-func heapAlloc() int64 {
+// collected is the heap's statistics once garbage is collected.
+func collected() runtime.MemStats {
 	runtime.GC()
 	runtime.GC()
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
-	return int64(m.HeapAlloc)
+	return m
 }
 
-func heapInuse() int64 {
-	runtime.GC()
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return int64(m.HeapInuse)
-}
+func heapAlloc() int64 { return int64(collected().HeapAlloc) }
+func heapInuse() int64 { return int64(collected().HeapInuse) }
 
 // discard is an inner index that keeps nothing, so that a measurement of
 // the merged index is of it alone.

@@ -789,7 +789,8 @@ func Build(ctx context.Context, store mcpdir.EntryStore) (*Index, error) {
 }
 
 // Entries calls yield with every indexed entry, in no order, under the read
-// lock: yield must not call the index.
+// lock: yield must not call the index. Each is unpacked for the walk (a
+// recent hit's excepted): a caller keeps what it needs of it, not it.
 func (x *Index) Entries(yield func(*mcpdir.Entry)) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
