@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -68,9 +69,43 @@ func TestMarks(t *testing.T) {
 		{ID: "a", Name: "x", Packages: []mcpdir.Package{{Identifier: "x"}, {Identifier: "y"}, {}}, CreatedAt: at, UpdatedAt: at},
 		{ID: "a", Name: "", Packages: []mcpdir.Package{{Identifier: ""}}, UpdatedAt: at},
 		{ID: "a", CreatedAt: at, UpdatedAt: at.Add(time.Second)},
+		{ID: "a", Version: "1.0", Packages: []mcpdir.Package{{Version: "1.0"}, {Version: "2.0"}, {}}},
+		{ID: "a", Packages: []mcpdir.Package{{Version: ""}}},
 	} {
 		if got := Pack(e).Unpack(); !reflect.DeepEqual(got, e) {
 			t.Errorf("unpacked\n%+v\nwant\n%+v", got, e)
+		}
+	}
+}
+
+// A website that is its entry's package page is packed as a mark; others,
+// near ones too, come back as they were.
+func TestPages(t *testing.T) {
+	for _, c := range []struct {
+		name, website string
+		mark          bool
+	}{
+		{"@scope/x-mcp", "https://www.npmjs.com/package/@scope/x-mcp", true},
+		{"x-mcp", "https://pypi.org/project/x-mcp/", true},
+		{"x-mcp", "https://pypi.org/project/x-mcp", false},
+		{"x-mcp", "https://www.npmjs.com/package/x-mcp/", false},
+		{"x-mcp", "https://www.npmjs.com/package/y-mcp", false},
+		{"x", "https://www.npmjs.com/package/x-mcp", false},
+		{"", "https://www.npmjs.com/package/", false},
+		{"", "https://pypi.org/project//", false},
+		{"x-mcp", "", false},
+		{"x-mcp", "https://example.com/" + strings.Repeat("p", 200), false},
+	} {
+		e := &mcpdir.Entry{ID: "a", Name: c.name, WebsiteURL: c.website}
+		p := Pack(e)
+		if got := p.Unpack(); !reflect.DeepEqual(got, e) {
+			t.Errorf("%q: unpacked\n%+v\nwant\n%+v", c.website, got, e)
+		}
+		// Packed beside the same entry without a website: a mark takes
+		// no more, a website kept takes its bytes more.
+		extra := len(p.b) - len(Pack(&mcpdir.Entry{ID: "a", Name: c.name}).b)
+		if c.mark && extra != 0 || !c.mark && extra < len(c.website) {
+			t.Errorf("%q of %q: %d bytes more than no website, want a mark %v", c.website, c.name, extra, c.mark)
 		}
 	}
 }
