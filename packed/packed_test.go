@@ -44,6 +44,9 @@ func TestEveryFieldRoundTrips(t *testing.T) {
 			b, _ := json.Marshal(&e)
 			t.Fatalf("entry %d: unpacked\n%s\nwant\n%s\n(%+v\n%+v)", i, a, b, got, &e)
 		}
+		if p.Popularity() != e.Popularity {
+			t.Fatalf("entry %d: Popularity %d, want %d", i, p.Popularity(), e.Popularity)
+		}
 	}
 }
 

@@ -29,11 +29,12 @@ type hit struct {
 // bits tell: the popularity (up to 2^32-1) over the name's first 4 bytes.
 // Where two keys are equal, betterTie decides: ties are common, and a key
 // in the hit spares selecting and sorting reading two entries a compare.
-func tieKey(d *doc) uint64 {
-	if d.popularity < 0 || d.popularity >= math.MaxUint32 {
-		return uint64(min(max(d.popularity, 0), math.MaxUint32)) << 32
+// A popularity the key cannot hold is kept as its bound over zeros.
+func tieKey(popularity int64, name string) uint64 {
+	if popularity < 0 || popularity >= math.MaxUint32 {
+		return uint64(min(max(popularity, 0), math.MaxUint32)) << 32
 	}
-	return uint64(d.popularity)<<32 | uint64(^uint32(d.nameKey>>32))
+	return uint64(popularity)<<32 | uint64(^uint32(head(name)>>32))
 }
 
 // leading returns the first limit of the best k hits of hs, best first,
@@ -82,14 +83,20 @@ func (x *Index) betterTie(a, b hit) bool {
 	if a.tie != b.tie {
 		return a.tie > b.tie
 	}
-	da, db := &x.docs[a.doc], &x.docs[b.doc]
-	if da.popularity != db.popularity {
-		return da.popularity > db.popularity
-	}
-	if da.nameKey != db.nameKey {
-		return da.nameKey < db.nameKey
-	}
 	pa, pb := &x.packs[a.doc], &x.packs[b.doc]
+	// Equal keys are of equal popularity, unless they are bounds (their
+	// name bits zero, as only a name beginning with four 0xFF bytes else
+	// has): the popularity the packs hold decides then.
+	if uint32(a.tie) == 0 {
+		if ra, rb := pa.Popularity(), pb.Popularity(); ra != rb {
+			return ra > rb
+		}
+	}
+	// The keys held the names' first 4 bytes: their next, then the names
+	// decide.
+	if ka, kb := x.docs[a.doc].nameKey, x.docs[b.doc].nameKey; ka != kb {
+		return ka < kb
+	}
 	if na, nb := pa.Name(), pb.Name(); na != nb {
 		return na < nb
 	}

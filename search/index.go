@@ -51,11 +51,11 @@ type doc struct {
 	// stemOff is where the name's stem starts: after an npm scope and a
 	// republisher's prefix, so that forks of one server share it.
 	stemOff uint16
-	// popularity and nameKey (the name's first 8 bytes, big-endian) break
-	// score ties without following the entry pointer: ties are common, and
-	// the top-k heap compares on every push.
-	popularity int64
-	nameKey    uint64
+	// nameKey (the name's first 8 bytes, big-endian) breaks score ties
+	// the tie key leaves (hit.tie: it holds 4) without reading the pack:
+	// ties are common, most entries being of popularity 0, many named
+	// "mcp-" something.
+	nameKey uint64
 }
 
 // lenCode packs a field's length in words into a byte: exact up to 127,
@@ -318,7 +318,7 @@ func (x *Index) add(a *analyzed) {
 	x.docs = append(x.docs, a.doc)
 	x.packs = append(x.packs, a.pack)
 	x.facets = append(x.facets, x.internFacets(a.entry))
-	x.ties = append(x.ties, tieKey(&a.doc))
+	x.ties = append(x.ties, a.tie)
 	prior := x.prior(&a.doc, a.entry)
 	x.priors = append(x.priors, prior)
 	x.maxPrior = max(x.maxPrior, prior)
@@ -617,6 +617,7 @@ type analyzed struct {
 	pack  packed.Entry
 	lang  lexicon.Lang
 	doc   doc
+	tie   uint64           // tieKey
 	lens  [numFields]uint8 // lenCode of each field's length
 	words [numFields]int   // each field's length in words
 	terms []fieldTerm
@@ -647,7 +648,8 @@ func (a *analyzer) analyze(out *analyzed, e *mcpdir.Entry, p packed.Entry) {
 	out.lang = a.reader.Lang
 	out.entry, out.pack = e, p
 	out.terms = out.terms[:0]
-	out.doc = doc{popularity: e.Popularity, nameKey: head(e.Name)}
+	out.doc = doc{nameKey: head(e.Name)}
+	out.tie = tieKey(e.Popularity, e.Name)
 	out.words = [numFields]int{}
 	publisher, name := splitNamespace(e.Name)
 	a.field(out, fieldName, name)

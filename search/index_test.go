@@ -198,6 +198,13 @@ func TestDeterministicTies(t *testing.T) {
 			t.Fatalf("got %q, want %q", got, want)
 		}
 	}
+	// Popularities a tie key cannot hold (below zero: the same prior) are
+	// still told apart, before the name.
+	z := New()
+	z.Upsert(entry("notes-alpha", "notes", -7), entry("notes-zeta", "notes", -1), entry("notes-beta", "notes", -7))
+	if got, want := names(z.Search("notes", 10)), []string{"notes-zeta", "notes-alpha", "notes-beta"}; !slices.Equal(got, want) {
+		t.Errorf("popularities below zero: got %q, want %q", got, want)
+	}
 	// Same name and popularity: by id.
 	y := New()
 	e1, e2 := entry("same", "notes", 0), entry("same", "notes", 0)
