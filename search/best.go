@@ -84,18 +84,19 @@ func (x *Index) betterTie(a, b hit) bool {
 		return a.tie > b.tie
 	}
 	pa, pb := &x.packs[a.doc], &x.packs[b.doc]
-	// Equal keys are of equal popularity, unless they are bounds (their
-	// name bits zero, as only a name beginning with four 0xFF bytes else
-	// has): the popularity the packs hold decides then.
-	if uint32(a.tie) == 0 {
+	if uint32(a.tie) != 0 {
+		// Equal keys of the same popularity and names beginning alike:
+		// the names' next bytes, then the names decide.
+		if na, nb := x.docs[a.doc].nameNext, x.docs[b.doc].nameNext; na != nb {
+			return na < nb
+		}
+	} else {
+		// Bounds (a popularity the key cannot hold: its name bits are
+		// zero, as only a name beginning with four 0xFF bytes else has):
+		// the popularity the packs hold, then the names decide.
 		if ra, rb := pa.Popularity(), pb.Popularity(); ra != rb {
 			return ra > rb
 		}
-	}
-	// The keys held the names' first 4 bytes: their next, then the names
-	// decide.
-	if ka, kb := x.docs[a.doc].nameKey, x.docs[b.doc].nameKey; ka != kb {
-		return ka < kb
 	}
 	if na, nb := pa.Name(), pb.Name(); na != nb {
 		return na < nb

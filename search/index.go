@@ -51,11 +51,11 @@ type doc struct {
 	// stemOff is where the name's stem starts: after an npm scope and a
 	// republisher's prefix, so that forks of one server share it.
 	stemOff uint16
-	// nameKey (the name's first 8 bytes, big-endian) breaks score ties
-	// the tie key leaves (hit.tie: it holds 4) without reading the pack:
-	// ties are common, most entries being of popularity 0, many named
-	// "mcp-" something.
-	nameKey uint64
+	// nameNext (the name's bytes 5 to 8, big-endian) breaks score ties
+	// the tie key leaves (hit.tie holds the first 4) without reading the
+	// pack: ties are common, most entries being of popularity 0, many
+	// named "mcp-" something.
+	nameNext uint32
 }
 
 // lenCode packs a field's length in words into a byte: exact up to 127,
@@ -648,7 +648,7 @@ func (a *analyzer) analyze(out *analyzed, e *mcpdir.Entry, p packed.Entry) {
 	out.lang = a.reader.Lang
 	out.entry, out.pack = e, p
 	out.terms = out.terms[:0]
-	out.doc = doc{nameKey: head(e.Name)}
+	out.doc = doc{nameNext: uint32(head(e.Name))}
 	out.tie = tieKey(e.Popularity, e.Name)
 	out.words = [numFields]int{}
 	publisher, name := splitNamespace(e.Name)
