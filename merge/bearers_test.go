@@ -3,6 +3,9 @@ package merge
 import (
 	"slices"
 	"testing"
+
+	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/packed"
 )
 
 // A bearer set holds one member inline and more in a map, and is the set
@@ -13,7 +16,7 @@ func TestBearerSet(t *testing.T) {
 	records := map[string]*record{}
 	rec := func(id string) *record {
 		if records[id] == nil {
-			records[id] = &record{id: id}
+			records[id] = &record{p: packed.Pack(&mcpdir.Entry{ID: id})}
 		}
 		return records[id]
 	}
@@ -21,7 +24,7 @@ func TestBearerSet(t *testing.T) {
 		t.Helper()
 		var got []string
 		for r := range b.all {
-			got = append(got, r.id)
+			got = append(got, r.p.ID())
 		}
 		slices.Sort(got)
 		var w []string

@@ -114,19 +114,11 @@ func (x *Index) link(r *record, keys keyList) {
 		return
 	}
 	for k := range r.keys.all {
-		if b, ok := x.bearers[k]; ok {
-			if b.remove(r) {
-				delete(x.bearers, k)
-			} else {
-				x.bearers[k] = b
-			}
-		}
+		x.bearers.remove(k, r)
 	}
 	r.keys = keys
 	for k := range keys.all {
-		b := x.bearers[k]
-		b.add(r)
-		x.bearers[k] = b
+		x.bearers.add(k, r)
 	}
 }
 
@@ -135,7 +127,7 @@ func (x *Index) link(r *record, keys keyList) {
 // those carrying its id as an alias, and the records of its aliases.
 func (x *Index) neighbours(out []*record, id string, aliases []mcpdir.Alias, keys keyList) []*record {
 	for k := range keys.all {
-		for r := range x.bearers[k].all {
+		for r := range x.bearers.of(k) {
 			out = append(out, r)
 		}
 	}
@@ -145,23 +137,78 @@ func (x *Index) neighbours(out []*record, id string, aliases []mcpdir.Alias, key
 // bearersOfID appends to out the records whose id or alias is id, and
 // those of the ids of aliases (but id).
 func (x *Index) bearersOfID(out []*record, id string, aliases []mcpdir.Alias) []*record {
-	if r := x.records[id]; r != nil && r.p.Valid() {
+	if r := x.records.get(id); r != nil && !r.removing {
 		out = append(out, r)
 	}
-	for r := range x.bearers[linkKey(idKey, id)].all {
+	for r := range x.bearers.of(linkKey(idKey, id)) {
 		out = append(out, r)
 	}
 	for _, a := range aliases {
-		if r := x.records[a.ID]; r != nil && r.p.Valid() && a.ID != id {
+		if r := x.records.get(a.ID); r != nil && !r.removing && a.ID != id {
 			out = append(out, r)
 		}
 	}
 	return out
 }
 
-// bearerSet is the set of records bearing a key. Most keys have one: it
-// is kept inline, and a map made only for a second (issue 36: a map per
-// key was a third of what the merged index kept besides the records).
+// bearers are the records bearing each link key. Most keys have one
+// bearer, whose first key it is (most records have one): it is found in
+// a table by its first key, and the others kept apart (issue 36: a map of
+// bearer sets cost 39 bytes a record, the table 11 to 21).
+type bearers struct {
+	// first is one bearer of a key, whose first key it is, for some keys.
+	first recordTable[uint64]
+	more  map[uint64]bearerSet // the other bearers
+}
+
+func newBearers() bearers {
+	first := recordTable[uint64]{
+		key:  func(r *record) uint64 { return r.keys.first },
+		hash: func(k uint64) uint64 { return k }, // a hash already
+	}
+	return bearers{first: first, more: map[uint64]bearerSet{}}
+}
+
+// add makes r, which bears key k but is not among its bearers, one of
+// them.
+func (b *bearers) add(k uint64, r *record) {
+	if k == r.keys.first && b.first.get(k) == nil {
+		b.first.add(r)
+		return
+	}
+	s := b.more[k]
+	s.add(r)
+	b.more[k] = s
+}
+
+// remove takes r out of k's bearers; r's keys are still those by which it
+// was added.
+func (b *bearers) remove(k uint64, r *record) {
+	if i, f := b.first.lookup(k); f == r {
+		b.first.removeAt(i)
+		return
+	}
+	if s, ok := b.more[k]; ok {
+		if s.remove(r) {
+			delete(b.more, k)
+		} else {
+			b.more[k] = s
+		}
+	}
+}
+
+// of yields k's bearers, in no order.
+func (b *bearers) of(k uint64) func(yield func(*record) bool) {
+	return func(yield func(*record) bool) {
+		if f := b.first.get(k); f != nil && !yield(f) {
+			return
+		}
+		b.more[k].all(yield)
+	}
+}
+
+// bearerSet is a set of records bearing a key. Most have one: it is kept
+// inline, and a map made only for a second.
 type bearerSet struct {
 	one  *record              // the member, if one (many is nil)
 	many map[*record]struct{} // the members, when more than one
@@ -224,12 +271,13 @@ func (x *Index) component(seeds []*record) []*record {
 		}
 		r.mark = m
 		out = append(out, r)
-		if r.p.Valid() {
-			queue = x.neighbours(queue, r.id, aliasesOf(r.p, r.carries), r.keys)
+		id := r.id()
+		if !r.removing {
+			queue = x.neighbours(queue, id, aliasesOf(r.p, r.carries), r.keys)
 		}
 		for p := range x.rules.Joins {
 			for i, end := range p {
-				if end == r.id {
+				if end == id {
 					// The other end's bearers: records whose id (or
 					// alias) it is.
 					queue = x.bearersOfID(queue, p[1-i], nil)

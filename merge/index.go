@@ -1,7 +1,7 @@
 package merge
 
 import (
-	"crypto/sha256"
+	"hash/maphash"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,15 +40,19 @@ type Index struct {
 
 	mu    sync.Mutex // serialises writes
 	rules Rules
-	// records are every record by id; written under mu and gmu, read
-	// under either (lookups take gmu for reading only). A record being
-	// removed stays until its group is regrouped, so that a lookup by its
-	// id meanwhile finds the old entry.
-	records map[string]*record
+	// records are every record by id, the id read from the record's
+	// pack; they and the records' packs are written under mu and gmu,
+	// read under either (lookups take gmu for reading only). A record
+	// being removed stays until its group is regrouped, so that a lookup
+	// by its id meanwhile finds the old entry.
+	records recordTable[string]
 	live    int // records not being removed
 	// bearers are each link key's records, by the key's hash: a write
 	// regroups only the component of what it changed (component.go).
-	bearers map[uint64]bearerSet
+	bearers bearers
+	// many are the members of the groups of more than one, by holder
+	// (most groups are of one record, which costs no slice); under mu.
+	many map[*record][]*record
 	// aliased are the groups of the ids a record carries as aliases (a
 	// merged entry written back), by that id; written under mu and gmu.
 	aliased map[string]*record
@@ -64,28 +68,28 @@ type Index struct {
 // record is what the index keeps of a record and, when the record's id is
 // its group's (the record holds its group), of the group: a group is
 // reached from each of its records by pointer, and lives in the record
-// of its id, which is always one of its members (Resolve).
+// of its id, which is always one of its members (Resolve). It is 64
+// bytes, a size class (issue 36: 112 with its id, its evidence's hash and
+// its members inline, and a map of them by id 37 more).
 type record struct {
-	id string       // its pack's (keptID); written under mu and gmu
-	p  packed.Entry // none (the zero Entry): being removed
-	// ev is the record's evidence signature as last grouped: a record
-	// written again with the same one cannot change the groups.
-	ev evidenceSum
+	// p is the record as last written (as it was, while being removed),
+	// which holds its id (id); written under mu and gmu.
+	p packed.Entry
 	// keys are the record's link keys (linkKeys), as bearers holds them.
 	keys keyList
 	// group is the record that holds its group; written under mu and
 	// gmu, read under either.
 	group *record
+	mark  uint32 // a walk's visit (Index.nextMark), under mu
 
 	// Of the group this record holds (group == the record), under mu:
-	// members as last merged, canonical first (a group of the same
-	// records, none of them fresh, is not merged again): one, or many
-	// when more than one (most groups are of one record, which costs no
-	// slice); its Owners, whether its entry is in the inner index, and
-	// whether a member carries aliases (whose ids aliased maps to it).
-	one     *record
-	many    *[]*record
+	// its Owners; whether it is of this record alone, as last merged (a
+	// group of the same records, none of them fresh, is not merged again;
+	// Index.many holds those of more); whether its entry is in the inner
+	// index; whether a member carries aliases (whose ids aliased maps to
+	// it).
 	owners  int32
+	lone    bool
 	shown   bool
 	aliases bool
 
@@ -97,9 +101,22 @@ type record struct {
 	// its group's members were last set: its group's entry is to be
 	// merged again even if its members are the same.
 	fresh bool
-
-	mark uint32 // a walk's visit (Index.nextMark), under mu
+	// removing is whether the record is being removed: it stays, with
+	// its pack for its id, until its group is regrouped.
+	removing bool
 }
+
+// id is the record's: its pack's, so that it costs nothing of its
+// own (issue 36: the ids read from the store were 129 MB of a 100x
+// replica), or for a record without, the one a store would give it.
+func (r *record) id() string {
+	if id := r.p.ID(); id != "" {
+		return id
+	}
+	return idOf(r.p.Unpack())
+}
+
+var recordSeed = maphash.MakeSeed()
 
 // NewIndex returns an empty merged index over inner (which must be empty:
 // the merged index owns what it holds), grouping by rules.
@@ -107,7 +124,16 @@ func NewIndex(inner Inner, rules Rules) *Index {
 	if rules.Splits == nil {
 		rules.Splits = Splits{}
 	}
-	x := &Index{inner: inner, rules: rules, records: map[string]*record{}, bearers: map[uint64]bearerSet{}}
+	x := &Index{
+		inner: inner,
+		rules: rules,
+		records: recordTable[string]{
+			key:  (*record).id,
+			hash: func(id string) uint64 { return maphash.String(recordSeed, id) },
+		},
+		bearers: newBearers(),
+		many:    map[*record][]*record{},
+	}
 	x.conflicts.Store(&[]Conflict{})
 	return x
 }
@@ -116,7 +142,7 @@ func NewIndex(inner Inner, rules Rules) *Index {
 // visited with it.
 func (x *Index) nextMark() uint32 {
 	if x.mark++; x.mark == 0 {
-		for _, r := range x.records {
+		for r := range x.records.all {
 			r.mark = 0
 		}
 		x.mark = 1
@@ -142,28 +168,37 @@ func (x *Index) Upsert(records ...*mcpdir.Entry) {
 		ps[i] = packed.Pack(e)
 	}
 	held := make([]*record, len(records))
-	var added []string
+	added := 0
 	for i, e := range records {
-		id := keptID(e, ps[i])
-		if held[i] = x.records[id]; held[i] == nil {
-			added = append(added, id)
+		if held[i] = x.records.get(idOf(e)); held[i] == nil {
+			added++
 		}
 	}
-	if added != nil {
-		x.gmu.Lock()
-		for _, id := range added {
-			if x.records[id] == nil {
-				x.records[id] = &record{id: id}
-				x.live++
-			}
+	// The table grown apart, not to hold up lookups (which read the old
+	// slots meanwhile); each record added or given its new pack under gmu,
+	// as a lookup reads ids from packs.
+	slots := x.records.grown(added)
+	olds := make([]packed.Entry, len(records)) // none if new
+	carried := make([]bool, len(records))
+	x.gmu.Lock()
+	x.records.slots = slots
+	for i, e := range records {
+		r := held[i]
+		if r == nil {
+			r = x.records.get(idOf(e)) // added before it in records
 		}
-		x.gmu.Unlock()
-		for i, e := range records {
-			if held[i] == nil {
-				held[i] = x.records[idOf(e)]
-			}
+		if r == nil {
+			r = &record{p: ps[i]}
+			x.records.add(r)
+			x.live++
+		} else {
+			olds[i], carried[i] = r.p, r.carries
 		}
+		held[i] = r
+		r.p, r.carries = ps[i], len(e.Aliases) > 0
+		r.fresh = r.fresh || r.p != olds[i]
 	}
+	x.gmu.Unlock()
 	// A changed record as it was (old none if new): what it leaves.
 	type change struct {
 		r       *record
@@ -173,38 +208,24 @@ func (x *Index) Upsert(records ...*mcpdir.Entry) {
 	}
 	var changed []change
 	given := make(decoded, len(records))
-	var rekeyed []*record
 	for i, e := range records {
-		r := held[i]
-		old, carried := r.p, r.carries
-		r.p, r.carries, given[r] = ps[i], len(e.Aliases) > 0, e
-		r.fresh = r.fresh || r.p != old
-		if old.Valid() && r.p != old && e.ID != "" {
-			rekeyed = append(rekeyed, r)
+		r, old := held[i], olds[i]
+		given[r] = e
+		// A record written again with the same evidence cannot change
+		// the groups (its old pack's, read again rather than kept: issue
+		// 36).
+		if !old.Valid() || old != r.p && evidenceOf(old.Unpack()) != evidenceOf(e) {
+			changed = append(changed, change{r, old, carried[i], r.keys})
 		}
-		if ev := sumOf(e); !old.Valid() || r.ev != ev {
-			r.ev = ev
-			changed = append(changed, change{r, old, carried, r.keys})
-		}
-	}
-	if rekeyed != nil {
-		// The id kept is the new pack's: the old pack can go.
-		x.gmu.Lock()
-		for _, r := range rekeyed {
-			delete(x.records, r.id)
-			r.id = r.p.ID()
-			x.records[r.id] = r
-		}
-		x.gmu.Unlock()
 	}
 	if len(changed) > 0 {
 		for _, c := range changed {
-			x.link(c.r, linkKeys(given[c.r], c.r.id))
+			x.link(c.r, linkKeys(given[c.r], c.r.id()))
 		}
 		seeds := make([]*record, 0, len(records)+len(changed))
 		for _, c := range changed {
 			if c.old.Valid() {
-				seeds = x.neighbours(seeds, c.r.id, aliasesOf(c.old, c.carried), c.keys) // what it leaves
+				seeds = x.neighbours(seeds, c.r.id(), aliasesOf(c.old, c.carried), c.keys) // what it leaves
 			}
 		}
 		x.regroupAround(append(seeds, held...), given)
@@ -218,10 +239,10 @@ func (x *Index) Upsert(records ...*mcpdir.Entry) {
 			continue
 		}
 		h.mark = m
-		ms := h.members()
-		h.setMembers(ms)
+		ms := x.members(h)
+		x.setMembers(h, ms)
 		if h.shown {
-			out.add(ms, func() Group { return Group{ID: h.id, Members: given.entries(ms), Owners: int(h.owners)} })
+			out.add(ms, func() Group { return Group{ID: h.id(), Members: given.entries(ms), Owners: int(h.owners)} })
 		}
 	}
 	out.to(x.inner)
@@ -248,16 +269,6 @@ func (u *upserts) to(inner Inner) {
 		inner.UpsertPacked(u.packs...)
 	}
 	inner.Upsert(u.entries...)
-}
-
-// keptID is the id under which a record is kept: its pack's, so that it
-// costs nothing of its own (issue 36: the ids read from the store were 129
-// MB of a 100x replica), or the one a store would give a record without.
-func keptID(e *mcpdir.Entry, p packed.Entry) string {
-	if e.ID != "" {
-		return p.ID()
-	}
-	return idOf(e)
 }
 
 // decoded are the entries given to Upsert, by record: used as they are
@@ -294,12 +305,12 @@ func (x *Index) Remove(ids ...string) {
 	defer x.mu.Unlock()
 	var seeds []*record
 	for _, id := range ids {
-		r := x.records[id]
-		if r == nil || !r.p.Valid() {
+		r := x.records.get(id)
+		if r == nil || r.removing {
 			continue
 		}
 		aliases, keys := aliasesOf(r.p, r.carries), r.keys
-		r.p, r.carries, r.ev = packed.Entry{}, false, evidenceSum{}
+		r.removing = true
 		x.live--
 		x.link(r, keyList{})
 		seeds = append(x.neighbours(seeds, id, aliases, keys), r)
@@ -324,7 +335,7 @@ func (x *Index) regroupAround(seeds []*record, given decoded) {
 	}
 	sub := make([]*mcpdir.Entry, 0, len(scope))
 	for _, r := range scope {
-		if r.p.Valid() {
+		if !r.removing {
 			sub = append(sub, given.entry(r))
 		}
 	}
@@ -388,8 +399,8 @@ func (x *Index) Conflicts() []Conflict { return *x.conflicts.Load() }
 // more (or no longer listed) removed.
 func (x *Index) regroup(given decoded) {
 	all := make([]*mcpdir.Entry, 0, x.live)
-	for _, r := range x.records {
-		if r.p.Valid() {
+	for r := range x.records.all {
+		if !r.removing {
 			all = append(all, given.entry(r))
 		}
 	}
@@ -414,7 +425,7 @@ func (x *Index) install(groups []Group, conflicts []Conflict, scope []*record) {
 		}
 	}
 	if scope == nil {
-		for _, r := range x.records {
+		for r := range x.records.all {
 			visit(r)
 		}
 	} else {
@@ -423,7 +434,7 @@ func (x *Index) install(groups []Group, conflicts []Conflict, scope []*record) {
 		}
 		isOld := make(map[string]bool, len(old))
 		for _, h := range old {
-			isOld[h.id] = true
+			isOld[h.id()] = true
 		}
 		for _, c := range *x.conflicts.Load() {
 			if !slices.ContainsFunc(c.Entries, func(id string) bool { return isOld[id] }) {
@@ -439,24 +450,24 @@ func (x *Index) install(groups []Group, conflicts []Conflict, scope []*record) {
 	listed := x.nextMark()
 	var upsert upserts
 	for i, g := range groups {
-		h := x.records[g.ID]
+		h := x.records.get(g.ID)
 		holders[i] = h
 		members[i] = make([]*record, len(g.Members))
 		for j, e := range g.Members {
-			members[i][j] = x.records[idOf(e)]
+			members[i][j] = x.records.get(idOf(e))
 		}
 		if !x.listed(g.Members) {
 			continue
 		}
 		h.mark = listed
-		if h.group != h || !h.shown || !h.sameMembers(members[i]) || int(h.owners) != g.Owners {
+		if h.group != h || !h.shown || !x.sameMembers(h, members[i]) || int(h.owners) != g.Owners {
 			upsert.add(members[i], func() Group { return g })
 		}
 	}
 	var remove []string
 	for _, h := range old {
 		if h.shown && h.mark != listed {
-			remove = append(remove, h.id)
+			remove = append(remove, h.id())
 		}
 	}
 	// New entries first, then the records to them, then old entries gone:
@@ -471,7 +482,7 @@ func (x *Index) install(groups []Group, conflicts []Conflict, scope []*record) {
 			}
 			unaliased[h] = true
 		}
-		h.setMembers(nil)
+		x.setMembers(h, nil)
 		h.owners, h.shown, h.aliases = 0, false, false
 	}
 	if scope == nil {
@@ -485,7 +496,7 @@ func (x *Index) install(groups []Group, conflicts []Conflict, scope []*record) {
 	}
 	for i, g := range groups {
 		h := holders[i]
-		h.setMembers(members[i])
+		x.setMembers(h, members[i])
 		h.owners, h.shown = int32(g.Owners), h.mark == listed
 		for j, e := range g.Members {
 			members[i][j].group = h
@@ -497,17 +508,20 @@ func (x *Index) install(groups []Group, conflicts []Conflict, scope []*record) {
 			}
 		}
 	}
+	// The records removed go: found first, not to change the table while
+	// walking it.
+	gone := scope
 	if scope == nil {
-		for id, r := range x.records {
-			if !r.p.Valid() {
-				delete(x.records, id)
+		for r := range x.records.all {
+			if r.removing {
+				gone = append(gone, r)
 			}
 		}
-	} else {
-		for _, r := range scope {
-			if !r.p.Valid() {
-				delete(x.records, r.id)
-			}
+	}
+	for _, r := range gone {
+		if r.removing {
+			i, _ := x.records.lookup(r.id())
+			x.records.removeAt(i)
 		}
 	}
 	x.gmu.Unlock()
@@ -515,64 +529,48 @@ func (x *Index) install(groups []Group, conflicts []Conflict, scope []*record) {
 	x.conflicts.Store(&conflicts)
 }
 
-// members are the members of the group r holds, in a slice of their own
+// members are the members of the group h holds, in a slice of their own
 // when one.
-func (r *record) members() []*record {
-	switch {
-	case r.many != nil:
-		return *r.many
-	case r.one != nil:
-		return []*record{r.one}
+func (x *Index) members(h *record) []*record {
+	if h.lone {
+		return []*record{h}
 	}
-	return nil
+	return x.many[h]
 }
 
-// setMembers makes ms the members of the group r holds, as merged: none
-// of them fresh any more.
-func (r *record) setMembers(ms []*record) {
+// setMembers makes ms the members of the group h holds, as merged: none
+// of them fresh any more. One is h itself (its id is the group's).
+func (x *Index) setMembers(h *record, ms []*record) {
 	for _, m := range ms {
 		m.fresh = false
 	}
-	r.one, r.many = nil, nil
-	switch len(ms) {
-	case 0:
-	case 1:
-		r.one = ms[0]
-	default:
-		r.many = &ms
+	h.lone = len(ms) == 1
+	if len(ms) > 1 {
+		x.many[h] = ms
+	} else {
+		delete(x.many, h)
 	}
 }
 
-// sameMembers reports whether the group r holds has members ms, none of
+// sameMembers reports whether the group h holds has members ms, none of
 // them written with another value since.
-func (r *record) sameMembers(ms []*record) bool {
+func (x *Index) sameMembers(h *record, ms []*record) bool {
 	if slices.ContainsFunc(ms, func(m *record) bool { return m.fresh }) {
 		return false
 	}
-	if r.many != nil {
-		return slices.Equal(*r.many, ms)
+	if h.lone {
+		return len(ms) == 1 && ms[0] == h
 	}
-	return len(ms) == 1 && r.one == ms[0]
+	return len(ms) > 1 && slices.Equal(x.many[h], ms)
 }
 
 // holderOf is the record holding the group of the record (or alias) id,
 // or nil; under mu or gmu.
 func (x *Index) holderOf(id string) *record {
-	if r := x.records[id]; r != nil && r.group != nil {
+	if r := x.records.get(id); r != nil && r.group != nil {
 		return r.group
 	}
 	return x.aliased[id]
-}
-
-// evidenceSum is the first half of the SHA-256 of a record's evidenceOf:
-// what tells a write that changes nothing Groups reads, kept in 16 bytes
-// rather than the string (issue 36: a fifth of what the merged index
-// keeps besides the records).
-type evidenceSum [16]byte
-
-func sumOf(e *mcpdir.Entry) evidenceSum {
-	ev := sha256.Sum256([]byte(evidenceOf(e)))
-	return evidenceSum(ev[:16])
 }
 
 // evidenceOf is what Groups reads of a record, as one string.
@@ -599,7 +597,7 @@ func (x *Index) Holders(name string) []*mcpdir.Entry {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	var out []*mcpdir.Entry
-	for r := range x.bearers[linkKey(nameKey, name)].all {
+	for r := range x.bearers.of(linkKey(nameKey, name)) {
 		if e := r.p.Unpack(); serverName(e.Name, e.Source) == name {
 			out = append(out, e)
 		}
@@ -611,7 +609,7 @@ func (x *Index) Holders(name string) []*mcpdir.Entry {
 func (x *Index) Get(id string) (*mcpdir.Entry, bool) {
 	x.gmu.RLock()
 	if h := x.holderOf(id); h != nil {
-		id = h.id // written under gmu too (a write rekeys a record)
+		id = h.id() // its pack is written under gmu too
 	}
 	x.gmu.RUnlock()
 	return x.inner.Get(id)
@@ -627,10 +625,10 @@ func (x *Index) GroupOf(id string) (string, []string, bool) {
 		return "", nil, false
 	}
 	var ids []string
-	for _, m := range h.members() {
-		ids = append(ids, m.id)
+	for _, m := range x.members(h) {
+		ids = append(ids, m.id())
 	}
-	return h.id, ids, true
+	return h.id(), ids, true
 }
 
 func (x *Index) Search(query string, limit int) mcpdir.SearchResult {

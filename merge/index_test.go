@@ -94,7 +94,9 @@ func TestIndexMergesAndResolvesAliases(t *testing.T) {
 	}
 }
 
-// Lookups and searches run while the index groups again (under -race).
+// Lookups and searches run while the index groups again, its records
+// are written again (a lookup reads their ids from their packs) and its
+// table of them grows (under -race).
 func TestIndexConcurrent(t *testing.T) {
 	x := merge.NewIndex(search.New(), merge.DefaultRules())
 	reg, pkg := postgresRecords(t)
@@ -118,6 +120,15 @@ func TestIndexConcurrent(t *testing.T) {
 		} else {
 			x.Remove(pkg.ID)
 		}
+		again := *reg
+		again.Brief = fmt.Sprintf("Version %d", i)
+		more := []*mcpdir.Entry{&again}
+		for j := range 10 {
+			e := &mcpdir.Entry{Name: fmt.Sprintf("server-%d-%d", i, j), Source: mcpdir.SourceRegistry}
+			e.ID = mcpdir.EntryID(e.NaturalKey())
+			more = append(more, e)
+		}
+		x.Upsert(more...)
 	}
 	wg.Wait()
 }

@@ -2,14 +2,14 @@ package merge
 
 import (
 	"testing"
-	"unsafe"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/packed"
 )
 
-// A record's id is kept in its current pack's memory: written again
-// with other fields, it lets the old pack go (and keeps none of the
-// store's strings).
+// A record's id is read from its current pack: written again with other
+// fields, it lets the old pack go (and keeps none of the store's strings),
+// and is found by its id all the same.
 func TestRecordIDsLiveInTheirPack(t *testing.T) {
 	x := NewIndex(discard{}, DefaultRules())
 	e := &mcpdir.Entry{Name: "weather-mcp", Brief: "Weather", WebsiteURL: "https://example.com/weather"}
@@ -18,13 +18,8 @@ func TestRecordIDsLiveInTheirPack(t *testing.T) {
 	changed := *e
 	changed.Brief = "Weather forecasts"
 	x.Upsert(&changed)
-	r := x.records[e.ID]
-	if r == nil || unsafe.StringData(r.id) != unsafe.StringData(r.p.ID()) {
-		t.Fatal("the record's id is not its current pack's")
-	}
-	for k := range x.records {
-		if unsafe.StringData(k) != unsafe.StringData(r.id) {
-			t.Fatal("the records' key is not the record's id")
-		}
+	r := x.records.get(e.ID)
+	if r == nil || r.p != packed.Pack(&changed) || r.id() != e.ID {
+		t.Fatal("the record found by its id is not its current pack's")
 	}
 }
