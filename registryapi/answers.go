@@ -31,11 +31,11 @@ type metadata struct {
 // others. A row whose entry the directory no longer has (removed, or
 // merged into another, since the view was made) is left out, as it is
 // once the view is made again.
-func (a *API) serve(ctx context.Context, rows []row, scores []float64) ([]Server, error) {
+func (a *API) serve(ctx context.Context, v *view, rows []row, scores []float64) ([]Server, error) {
 	var names []string
 	for _, rw := range rows {
-		if !rw.fromEntry() && !slices.Contains(names, rw.head.Name) {
-			names = append(names, rw.head.Name)
+		if h := v.head(&rw); !rw.fromEntry() && !slices.Contains(names, h.Name) {
+			names = append(names, h.Name)
 		}
 	}
 	records := map[[2]string]*mcpdir.ServerVersion{}
@@ -50,6 +50,7 @@ func (a *API) serve(ctx context.Context, rows []row, scores []float64) ([]Server
 	}
 	out := make([]Server, 0, len(rows))
 	for i, rw := range rows {
+		head, name := v.head(&rw), v.name(&rw)
 		if rw.fromEntry() {
 			var score *float64
 			if scores != nil {
@@ -59,7 +60,7 @@ func (a *API) serve(ctx context.Context, rows []row, scores []float64) ([]Server
 			if !ok || e.ID != rw.id {
 				continue
 			}
-			srv := response(e, rw.name, rw.head, score)
+			srv := response(e, name, head, score)
 			if om, ok := srv.Meta[OfficialMeta].(registry.Official); ok && !rw.latest {
 				om.IsLatest = false // an entry behind its history (ownRow)
 				srv.Meta[OfficialMeta] = om
@@ -67,12 +68,12 @@ func (a *API) serve(ctx context.Context, rows []row, scores []float64) ([]Server
 			out = append(out, srv)
 			continue
 		}
-		v := records[[2]string{rw.head.Name, rw.head.Version}]
-		if v == nil {
+		r := records[[2]string{head.Name, head.Version}]
+		if r == nil {
 			// Written since the view was made: the head is what there is.
-			v = rw.head
+			r = head
 		}
-		out = append(out, historic(v, rw.name, rw.latest))
+		out = append(out, historic(r, name, rw.latest))
 	}
 	return out, nil
 }

@@ -173,14 +173,11 @@ func (a *API) list(w http.ResponseWriter, r *http.Request) {
 		n, _ := strconv.Atoi(offset)
 		// A search finds servers in the directory, each at its latest
 		// version.
+		keep := v.keeper(f)
 		for _, h := range a.Dir.Find(mcpdir.Query{Text: text, Limit: MaxSearch}).Hits {
-			name, ok := v.byID[h.Entry.ID]
-			if !ok {
-				continue
-			}
-			span := v.byName[name]
-			for _, rw := range v.rows[span[0]:span[1]] {
-				if rw.fromEntry() && f.keep(rw) {
+			lo, hi := v.entryRows(h.Entry)
+			for _, rw := range v.rows[lo:hi] {
+				if rw.fromEntry() && keep(&rw) {
 					rows, scores = append(rows, rw), append(scores, h.Score)
 				}
 			}
@@ -199,21 +196,22 @@ func (a *API) list(w http.ResponseWriter, r *http.Request) {
 			Fail(w, http.StatusBadRequest, "cursor is not one this registry gave")
 			return
 		}
+		keep := v.keeper(f)
 		i := v.after(after)
 		for ; i < len(v.rows) && len(rows) < limit; i++ {
-			if f.keep(v.rows[i]) {
+			if keep(&v.rows[i]) {
 				rows = append(rows, v.rows[i])
 			}
 		}
 		for ; i < len(v.rows); i++ {
-			if f.keep(v.rows[i]) {
-				last := rows[len(rows)-1]
-				next = encodeCursor("n", last.name+"\x00"+last.version)
+			if keep(&v.rows[i]) {
+				last := &rows[len(rows)-1]
+				next = encodeCursor("n", v.name(last)+"\x00"+v.version(last))
 				break
 			}
 		}
 	}
-	served, err := a.serve(r.Context(), rows, scores)
+	served, err := a.serve(r.Context(), v, rows, scores)
 	if err != nil {
 		a.unavailable(w, r, err)
 		return
@@ -224,11 +222,11 @@ func (a *API) list(w http.ResponseWriter, r *http.Request) {
 // versions is GET /v0.1/servers/{serverName}/versions: the versions of a
 // server, newest first.
 func (a *API) versions(w http.ResponseWriter, r *http.Request) {
-	rows, ok := a.lookup(w, r)
+	v, rows, ok := a.lookup(w, r)
 	if !ok {
 		return
 	}
-	served, err := a.serve(r.Context(), rows, nil)
+	served, err := a.serve(r.Context(), v, rows, nil)
 	if err != nil {
 		a.unavailable(w, r, err)
 		return
@@ -243,7 +241,7 @@ func (a *API) versions(w http.ResponseWriter, r *http.Request) {
 // version is GET /v0.1/servers/{serverName}/versions/{version}: one version
 // of a server ("latest": its latest).
 func (a *API) version(w http.ResponseWriter, r *http.Request) {
-	rows, ok := a.lookup(w, r)
+	v, rows, ok := a.lookup(w, r)
 	if !ok {
 		return
 	}
@@ -252,13 +250,13 @@ func (a *API) version(w http.ResponseWriter, r *http.Request) {
 		if want == "latest" {
 			return rw.latest
 		}
-		return rw.version == want
+		return v.version(&rw) == want
 	})
 	if i < 0 {
 		Fail(w, http.StatusNotFound, "Server version not found")
 		return
 	}
-	served, err := a.serve(r.Context(), rows[i:i+1], nil)
+	served, err := a.serve(r.Context(), v, rows[i:i+1], nil)
 	if err != nil {
 		a.unavailable(w, r, err)
 		return
@@ -272,38 +270,38 @@ func (a *API) version(w http.ResponseWriter, r *http.Request) {
 
 // lookup finds the versions of the server a path names that the request
 // may see (deleted ones with include_deleted=true), or answers 404.
-func (a *API) lookup(w http.ResponseWriter, r *http.Request) ([]row, bool) {
+func (a *API) lookup(w http.ResponseWriter, r *http.Request) (*view, []row, bool) {
 	name := r.PathValue("serverName")
 	var f filter
 	if s := r.URL.Query().Get("include_deleted"); s != "" {
 		b, err := strconv.ParseBool(s)
 		if err != nil {
 			Fail(w, http.StatusBadRequest, "include_deleted must be true or false")
-			return nil, false
+			return nil, nil, false
 		}
 		f.includeDeleted = b
 	}
 	if len(name) > maxName {
 		Fail(w, http.StatusNotFound, "Server not found")
-		return nil, false
+		return nil, nil, false
 	}
 	v, ok := a.viewOr503(w, r)
 	if !ok {
-		return nil, false
+		return nil, nil, false
 	}
+	keep := v.keeper(f)
 	var rows []row
-	if span, ok := v.byName[name]; ok {
-		for _, rw := range v.rows[span[0]:span[1]] {
-			if f.keep(rw) {
-				rows = append(rows, rw)
-			}
+	lo, hi := v.span(name)
+	for _, rw := range v.rows[lo:hi] {
+		if keep(&rw) {
+			rows = append(rows, rw)
 		}
 	}
 	if len(rows) == 0 {
 		Fail(w, http.StatusNotFound, "Server not found")
-		return nil, false
+		return nil, nil, false
 	}
-	return rows, true
+	return v, rows, true
 }
 
 func (a *API) viewOr503(w http.ResponseWriter, r *http.Request) (*view, bool) {

@@ -2,7 +2,6 @@ package registryapi
 
 import (
 	"encoding/base64"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -17,21 +16,13 @@ func (v *view) after(pos string) int {
 		return 0
 	}
 	name, version, _ := strings.Cut(pos, "\x00")
-	if span, ok := v.byName[name]; ok {
-		for i := span[0]; i < span[1]; i++ {
-			if v.rows[i].head != nil && v.rows[i].head.Version == version {
-				return i + 1
-			}
+	lo, hi := v.span(name)
+	for i := lo; i < hi; i++ {
+		if h := v.head(&v.rows[i]); h != nil && h.Version == version {
+			return i + 1
 		}
-		return span[1]
 	}
-	i, _ := slices.BinarySearchFunc(v.rows, name, func(r row, name string) int {
-		if r.name <= name {
-			return -1
-		}
-		return 1
-	})
-	return i
+	return hi
 }
 
 // Cursors are opaque to clients: a kind ("n": after a name, "s": an offset

@@ -1,10 +1,15 @@
 package registryapi_test
 
 import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"runtime"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 	"weak"
@@ -99,4 +104,124 @@ func TestEntryGoneSinceTheView(t *testing.T) {
 	}
 	get(t, srv.URL+"/v0.1/servers/"+name+"/versions/1.2.3", http.StatusNotFound, nil)
 	get(t, srv.URL+"/v0.1/servers/"+url.PathEscape(registryapi.ServedName(entry("@acme/build", "Builds", nil)))+"/versions", http.StatusNotFound, nil)
+}
+
+// TestNamesInOrder lists servers whose names share a namespace's start,
+// held by the view as a namespace and a rest: the list pages them in the
+// names' own order, each is found by name, and a cursor of a name not
+// served resumes after it.
+func TestNamesInOrder(t *testing.T) {
+	var es []*mcpdir.Entry
+	for _, n := range []string{"com.npmjs/b", "com.npmjs.x/a", "com.npmjs-x/a", "com.npmjs0/a", "co.m/z", "com.npmjs/a-b",
+		"com.npmjs/a.b", "com.npmjs/a", "com.npmjs/a/b"} {
+		es = append(es, entry(n, "A tool", func(e *mcpdir.Entry) { e.Source = mcpdir.SourceRegistry }))
+	}
+	es = append(es, entry("@acme/deploy", "Deploys", nil))
+	x := search.New()
+	x.Upsert(es...)
+	h := history{{Name: "noslash", Version: "1.0.0", EntryKey: "registry:noslash", Status: mcpdir.StatusDeleted, UpdatedAt: epoch}}
+	api := &registryapi.API{Dir: x, History: h}
+	mux := http.NewServeMux()
+	api.Routes(mux, nil)
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	var want []string
+	for _, e := range es {
+		want = append(want, registryapi.ServedName(e))
+	}
+	want = append(want, "noslash")
+	slices.Sort(want)
+	var got []string
+	cursor := ""
+	for {
+		var l list
+		get(t, srv.URL+"/v0.1/servers?limit=2&include_deleted=true&cursor="+url.QueryEscape(cursor), http.StatusOK, &l)
+		got = append(got, names(l)...)
+		if cursor = l.Metadata.NextCursor; cursor == "" {
+			break
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("listed\n%q\nwant\n%q", got, want)
+	}
+	for _, n := range want {
+		var l list
+		get(t, srv.URL+"/v0.1/servers/"+url.PathEscape(n)+"/versions?include_deleted=true", http.StatusOK, &l)
+		if g := names(l); len(g) != 1 || g[0] != n {
+			t.Errorf("versions of %s: %q", n, g)
+		}
+	}
+	for _, n := range []string{"com.npmjs/a-", "com.npmjs/", "com.npmjs", "com.npmjs.", "com.npmjs/a/a", "co", "com.npmjs/zz", "nosl", "zz", ""} {
+		var l list
+		c := base64.RawURLEncoding.EncodeToString([]byte("n:" + n + "\x00"))
+		get(t, srv.URL+"/v0.1/servers?limit=1&include_deleted=true&cursor="+c, http.StatusOK, &l)
+		i, _ := slices.BinarySearch(want, n+"\x00")
+		if g := names(l); i < len(want) && !slices.Equal(g, want[i:i+1]) || i == len(want) && len(g) != 0 {
+			t.Errorf("after %q: %q, want %q", n, g, want[i:min(i+1, len(want))])
+		}
+	}
+	for _, n := range []string{"com.npmjs/a-", "com.npmjs", "com.npmjs/a/", "co.m/zz", "nosla"} {
+		get(t, srv.URL+"/v0.1/servers/"+url.PathEscape(n)+"/versions?include_deleted=true", http.StatusNotFound, nil)
+	}
+}
+
+// TestOneNameDerivedThrice serves three entries that derive one name: the
+// registry's keeps it, the other two each take their id's start, and a
+// search finds each under its own.
+func TestOneNameDerivedThrice(t *testing.T) {
+	const name = "io.github.acme/tool"
+	reg := entry(name, "A tool", func(e *mcpdir.Entry) { e.Source = mcpdir.SourceRegistry })
+	a := entry(name, "A tool", func(e *mcpdir.Entry) { e.WebsiteURL = "https://a.example/tool" })
+	b := entry(name, "A tool", func(e *mcpdir.Entry) { e.WebsiteURL = "https://b.example/tool" })
+	_, srv := directory(t, reg, a, b)
+	dedupe := func(e *mcpdir.Entry) string { return name + "-" + strings.ReplaceAll(e.ID, "-", "")[:8] }
+	want := []string{name, dedupe(a), dedupe(b)}
+	slices.Sort(want)
+	var l list
+	get(t, srv.URL+"/v0.1/servers", http.StatusOK, &l)
+	if g := names(l); !slices.Equal(g, want) {
+		t.Fatalf("listed %q, want %q", g, want)
+	}
+	get(t, srv.URL+"/v0.1/servers?search=tool", http.StatusOK, &l)
+	byID := map[string]string{}
+	for _, s := range l.Servers {
+		var dm struct{ ID string }
+		json.Unmarshal(s.Meta[registryapi.DirectoryMeta], &dm)
+		byID[dm.ID] = s.Server["name"].(string)
+	}
+	if byID[reg.ID] != name || byID[a.ID] != dedupe(a) || byID[b.ID] != dedupe(b) {
+		t.Fatalf("search found %v", byID)
+	}
+}
+
+// TestUpdatedSinceExactly filters on times the view keeps as Unix
+// nanoseconds, and on those that have none (the zero time, years out of
+// int64 nanoseconds' range): a row is kept when its time is after since,
+// to the nanosecond, in any zone.
+func TestUpdatedSinceExactly(t *testing.T) {
+	times := []time.Time{{}, time.Date(1500, 1, 1, 0, 0, 0, 7, time.UTC), epoch.Add(time.Nanosecond),
+		epoch.In(time.FixedZone("X", 3600)), time.Date(2300, 1, 1, 0, 0, 0, 0, time.UTC)}
+	var es []*mcpdir.Entry
+	for i, at := range times {
+		es = append(es, entry(fmt.Sprintf("tool-%d", i), "A tool", func(e *mcpdir.Entry) { e.CreatedAt, e.UpdatedAt = at, at }))
+	}
+	_, srv := directory(t, es...)
+	for _, since := range []time.Time{time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(1, 1, 1, 0, 0, 0, 1, time.UTC),
+		time.Date(1500, 1, 1, 0, 0, 0, 6, time.UTC), time.Date(1500, 1, 1, 0, 0, 0, 7, time.UTC), time.Date(1600, 1, 1, 0, 0, 0, 0, time.UTC),
+		epoch.Add(-time.Nanosecond), epoch, epoch.Add(time.Nanosecond), time.Date(2299, 1, 1, 0, 0, 0, 0, time.FixedZone("Y", -7200)),
+		time.Date(2300, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)} {
+		var want []string
+		for i, at := range times {
+			if at.After(since) {
+				want = append(want, registryapi.ServedName(es[i]))
+			}
+		}
+		slices.Sort(want)
+		var l list
+		get(t, srv.URL+"/v0.1/servers?updated_since="+url.QueryEscape(since.Format(time.RFC3339Nano)), http.StatusOK, &l)
+		if g := names(l); !slices.Equal(g, want) {
+			t.Errorf("updated_since=%s: %q, want %q", since.Format(time.RFC3339Nano), g, want)
+		}
+	}
 }

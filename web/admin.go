@@ -166,9 +166,15 @@ func (p *Pages) renderAdmin(w http.ResponseWriter, r *http.Request, a *mcpdir.Ac
 		data.ZeroResult, data.TopQueries, data.Keys = in.ZeroResultQueries, in.TopQueries, in.Keys
 	}
 
-	p.adminEntries(data, r)
+	// One walk of every entry (each unpacked for it): the page's entries
+	// by name, when no query picks them, and the tools' news.
+	data.Query = strings.TrimSpace(r.URL.Query().Get("q"))
+	var all []adminName
 	if cfg.Entries != nil {
 		cfg.Entries(func(e *mcpdir.Entry) {
+			if data.Query == "" {
+				all = append(all, adminName{e.ID, e.Name})
+			}
 			if e.Live != nil {
 				for _, ch := range e.Live.ToolChanges {
 					if !ch.First {
@@ -192,6 +198,7 @@ func (p *Pages) renderAdmin(w http.ResponseWriter, r *http.Request, a *mcpdir.Ac
 			}
 		})
 	}
+	p.adminEntries(data, r, all)
 	slices.SortFunc(data.ToolChanges, func(x, y toolChangeRow) int { return y.At.Compare(x.At) })
 	data.ToolChanges = data.ToolChanges[:min(len(data.ToolChanges), 20)]
 	slices.SortFunc(data.Warnings, func(x, y warningRow) int {
@@ -246,12 +253,15 @@ func severityRank(s string) int {
 	return 1
 }
 
-// adminEntries fills the page's entries: those matching ?q=, else all by
-// name, a page (?page=) at a time.
-func (p *Pages) adminEntries(data *adminPage, r *http.Request) {
-	q := r.URL.Query()
-	data.Query = strings.TrimSpace(q.Get("q"))
-	data.Page = max(1, min(atoi(q.Get("page")), 10000))
+// adminName is what the entries' list keeps of every entry to order them:
+// the walk's entries are unpacked copies, and the page's are read again.
+type adminName struct{ id, name string }
+
+// adminEntries fills the page's entries: those matching the query
+// (data.Query), else all (every entry's, from the walk) by name, a page
+// (?page=) at a time.
+func (p *Pages) adminEntries(data *adminPage, r *http.Request, all []adminName) {
+	data.Page = max(1, min(atoi(r.URL.Query().Get("page")), 10000))
 	from := (data.Page - 1) * adminPageSize
 	var page []*mcpdir.Entry
 	hits := 0
@@ -263,13 +273,8 @@ func (p *Pages) adminEntries(data *adminPage, r *http.Request) {
 				page = append(page, h.Entry)
 			}
 		}
-	} else if p.admin.Entries != nil {
-		// The walk's entries are unpacked copies: it keeps what the order
-		// needs, and the page's entries are read again.
-		type named struct{ id, name string }
-		var all []named
-		p.admin.Entries(func(e *mcpdir.Entry) { all = append(all, named{e.ID, e.Name}) })
-		slices.SortFunc(all, func(x, y named) int {
+	} else {
+		slices.SortFunc(all, func(x, y adminName) int {
 			return cmp.Or(strings.Compare(strings.ToLower(x.name), strings.ToLower(y.name)), strings.Compare(x.id, y.id))
 		})
 		data.EntryCount = len(all)
