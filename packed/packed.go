@@ -341,9 +341,17 @@ func (p Entry) Unpack() *mcpdir.Entry {
 	if p.b == "" {
 		return nil
 	}
+	e := new(mcpdir.Entry)
+	p.UnpackTo(e)
+	return e
+}
+
+// UnpackTo sets e, overwritten whole, to the entry packed (which p must
+// hold): a walk over many entries may unpack each into one struct.
+func (p Entry) UnpackTo(e *mcpdir.Entry) {
 	d := decoder{s: p.b, i: marksLen}
 	marks := p.marks()
-	e := &mcpdir.Entry{
+	*e = mcpdir.Entry{
 		IsOfficial: marks&markOfficial != 0, IsVerified: marks&markVerified != 0,
 		Edited: marks&markEdited != 0, Imported: marks&markImported != 0,
 	}
@@ -406,7 +414,6 @@ func (p Entry) Unpack() *mcpdir.Entry {
 			e.UpdatedAt = d.time()
 		}
 	}
-	return e
 }
 
 // decoder reads a packed string in order.

@@ -44,6 +44,12 @@ func TestEveryFieldRoundTrips(t *testing.T) {
 			b, _ := json.Marshal(&e)
 			t.Fatalf("entry %d: unpacked\n%s\nwant\n%s\n(%+v\n%+v)", i, a, b, got, &e)
 		}
+		// Into a struct holding another entry: overwritten whole.
+		var into mcpdir.Entry
+		fill(r, reflect.ValueOf(&into).Elem(), 0)
+		if p.UnpackTo(&into); !reflect.DeepEqual(&into, &e) {
+			t.Fatalf("entry %d: unpacked into another\n%+v\nwant\n%+v", i, into, e)
+		}
 		if p.Popularity() != e.Popularity {
 			t.Fatalf("entry %d: Popularity %d, want %d", i, p.Popularity(), e.Popularity)
 		}

@@ -43,14 +43,22 @@ func (x *Index) entryAt(d uint32) *mcpdir.Entry {
 }
 
 // peek is p's entry (ordinal d) from the cache if there, else unpacked
-// without taking a slot: for walks over every entry.
+// without taking a slot: for Get, which a walk over many ids calls.
 func (c *unpackedCache) peek(p *packed.Entry, d uint32) *mcpdir.Entry {
+	if e := c.cached(d); e != nil {
+		return e
+	}
+	return p.Unpack()
+}
+
+// cached is ordinal d's entry if it is kept unpacked, or nil.
+func (c *unpackedCache) cached(d uint32) *mcpdir.Entry {
 	if len(c.slots) > 0 {
 		if u := c.slots[d&uint32(len(c.slots)-1)].Load(); u != nil && u.d == d {
 			return u.e
 		}
 	}
-	return p.Unpack()
+	return nil
 }
 
 // grow makes room for n ordinals, up to maxUnpacked; under the write lock.
