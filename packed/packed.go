@@ -158,12 +158,10 @@ var scratches = sync.Pool{New: func() any { return new([]byte) }}
 
 // texts are an entry's text fields in the order they are packed: the id
 // and name first, for ID and Name, then what may be made of the name.
-func texts(e *mcpdir.Entry) [numTexts]string {
+func texts(e *mcpdir.Entry) [13]string {
 	return [...]string{e.ID, e.Name, e.Title, e.Brief, e.Description, e.WebsiteURL, e.RepositoryURL,
 		e.AuthorName, e.License, e.Version, e.Source, e.Origin, e.Key}
 }
-
-const numTexts = 13
 
 // websiteAt is the website's place in texts: after the name it is most
 // often made of.
@@ -295,45 +293,15 @@ func (p Entry) Name() string {
 	return d.string()
 }
 
-// Popularity is the entry's popularity, without unpacking it.
+// Popularity is the entry's popularity. It unpacks the entry: it is read
+// rarely (search reads it only for ties its tie keys cannot break).
 func (p Entry) Popularity() int64 {
 	if p.b == "" {
 		return 0
 	}
-	d := decoder{s: p.b, i: marksLen}
-	for i := range numTexts {
-		if i == websiteAt {
-			if n := int(d.uvarint()); n >= len(pages) {
-				d.i += n - len(pages)
-			}
-		} else {
-			d.string()
-		}
-	}
-	d.strings()
-	d.strings()
-	d.strings()
-	marks := p.marks()
-	if marks&markRarePackages == 0 {
-		n, _ := d.count()
-		for range n {
-			d.string()
-			d.stringOr("")
-			d.stringOr("")
-			d.string()
-			d.string()
-		}
-	}
-	if marks&markRareRemotes == 0 {
-		n, _ := d.count()
-		for range 2 * n {
-			d.string()
-		}
-	}
-	if n, ok := d.count(); ok {
-		d.i += n
-	}
-	return d.varint()
+	var e mcpdir.Entry
+	p.UnpackTo(&e)
+	return e.Popularity
 }
 
 // Unpack returns the entry packed, a new struct whose strings share p's.
