@@ -28,6 +28,8 @@ type Directory interface {
 	Generation() uint64
 	// Entries calls yield with every entry, in no order.
 	Entries(yield func(*mcpdir.Entry))
+	// Len is how many entries Entries yields.
+	Len() int
 	// Get returns an entry by id.
 	Get(id string) (*mcpdir.Entry, bool)
 	// Find is the directory's ranked search.

@@ -3,7 +3,6 @@ package registryapi
 import (
 	"cmp"
 	"context"
-	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -131,30 +130,81 @@ func (v *view) entryRows(e *mcpdir.Entry) (lo, hi int) {
 }
 
 // server is a server as the view is made: its entry's values that its rows
-// need, and its versions.
+// need, and its versions. The directory's servers are live beside their
+// rows as the view is made, so a server is small too (issue 36: at 96
+// bytes, a 100x replica in a 2 GiB container was killed for memory making
+// its first view): what servers share is the builder's, by index.
 type server struct {
-	namespace, rest, id string
-	version             string    // the entry's (serverVersion)
-	updated             time.Time // the entry's
+	rest, id string
+	// updated is the entry's time, in Unix nanoseconds or, with oddTime,
+	// an index into the view's odd times (as a row's).
+	updated int64
 	// versions is 1 + the index of its versions in the builder's
 	// histories; 0 for none, as most have.
-	versions int32
-	registry bool
-	deleted  bool // the entry is deleted (official)
-}
-
-func compareNames(a, b *server) int {
-	return cmp.Or(strings.Compare(a.namespace, b.namespace), strings.Compare(a.rest, b.rest))
+	versions  int32
+	namespace uint32 // into builder.namespaceNames
+	version   uint32 // the entry's (serverVersion), into builder.versionNames
+	registry  bool
+	deleted   bool // the entry is deleted (official)
+	oddTime   bool
 }
 
 // builder makes a view: it keeps each namespace, version and odd time
 // once.
 type builder struct {
-	v          *view
-	namespaces map[string]string
-	versions   map[string]uint32 // into v.versions
-	odd        map[time.Time]int64
-	histories  [][]*mcpdir.ServerVersion
+	v *view
+	// namespaces are the namespaces' indexes in namespaceNames, in the
+	// order they came.
+	namespaces     map[string]uint32
+	namespaceNames []string
+	// versions are the versions' indexes in versionNames, in the order
+	// they came, and then into v.versions.
+	versions     map[string]uint32
+	versionNames []string
+	odd          map[time.Time]int64
+	histories    [][]*mcpdir.ServerVersion
+}
+
+func (b *builder) compareNames(x, y *server) int {
+	return cmp.Or(strings.Compare(b.namespaceNames[x.namespace], b.namespaceNames[y.namespace]), strings.Compare(x.rest, y.rest))
+}
+
+// name is s's served name.
+func (b *builder) name(s *server) string { return b.namespaceNames[s.namespace] + s.rest }
+
+// versionIndex is version's index in versionNames, which it joins if new.
+func (b *builder) versionIndex(version string) uint32 {
+	k, ok := b.versions[version]
+	if !ok {
+		k = uint32(len(b.versionNames))
+		b.versions[version] = k
+		b.versionNames = append(b.versionNames, version)
+	}
+	return k
+}
+
+// encodeTime is t as a row keeps it: Unix nanoseconds, or (odd) an index
+// into the view's odd times. A time is compared, never served: its instant
+// is all that counts.
+func (b *builder) encodeTime(t time.Time) (int64, bool) {
+	if ns := t.UnixNano(); time.Unix(0, ns).Equal(t) {
+		return ns, false
+	}
+	k, ok := b.odd[t]
+	if !ok {
+		k = int64(len(b.v.odd))
+		b.odd[t] = k
+		b.v.odd = append(b.v.odd, t)
+	}
+	return k, true
+}
+
+// decodeTime is the time encodeTime encoded.
+func (b *builder) decodeTime(n int64, odd bool) time.Time {
+	if odd {
+		return b.v.odd[n]
+	}
+	return time.Unix(0, n)
 }
 
 // history sets s's versions.
@@ -176,20 +226,21 @@ func (b *builder) versionsOf(s *server) []*mcpdir.ServerVersion {
 // named sets s's name, its namespace kept once.
 func (b *builder) named(s *server, name string) {
 	ns, rest := splitName(name)
-	if k, ok := b.namespaces[ns]; ok {
-		ns = k
-	} else {
+	k, ok := b.namespaces[ns]
+	if !ok {
 		ns = strings.Clone(ns) // not the whole name it was cut from
-		b.namespaces[ns] = ns
+		k = uint32(len(b.namespaceNames))
+		b.namespaces[ns] = k
+		b.namespaceNames = append(b.namespaceNames, ns)
 	}
-	s.namespace, s.rest = ns, rest
+	s.namespace, s.rest = k, rest
 }
 
 // row is the server's row of version h (nil: the entry with no history).
 // Rows are made in name order: the server's namespace is the last kept.
 func (b *builder) row(s *server, h *mcpdir.ServerVersion, latest, own bool) row {
 	r := row{rest: s.rest, id: s.id, namespace: uint32(len(b.v.namespaces) - 1), latest: latest, own: own, deleted: s.deleted}
-	version, updated := s.version, time.Time{}
+	version, updated := b.versionNames[s.version], time.Time{}
 	if h != nil {
 		b.v.heads = append(b.v.heads, h)
 		r.head = uint32(len(b.v.heads))
@@ -198,22 +249,11 @@ func (b *builder) row(s *server, h *mcpdir.ServerVersion, latest, own bool) row 
 			r.deleted = h.Status == mcpdir.StatusDeleted
 		}
 	}
-	if r.fromEntry() && s.updated.After(updated) {
-		updated = s.updated
+	if own := b.decodeTime(s.updated, s.oddTime); r.fromEntry() && own.After(updated) {
+		updated = own
 	}
 	r.version = b.versions[version]
-	// A time is compared, never served: its instant is all that counts.
-	if ns := updated.UnixNano(); time.Unix(0, ns).Equal(updated) {
-		r.updated = ns
-	} else {
-		k, ok := b.odd[updated]
-		if !ok {
-			k = int64(len(b.v.odd))
-			b.odd[updated] = k
-			b.v.odd = append(b.v.odd, updated)
-		}
-		r.updated, r.oddTime = k, true
-	}
+	r.updated, r.oddTime = b.encodeTime(updated)
 	return r
 }
 
@@ -236,13 +276,13 @@ func (a *API) current(ctx context.Context) (*view, error) {
 		}
 	}
 	b := &builder{v: &view{gen: gen, historyGen: hgen},
-		namespaces: map[string]string{}, versions: map[string]uint32{}, odd: map[time.Time]int64{}}
-	var servers []server
-	if a.view != nil {
-		// About as many as last time: a million servers grown by append
-		// would be several times their size in garbage.
-		servers = make([]server, 0, len(a.view.rows))
-	}
+		namespaces: map[string]uint32{}, versions: map[string]uint32{}, odd: map[time.Time]int64{}}
+	// The old view goes as the new one is made (requests that have it keep
+	// it meanwhile): at 100x both would not fit a replica's memory.
+	a.view = nil
+	// A server an entry: millions of servers grown by append would be
+	// several times their size, garbage and the copy live at once.
+	servers := make([]server, 0, a.Dir.Len())
 	a.Dir.Entries(func(e *mcpdir.Entry) {
 		// A merged entry's versions are its registry record's, whose id
 		// may be an alias's: the entry keeps its oldest record's id.
@@ -255,7 +295,8 @@ func (a *API) current(ctx context.Context) (*view, error) {
 			delete(heads, al.ID)
 		}
 		s := server{id: e.ID, registry: e.Source == mcpdir.SourceRegistry,
-			version: serverVersion(e), deleted: deleted(e), updated: e.UpdatedAt}
+			version: b.versionIndex(serverVersion(e)), deleted: deleted(e)}
+		s.updated, s.oddTime = b.encodeTime(e.UpdatedAt)
 		b.history(&s, vs)
 		b.named(&s, ServedName(e))
 		// The packed index keeps the entry's name: the rest most often is
@@ -271,26 +312,26 @@ func (a *API) current(ctx context.Context) (*view, error) {
 	// and from elsewhere): the registry's, or else the first by id, keeps
 	// it, and the others (a third too) take their id's first characters
 	// after it.
-	slices.SortFunc(servers, func(a, b server) int {
-		if c := compareNames(&a, &b); c != 0 {
+	slices.SortFunc(servers, func(x, y server) int {
+		if c := b.compareNames(&x, &y); c != 0 {
 			return c
 		}
-		if a.registry != b.registry {
-			if a.registry {
+		if x.registry != y.registry {
+			if x.registry {
 				return -1
 			}
 			return 1
 		}
-		return strings.Compare(a.id, b.id)
+		return strings.Compare(x.id, y.id)
 	})
 	for i, holder := 1, 0; i < len(servers); i++ {
-		if compareNames(&servers[i], &servers[holder]) != 0 {
+		if b.compareNames(&servers[i], &servers[holder]) != 0 {
 			holder = i
 			continue
 		}
-		b.named(&servers[i], dedupe(servers[holder].namespace+servers[holder].rest, servers[i].id))
+		b.named(&servers[i], dedupe(b.name(&servers[holder]), servers[i].id))
 	}
-	slices.SortFunc(servers, func(a, b server) int { return compareNames(&a, &b) })
+	slices.SortFunc(servers, func(x, y server) int { return b.compareNames(&x, &y) })
 	// The servers whose every version is deleted: served, deleted, for
 	// registries that follow this one, under a name no entry holds. (A
 	// server whose entry an admin removed without deleting its versions
@@ -301,43 +342,43 @@ func (a *API) current(ctx context.Context) (*view, error) {
 		if i := mcpdir.LatestVersion(vs); vs[i].Status == mcpdir.StatusDeleted && !taken[vs[i].Name] {
 			var s server
 			b.named(&s, vs[i].Name)
-			if _, held := slices.BinarySearchFunc(servers[:entries], &s, func(e server, s *server) int { return compareNames(&e, s) }); !held {
+			if _, held := slices.BinarySearchFunc(servers[:entries], &s, func(e server, s *server) int { return b.compareNames(&e, s) }); !held {
 				b.history(&s, vs)
+				s.version = b.versionIndex("") // no entry's
 				servers = append(servers, s)
 				taken[vs[i].Name] = true
 			}
 		}
 	}
-	slices.SortFunc(servers, func(a, b server) int { return compareNames(&a, &b) })
+	slices.SortFunc(servers, func(x, y server) int { return b.compareNames(&x, &y) })
 	// The versions, each once, sorted: a filter finds its own by binary
 	// search.
 	n := 0
 	for i := range servers {
 		n += max(1, len(b.versionsOf(&servers[i])))
-		b.versions[servers[i].version] = 0
 	}
 	for _, vs := range b.histories {
 		for _, h := range vs {
-			b.versions[h.Version] = 0
+			b.versionIndex(h.Version)
 		}
 	}
 	v := b.v
-	v.versions = slices.Sorted(maps.Keys(b.versions))
+	v.versions = slices.Sorted(slices.Values(b.versionNames))
 	for i, version := range v.versions {
 		b.versions[version] = uint32(i)
 	}
 	v.rows = make([]row, 0, n)
 	for i := range servers {
 		s := &servers[i]
-		if len(v.namespaces) == 0 || v.namespaces[len(v.namespaces)-1] != s.namespace {
-			v.namespaces = append(v.namespaces, s.namespace)
+		if ns := b.namespaceNames[s.namespace]; len(v.namespaces) == 0 || v.namespaces[len(v.namespaces)-1] != ns {
+			v.namespaces = append(v.namespaces, ns)
 		}
 		if vs := b.versionsOf(s); len(vs) == 0 {
 			v.rows = append(v.rows, b.row(s, nil, true, true))
 		} else {
 			latest := vs[mcpdir.LatestVersion(vs)]
 			slices.SortFunc(vs, mcpdir.NewerVersion)
-			own := ownRow(s, vs, latest)
+			own := ownRow(s.id, b.versionNames[s.version], vs, latest)
 			for _, h := range vs {
 				v.rows = append(v.rows, b.row(s, h, h == latest, h == own))
 			}
@@ -363,15 +404,15 @@ func deleted(e *mcpdir.Entry) bool {
 // as the version its place in the list says and no version is served
 // twice. An entry at a version not in the history is served as the
 // latest.
-func ownRow(s *server, versions []*mcpdir.ServerVersion, latest *mcpdir.ServerVersion) *mcpdir.ServerVersion {
-	if s.id == "" {
+func ownRow(id, version string, versions []*mcpdir.ServerVersion, latest *mcpdir.ServerVersion) *mcpdir.ServerVersion {
+	if id == "" {
 		return nil
 	}
-	if s.version == latest.Version {
+	if version == latest.Version {
 		return latest
 	}
 	for _, h := range versions {
-		if h.Version == s.version {
+		if h.Version == version {
 			return h
 		}
 	}
