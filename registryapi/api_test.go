@@ -79,6 +79,21 @@ func names(l list) []string {
 	return out
 }
 
+// allPages is every page of the list u asks for (a query without a
+// cursor), following the cursors to the end.
+func allPages(t *testing.T, u string) []list {
+	t.Helper()
+	var pages []list
+	for cursor := ""; ; {
+		var l list
+		get(t, u+"&cursor="+url.QueryEscape(cursor), http.StatusOK, &l)
+		pages = append(pages, l)
+		if cursor = l.Metadata.NextCursor; cursor == "" {
+			return pages
+		}
+	}
+}
+
 // TestPagesEveryServerOnce pages through the whole directory with small
 // pages while entries are written between them: every entry there from the
 // start is met exactly once, in name order, and count says a page's size.
@@ -150,14 +165,8 @@ func TestSearchRanks(t *testing.T) {
 		prev = *dm.Score
 	}
 	var paged []string
-	cursor := ""
-	for {
-		var l list
-		get(t, srv.URL+"/v0.1/servers?search=databases&limit=1&cursor="+url.QueryEscape(cursor), http.StatusOK, &l)
+	for _, l := range allPages(t, srv.URL+"/v0.1/servers?search=databases&limit=1") {
 		paged = append(paged, names(l)...)
-		if cursor = l.Metadata.NextCursor; cursor == "" {
-			break
-		}
 	}
 	if !slices.Equal(paged, got) {
 		t.Errorf("paged %v, want %v", paged, got)

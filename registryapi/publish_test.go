@@ -192,14 +192,9 @@ func TestPublishAndHistory(t *testing.T) {
 	}
 	// Paging one at a time meets each version once.
 	var paged []string
-	for cursor := ""; ; {
-		var l list
-		get(t, s.URL+"/v0.1/servers?limit=1&cursor="+url.QueryEscape(cursor), http.StatusOK, &l)
+	for _, l := range allPages(t, s.URL+"/v0.1/servers?limit=1") {
 		for _, sv := range l.Servers {
 			paged = append(paged, sv.Server["version"].(string))
-		}
-		if cursor = l.Metadata.NextCursor; cursor == "" {
-			break
 		}
 	}
 	if !slices.Equal(paged, []string{"1.1.0", "1.0.1", "1.0.0"}) {

@@ -133,14 +133,8 @@ func TestNamesInOrder(t *testing.T) {
 	want = append(want, "noslash")
 	slices.Sort(want)
 	var got []string
-	cursor := ""
-	for {
-		var l list
-		get(t, srv.URL+"/v0.1/servers?limit=2&include_deleted=true&cursor="+url.QueryEscape(cursor), http.StatusOK, &l)
+	for _, l := range allPages(t, srv.URL+"/v0.1/servers?limit=2&include_deleted=true") {
 		got = append(got, names(l)...)
-		if cursor = l.Metadata.NextCursor; cursor == "" {
-			break
-		}
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("listed\n%q\nwant\n%q", got, want)
