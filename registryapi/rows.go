@@ -33,7 +33,8 @@ type view struct {
 }
 
 // row is one version of a server: what listing, filtering and ordering
-// need of it. A row keeps no entry (the directory's are unpacked for the
+// need of it (as the view is made, a row first stands for a server: see
+// builder). A row keeps no entry (the directory's are unpacked for the
 // walk that makes the view, each a copy): those served are read again.
 type row struct {
 	// rest is the served name after its namespace: the entry's name's
@@ -129,28 +130,17 @@ func (v *view) entryRows(e *mcpdir.Entry) (lo, hi int) {
 	return 0, 0
 }
 
-// server is a server as the view is made: its entry's values that its rows
-// need, and its versions. The directory's servers are live beside their
-// rows as the view is made, so a server is small too (issue 36: at 96
-// bytes, a 100x replica in a 2 GiB container was killed for memory making
-// its first view): what servers share is the builder's, by index.
-type server struct {
-	rest, id string
-	// updated is the entry's time, in Unix nanoseconds or, with oddTime,
-	// an index into the view's odd times (as a row's).
-	updated int64
-	// versions is 1 + the index of its versions in the builder's
-	// histories; 0 for none, as most have.
-	versions  int32
-	namespace uint32 // into builder.namespaceNames
-	version   uint32 // the entry's (serverVersion), into builder.versionNames
-	registry  bool
-	deleted   bool // the entry is deleted (official)
-	oddTime   bool
-}
-
 // builder makes a view: it keeps each namespace, version and odd time
 // once.
+//
+// A view is made in its own rows (issue 36: at 100x, a server each entry
+// beside its rows got a replica in a 2 GiB container killed for memory,
+// and then took it past 2 GB). First a row stands for a server, an entry
+// or a server whose versions are all deleted: its namespace and version
+// are the builder's indexes, its head is 1 + the index of its versions in
+// the builder's histories (0 for none, as most have), and own says that
+// its entry is from a registry. Once they are named and ordered, each is
+// spread, in place, into its versions' rows (spread).
 type builder struct {
 	v *view
 	// namespaces are the namespaces' indexes in namespaceNames, in the
@@ -165,12 +155,12 @@ type builder struct {
 	histories    [][]*mcpdir.ServerVersion
 }
 
-func (b *builder) compareNames(x, y *server) int {
+func (b *builder) compareNames(x, y *row) int {
 	return cmp.Or(strings.Compare(b.namespaceNames[x.namespace], b.namespaceNames[y.namespace]), strings.Compare(x.rest, y.rest))
 }
 
-// name is s's served name.
-func (b *builder) name(s *server) string { return b.namespaceNames[s.namespace] + s.rest }
+// name is server s's served name.
+func (b *builder) name(s *row) string { return b.namespaceNames[s.namespace] + s.rest }
 
 // versionIndex is version's index in versionNames, which it joins if new.
 func (b *builder) versionIndex(version string) uint32 {
@@ -207,24 +197,24 @@ func (b *builder) decodeTime(n int64, odd bool) time.Time {
 	return time.Unix(0, n)
 }
 
-// history sets s's versions.
-func (b *builder) history(s *server, vs []*mcpdir.ServerVersion) {
+// history sets server s's versions.
+func (b *builder) history(s *row, vs []*mcpdir.ServerVersion) {
 	if len(vs) > 0 {
 		b.histories = append(b.histories, vs)
-		s.versions = int32(len(b.histories))
+		s.head = uint32(len(b.histories))
 	}
 }
 
-// versionsOf is s's versions.
-func (b *builder) versionsOf(s *server) []*mcpdir.ServerVersion {
-	if s.versions == 0 {
+// versionsOf is server s's versions.
+func (b *builder) versionsOf(s *row) []*mcpdir.ServerVersion {
+	if s.head == 0 {
 		return nil
 	}
-	return b.histories[s.versions-1]
+	return b.histories[s.head-1]
 }
 
-// named sets s's name, its namespace kept once.
-func (b *builder) named(s *server, name string) {
+// named sets server s's name, its namespace kept once.
+func (b *builder) named(s *row, name string) {
 	ns, rest := splitName(name)
 	k, ok := b.namespaces[ns]
 	if !ok {
@@ -236,10 +226,10 @@ func (b *builder) named(s *server, name string) {
 	s.namespace, s.rest = k, rest
 }
 
-// row is the server's row of version h (nil: the entry with no history).
-// Rows are made in name order: the server's namespace is the last kept.
-func (b *builder) row(s *server, h *mcpdir.ServerVersion, latest, own bool) row {
-	r := row{rest: s.rest, id: s.id, namespace: uint32(len(b.v.namespaces) - 1), latest: latest, own: own, deleted: s.deleted}
+// row is server s's row of version h (nil: the entry with no history),
+// once s's namespace is the view's.
+func (b *builder) row(s *row, h *mcpdir.ServerVersion, latest, own bool) row {
+	r := row{rest: s.rest, id: s.id, namespace: s.namespace, latest: latest, own: own, deleted: s.deleted}
 	version, updated := b.versionNames[s.version], time.Time{}
 	if h != nil {
 		b.v.heads = append(b.v.heads, h)
@@ -257,6 +247,53 @@ func (b *builder) row(s *server, h *mcpdir.ServerVersion, latest, own bool) row 
 	return r
 }
 
+// spread makes the view's rows of servers, sorted by name, in their own
+// memory: each server's rows, its versions newest first, are written from
+// the end back, where no server still to be read is (each has one row at
+// least).
+func (b *builder) spread(servers []row) {
+	v := b.v
+	n := 0
+	for i := range servers {
+		s := &servers[i]
+		n += max(1, len(b.versionsOf(s)))
+		if ns := b.namespaceNames[s.namespace]; len(v.namespaces) == 0 || v.namespaces[len(v.namespaces)-1] != ns {
+			v.namespaces = append(v.namespaces, ns)
+		}
+		s.namespace = uint32(len(v.namespaces) - 1)
+	}
+	// The versions, each once, sorted: a filter finds its own by binary
+	// search.
+	for _, vs := range b.histories {
+		for _, h := range vs {
+			b.versionIndex(h.Version)
+		}
+	}
+	v.versions = slices.Sorted(slices.Values(b.versionNames))
+	for i, version := range v.versions {
+		b.versions[version] = uint32(i)
+	}
+	m := len(servers)
+	rows := slices.Grow(servers, n-m)[:n]
+	for i, w := m-1, n; i >= 0; i-- {
+		s := rows[i]
+		vs := b.versionsOf(&s)
+		if len(vs) == 0 {
+			w--
+			rows[w] = b.row(&s, nil, true, true)
+			continue
+		}
+		latest := vs[mcpdir.LatestVersion(vs)]
+		slices.SortFunc(vs, mcpdir.NewerVersion)
+		own := ownRow(s.id, b.versionNames[s.version], vs, latest)
+		w -= len(vs)
+		for k, h := range vs {
+			rows[w+k] = b.row(&s, h, h == latest, h == own)
+		}
+	}
+	v.rows = rows
+}
+
 // current returns the view of the directory as it is now.
 func (a *API) current(ctx context.Context) (*view, error) {
 	gen, hgen := a.Dir.Generation(), a.historyGen.Load()
@@ -266,23 +303,26 @@ func (a *API) current(ctx context.Context) (*view, error) {
 		return a.view, nil
 	}
 	heads := map[string][]*mcpdir.ServerVersion{} // by entry id
+	versions := 0
 	if a.History != nil {
 		err := a.History.VersionHeads(ctx, func(v *mcpdir.ServerVersion) error {
 			heads[v.EntryID()] = append(heads[v.EntryID()], v)
+			versions++
 			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
 	}
-	b := &builder{v: &view{gen: gen, historyGen: hgen},
+	b := &builder{v: &view{gen: gen, historyGen: hgen, heads: make([]*mcpdir.ServerVersion, 0, versions)},
 		namespaces: map[string]uint32{}, versions: map[string]uint32{}, odd: map[time.Time]int64{}}
 	// The old view goes as the new one is made (requests that have it keep
 	// it meanwhile): at 100x both would not fit a replica's memory.
 	a.view = nil
-	// A server an entry: millions of servers grown by append would be
-	// several times their size, garbage and the copy live at once.
-	servers := make([]server, 0, a.Dir.Len())
+	// A server an entry, in the memory of the rows to be: millions of rows
+	// grown by append would be several times their size, garbage and the
+	// copy live at once.
+	servers := make([]row, 0, a.Dir.Len()+versions)
 	a.Dir.Entries(func(e *mcpdir.Entry) {
 		// A merged entry's versions are its registry record's, whose id
 		// may be an alias's: the entry keeps its oldest record's id.
@@ -294,7 +334,7 @@ func (a *API) current(ctx context.Context) (*view, error) {
 			}
 			delete(heads, al.ID)
 		}
-		s := server{id: e.ID, registry: e.Source == mcpdir.SourceRegistry,
+		s := row{id: e.ID, own: e.Source == mcpdir.SourceRegistry,
 			version: b.versionIndex(serverVersion(e)), deleted: deleted(e)}
 		s.updated, s.oddTime = b.encodeTime(e.UpdatedAt)
 		b.history(&s, vs)
@@ -312,12 +352,12 @@ func (a *API) current(ctx context.Context) (*view, error) {
 	// and from elsewhere): the registry's, or else the first by id, keeps
 	// it, and the others (a third too) take their id's first characters
 	// after it.
-	slices.SortFunc(servers, func(x, y server) int {
+	slices.SortFunc(servers, func(x, y row) int {
 		if c := b.compareNames(&x, &y); c != 0 {
 			return c
 		}
-		if x.registry != y.registry {
-			if x.registry {
+		if x.own != y.own {
+			if x.own {
 				return -1
 			}
 			return 1
@@ -331,7 +371,7 @@ func (a *API) current(ctx context.Context) (*view, error) {
 		}
 		b.named(&servers[i], dedupe(b.name(&servers[holder]), servers[i].id))
 	}
-	slices.SortFunc(servers, func(x, y server) int { return b.compareNames(&x, &y) })
+	slices.SortFunc(servers, func(x, y row) int { return b.compareNames(&x, &y) })
 	// The servers whose every version is deleted: served, deleted, for
 	// registries that follow this one, under a name no entry holds. (A
 	// server whose entry an admin removed without deleting its versions
@@ -340,9 +380,9 @@ func (a *API) current(ctx context.Context) (*view, error) {
 	taken := map[string]bool{}
 	for _, vs := range heads {
 		if i := mcpdir.LatestVersion(vs); vs[i].Status == mcpdir.StatusDeleted && !taken[vs[i].Name] {
-			var s server
+			var s row
 			b.named(&s, vs[i].Name)
-			if _, held := slices.BinarySearchFunc(servers[:entries], &s, func(e server, s *server) int { return b.compareNames(&e, s) }); !held {
+			if _, held := slices.BinarySearchFunc(servers[:entries], &s, func(e row, s *row) int { return b.compareNames(&e, s) }); !held {
 				b.history(&s, vs)
 				s.version = b.versionIndex("") // no entry's
 				servers = append(servers, s)
@@ -350,42 +390,10 @@ func (a *API) current(ctx context.Context) (*view, error) {
 			}
 		}
 	}
-	slices.SortFunc(servers, func(x, y server) int { return b.compareNames(&x, &y) })
-	// The versions, each once, sorted: a filter finds its own by binary
-	// search.
-	n := 0
-	for i := range servers {
-		n += max(1, len(b.versionsOf(&servers[i])))
-	}
-	for _, vs := range b.histories {
-		for _, h := range vs {
-			b.versionIndex(h.Version)
-		}
-	}
-	v := b.v
-	v.versions = slices.Sorted(slices.Values(b.versionNames))
-	for i, version := range v.versions {
-		b.versions[version] = uint32(i)
-	}
-	v.rows = make([]row, 0, n)
-	for i := range servers {
-		s := &servers[i]
-		if ns := b.namespaceNames[s.namespace]; len(v.namespaces) == 0 || v.namespaces[len(v.namespaces)-1] != ns {
-			v.namespaces = append(v.namespaces, ns)
-		}
-		if vs := b.versionsOf(s); len(vs) == 0 {
-			v.rows = append(v.rows, b.row(s, nil, true, true))
-		} else {
-			latest := vs[mcpdir.LatestVersion(vs)]
-			slices.SortFunc(vs, mcpdir.NewerVersion)
-			own := ownRow(s.id, b.versionNames[s.version], vs, latest)
-			for _, h := range vs {
-				v.rows = append(v.rows, b.row(s, h, h == latest, h == own))
-			}
-		}
-	}
-	a.view = v
-	return v, nil
+	slices.SortFunc(servers, func(x, y row) int { return b.compareNames(&x, &y) })
+	b.spread(servers)
+	a.view = b.v
+	return b.v, nil
 }
 
 // deleted reports whether an entry's status is deleted (official's): only

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -216,6 +217,63 @@ func TestUpdatedSinceExactly(t *testing.T) {
 		get(t, srv.URL+"/v0.1/servers?updated_since="+url.QueryEscape(since.Format(time.RFC3339Nano)), http.StatusOK, &l)
 		if g := names(l); !slices.Equal(g, want) {
 			t.Errorf("updated_since=%s: %q, want %q", since.Format(time.RFC3339Nano), g, want)
+		}
+	}
+}
+
+// TestEveryVersionInItsPlace lists servers with histories of several
+// lengths among servers without one, and a server whose versions are all
+// deleted: the view, made in its own rows (each server spread into its
+// versions from the end back), serves every version once, in name order,
+// each server's newest first.
+func TestEveryVersionInItsPlace(t *testing.T) {
+	x := search.New()
+	var h history
+	servers := map[string][]string{} // name: versions, newest first
+	for i := range 40 {
+		e := entry(fmt.Sprintf("tool-%02d", i*17%40), "A tool", nil) // not added in name order
+		x.Upsert(e)
+		name := registryapi.ServedName(e)
+		versions := []string{"1.2.3"}
+		if i%3 == 0 {
+			for j := range i % 5 {
+				versions = append(versions, fmt.Sprintf("1.0.%d", 4-j))
+			}
+		}
+		servers[name] = versions
+		for _, v := range versions {
+			if len(versions) > 1 {
+				h = append(h, &mcpdir.ServerVersion{Name: name, Version: v, EntryKey: e.NaturalKey(), Status: mcpdir.StatusActive,
+					Server: []byte(`{"name":"` + name + `","version":"` + v + `","description":"A tool"}`), PublishedAt: epoch, UpdatedAt: epoch})
+			}
+		}
+	}
+	for _, v := range []string{"2.0.0", "1.0.0"} {
+		h = append(h, &mcpdir.ServerVersion{Name: "com.npmjs/tool-20a", Version: v, EntryKey: "registry:com.npmjs/tool-20a",
+			Status: mcpdir.StatusDeleted, Server: []byte(`{"name":"com.npmjs/tool-20a","version":"` + v + `","description":"Gone"}`),
+			PublishedAt: epoch, UpdatedAt: epoch})
+	}
+	servers["com.npmjs/tool-20a"] = []string{"2.0.0", "1.0.0"}
+	var want []string
+	for _, name := range slices.Sorted(maps.Keys(servers)) {
+		for _, v := range servers[name] {
+			want = append(want, name+"@"+v)
+		}
+	}
+	api := &registryapi.API{Dir: x, History: h, MaxAge: time.Minute}
+	mux := http.NewServeMux()
+	api.Routes(mux, nil)
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	for _, limit := range []string{"3", "100"} {
+		var got []string
+		for _, l := range allPages(t, srv.URL+"/v0.1/servers?include_deleted=true&limit="+limit) {
+			for _, s := range l.Servers {
+				got = append(got, s.Server["name"].(string)+"@"+s.Server["version"].(string))
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("limit %s: listed\n%q\nwant\n%q", limit, got, want)
 		}
 	}
 }
