@@ -1,12 +1,14 @@
 // Package memlimit gives the Go runtime a soft memory limit below the
-// container's: a replica whose cgroup caps its memory then collects garbage
-// harder as its heap nears the cap, instead of growing to twice its live
-// heap between collections and being killed for it.
+// memory the process may use: a replica whose cgroup caps its memory then
+// collects garbage harder as its heap nears the cap, instead of growing to
+// twice its live heap between collections and being killed for it.
 //
 // The limit is read from cgroup v2 (memory.max) or v1
-// (memory.limit_in_bytes) of the process's own group. A limit already set
-// (GOMEMLIMIT, which the runtime reads at start) is the operator's word and
-// stays.
+// (memory.limit_in_bytes) of the process's own group; with none, or one
+// above it, the machine's memory (MemTotal in /proc/meminfo) is the limit,
+// so that a replica alone on a small machine holds in it too. A limit
+// already set (GOMEMLIMIT, which the runtime reads at start) is the
+// operator's word and stays.
 package memlimit
 
 import (
@@ -26,21 +28,44 @@ import (
 // is not Go heap).
 const Share = 0.85
 
-// Set applies Share of the cgroup's limit as the runtime's soft limit,
-// unless a limit is set already or the cgroup has none; it returns the
-// limit set (0: none) and the container's limit it came from. root is the
+// Set applies Share of the cgroup's limit, or of the machine's memory
+// where that is less or the cgroup has no limit, as the runtime's soft
+// limit, unless a limit is set already; it returns the limit set (0: none),
+// the limit it came from, and whether that is the cgroup's. root is the
 // file system root (os.DirFS("/") in production).
-func Set(root fs.FS) (soft, container int64) {
+func Set(root fs.FS) (soft, limit int64, cgroup bool) {
 	if debug.SetMemoryLimit(-1) != math.MaxInt64 {
-		return 0, 0
+		return 0, 0, false
 	}
-	container, ok := Cgroup(root)
-	if !ok {
-		return 0, 0
+	limit, cgroup = Cgroup(root)
+	if machine, ok := Machine(root); ok && (!cgroup || machine < limit) {
+		limit, cgroup = machine, false
 	}
-	soft = int64(float64(container) * Share)
+	if limit == 0 {
+		return 0, 0, false
+	}
+	soft = int64(float64(limit) * Share)
 	debug.SetMemoryLimit(soft)
-	return soft, container
+	return soft, limit, cgroup
+}
+
+// Machine returns the machine's memory in bytes (MemTotal), and false when
+// /proc/meminfo does not say.
+func Machine(root fs.FS) (int64, bool) {
+	b, err := fs.ReadFile(root, "proc/meminfo")
+	if err != nil {
+		return 0, false
+	}
+	for line := range strings.Lines(string(b)) {
+		if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err != nil || kb <= 0 || kb > math.MaxInt64/1024 {
+				return 0, false
+			}
+			return kb * 1024, true
+		}
+	}
+	return 0, false
 }
 
 // Cgroup returns the memory limit of the process's cgroup in bytes, and

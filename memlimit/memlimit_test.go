@@ -1,6 +1,7 @@
 package memlimit
 
 import (
+	"cmp"
 	"math"
 	"os"
 	"runtime/debug"
@@ -66,18 +67,41 @@ func TestSet(t *testing.T) {
 		"proc/self/cgroup":         {Data: []byte("0::/\n")},
 		"sys/fs/cgroup/memory.max": {Data: []byte("1073741824\n")},
 	}
-	soft, container := Set(limited)
 	gib := int64(1 << 30)
-	if container != gib || soft != int64(float64(gib)*Share) {
-		t.Fatalf("Set = %d of %d", soft, container)
+	meminfo := func(kb string) *fstest.MapFile {
+		return &fstest.MapFile{Data: []byte("MemTotal:       " + kb + " kB\nMemFree:         1000 kB\n")}
 	}
-	if got := debug.SetMemoryLimit(-1); got != soft {
-		t.Errorf("the runtime's limit is %d, want %d", got, soft)
+	for _, tc := range []struct {
+		name   string
+		files  fstest.MapFS
+		limit  int64
+		cgroup bool
+	}{
+		{"a container", limited, gib, true},
+		{"a container on a larger machine", fstest.MapFS{"proc/meminfo": meminfo("16777216"),
+			"proc/self/cgroup": limited["proc/self/cgroup"], "sys/fs/cgroup/memory.max": limited["sys/fs/cgroup/memory.max"]}, gib, true},
+		// A replica alone on a 2 GiB machine, no cgroup limit: the
+		// machine's memory is its limit.
+		{"no container", fstest.MapFS{"proc/meminfo": meminfo("2097152")}, 2 * gib, false},
+		{"a container larger than the machine", fstest.MapFS{"proc/meminfo": meminfo("524288"),
+			"proc/self/cgroup": limited["proc/self/cgroup"], "sys/fs/cgroup/memory.max": limited["sys/fs/cgroup/memory.max"]}, gib / 2, false},
+		{"nothing known", fstest.MapFS{"proc/meminfo": {Data: []byte("MemTotal: lots\n")}}, 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			debug.SetMemoryLimit(math.MaxInt64)
+			soft, limit, cgroup := Set(tc.files)
+			if limit != tc.limit || cgroup != tc.cgroup || soft != int64(float64(tc.limit)*Share) {
+				t.Fatalf("Set = %d of %d (cgroup %v), want of %d (cgroup %v)", soft, limit, cgroup, tc.limit, tc.cgroup)
+			}
+			if want := cmp.Or(soft, math.MaxInt64); debug.SetMemoryLimit(-1) != want {
+				t.Errorf("the runtime's limit is %d, want %d", debug.SetMemoryLimit(-1), want)
+			}
+		})
 	}
 
 	// A limit set already (GOMEMLIMIT=3GiB) is the operator's word.
 	debug.SetMemoryLimit(3 << 30)
-	if soft, _ := Set(limited); soft != 0 || debug.SetMemoryLimit(-1) != 3<<30 {
+	if soft, _, _ := Set(limited); soft != 0 || debug.SetMemoryLimit(-1) != 3<<30 {
 		t.Errorf("with a limit set, Set changed it to %d", soft)
 	}
 }
@@ -90,4 +114,9 @@ func TestThisMachine(t *testing.T) {
 		t.Errorf("a cgroup limit of %d bytes: misread", n)
 	}
 	t.Logf("this machine's cgroup memory limit: %d (%v)", n, ok)
+	m, ok := Machine(os.DirFS("/"))
+	if ok && m < 1<<20 {
+		t.Errorf("a machine of %d bytes: misread", m)
+	}
+	t.Logf("this machine's memory: %d (%v)", m, ok)
 }

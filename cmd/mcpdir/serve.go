@@ -146,8 +146,11 @@ func runServer(ctx context.Context, cfg service.Config, logLevel, logFormat stri
 	defer logOut.Close()
 	logger = newLogger(logOut, logLevel, logFormatFor(logFormat, isTerminal(stderr)))
 	cfg.Logger, cfg.DroppedLogLines, cfg.Version, cfg.Clock = logger, logOut.Dropped, version, clock
-	if soft, container := memlimit.Set(os.DirFS("/")); soft > 0 {
-		logger.Info("heap limit set below the container's memory limit", "container_bytes", container, "soft_limit_bytes", soft)
+	switch soft, limit, cgroup := memlimit.Set(os.DirFS("/")); {
+	case soft > 0 && cgroup:
+		logger.Info("heap limit set below the container's memory limit", "container_bytes", limit, "soft_limit_bytes", soft)
+	case soft > 0:
+		logger.Info("heap limit set below the machine's memory", "machine_bytes", limit, "soft_limit_bytes", soft)
 	}
 	svc, err := service.Open(ctx, cfg)
 	if errors.As(err, new(service.ConfigError)) {
