@@ -14,6 +14,7 @@ import (
 	"encoding/binary"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpdir/mcpdir"
@@ -54,6 +55,7 @@ const (
 	markNoAliases
 	markNoWarnings
 	markNoProvenance
+	markCommonExtra // the extra members are one of commonExtras, by index
 )
 
 // marksLen is the marks' length in bytes.
@@ -131,8 +133,14 @@ func Pack(e *mcpdir.Entry) Entry {
 			b = appendString(b, rm.Transport)
 		}
 	}
-	b = appendCount(b, e.Extra == nil, len(e.Extra))
-	b = append(b, e.Extra...)
+	if k, ok := commonExtras.index(e.Extra); ok {
+		marks |= markCommonExtra
+		binary.LittleEndian.PutUint16(b, marks)
+		b = binary.AppendUvarint(b, uint64(k))
+	} else {
+		b = appendCount(b, e.Extra == nil, len(e.Extra))
+		b = append(b, e.Extra...)
+	}
 	b = binary.AppendVarint(b, e.Popularity)
 	if marks&markRareTimes == 0 {
 		b = appendTime(b, e.CreatedAt)
@@ -151,6 +159,54 @@ func Pack(e *mcpdir.Entry) Entry {
 	}
 	return p
 }
+
+// commonExtras are extra members many entries have, each kept once: most
+// of the packages corpus's records have {"last_release_month":"2026-08"}
+// or another month, 31 bytes of their 166 packed (issue 36), and there
+// are a few hundred months. Up to maxCommonExtras values are kept, for the
+// process's life, each of at most maxCommonExtraLen bytes: entries from
+// anywhere (a hostile import too) cannot grow it past 256 KB. An Extra
+// comes back a new slice each time, as one packed in the string does.
+var commonExtras extraTable
+
+const (
+	maxCommonExtras   = 4096
+	maxCommonExtraLen = 64
+)
+
+type extraTable struct {
+	mu     sync.Mutex
+	byText map[string]uint32 // under mu
+	// values are read without mu: a value is stored before a pack holds
+	// its index.
+	values [maxCommonExtras]atomic.Pointer[string]
+}
+
+// index is x's index, kept now if it is new and there is room; false if
+// x is not kept.
+func (t *extraTable) index(x mcpdir.Extra) (uint32, bool) {
+	if len(x) == 0 || len(x) > maxCommonExtraLen {
+		return 0, false
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if k, ok := t.byText[string(x)]; ok {
+		return k, true
+	}
+	if len(t.byText) == maxCommonExtras {
+		return 0, false
+	}
+	if t.byText == nil {
+		t.byText = map[string]uint32{}
+	}
+	k, s := uint32(len(t.byText)), string(x)
+	t.values[k].Store(&s)
+	t.byText[s] = k
+	return k, true
+}
+
+// at is the value kept at k.
+func (t *extraTable) at(k uint64) string { return *t.values[k].Load() }
 
 // scratches are Pack's buffers: what it packs is copied once, to a string
 // of its size, and leaves no garbage.
@@ -368,7 +424,9 @@ func (p Entry) UnpackTo(e *mcpdir.Entry) {
 	if marks&markNoProvenance != 0 {
 		e.Provenance = []mcpdir.Provenance{}
 	}
-	if n, ok := d.count(); ok {
+	if marks&markCommonExtra != 0 {
+		e.Extra = mcpdir.Extra(commonExtras.at(d.uvarint()))
+	} else if n, ok := d.count(); ok {
 		e.Extra = mcpdir.Extra(d.s[d.i : d.i+n])
 		d.i += n
 	}

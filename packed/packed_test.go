@@ -2,9 +2,11 @@ package packed
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -232,5 +234,45 @@ func TestPlain(t *testing.T) {
 	}
 	if (Entry{}).Plain() {
 		t.Error("no entry is plain")
+	}
+}
+
+// TestCommonExtras: extra members many entries share are packed as an
+// index into one table, come back equal and each a slice of their own, and
+// the table stops growing at its bound (a value past it is packed whole).
+func TestCommonExtras(t *testing.T) {
+	month := mcpdir.Extra(`{"last_release_month":"2026-08"}`)
+	e := &mcpdir.Entry{ID: "a", Name: "x", Extra: month}
+	p := Pack(e)
+	if whole := len(Pack(&mcpdir.Entry{ID: "a", Name: "x", Extra: mcpdir.Extra(`{"k":"` + strings.Repeat("v", maxCommonExtraLen) + `"}`)}).b); len(p.b) > whole-maxCommonExtraLen {
+		t.Errorf("packed in %d bytes, as if whole (%d)", len(p.b), whole)
+	}
+	a, b := p.Unpack(), p.Unpack()
+	if !reflect.DeepEqual(a, e) {
+		t.Fatalf("unpacked\n%+v\nwant\n%+v", a, e)
+	}
+	a.Extra[2] = 'X'
+	if string(b.Extra) != string(month) || string(p.Unpack().Extra) != string(month) {
+		t.Fatal("an unpacked extra shares its memory with another")
+	}
+
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range maxCommonExtras / 2 {
+				e := &mcpdir.Entry{ID: "a", Extra: mcpdir.Extra(fmt.Sprintf(`{"n":%d}`, g*maxCommonExtras/2+i))}
+				if got := Pack(e).Unpack(); !reflect.DeepEqual(got, e) {
+					t.Errorf("unpacked\n%+v\nwant\n%+v", got, e)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if n := len(commonExtras.byText); n != maxCommonExtras {
+		t.Errorf("%d common extras kept, want the bound %d", n, maxCommonExtras)
+	}
+	if got := Pack(e).Unpack(); !reflect.DeepEqual(got, e) {
+		t.Errorf("a value kept before the bound: unpacked\n%+v", got)
 	}
 }
