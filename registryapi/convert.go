@@ -32,8 +32,26 @@ const (
 	maxVersion     = 255
 )
 
-// namePattern is the schema's: a namespace, one slash, a name.
-var namePattern = regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`)
+// isSchemaName reports whether name is of the schema's form, a namespace,
+// one slash, a name (^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$), and its namespace
+// has a dot, as a registry's own names do. By hand, not by regexp: the list
+// view asks it of every entry (a third of its making at 100x).
+func isSchemaName(name string) bool {
+	slash, dot := -1, false
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-':
+		case c == '.':
+			dot = dot || slash < 0
+		case c == '_' && slash >= 0:
+		case c == '/' && slash < 0:
+			slash = i
+		default:
+			return false
+		}
+	}
+	return slash > 0 && slash < len(name)-1 && dot
+}
 
 // Server is a server record as the registry API serves it (server.json),
 // and its metadata.
@@ -304,7 +322,7 @@ func forge(u string) string {
 // across restarts and replicas.
 func ServedName(e *mcpdir.Entry) string {
 	name := strings.TrimSpace(e.Name)
-	if namePattern.MatchString(name) && len(name) <= maxName && strings.Contains(strings.SplitN(name, "/", 2)[0], ".") {
+	if isSchemaName(name) && len(name) <= maxName {
 		return name
 	}
 	ns := namespaceOf(e)

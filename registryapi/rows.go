@@ -156,6 +156,9 @@ type builder struct {
 }
 
 func (b *builder) compareNames(x, y *row) int {
+	if x.namespace == y.namespace { // most often: there are few namespaces
+		return strings.Compare(x.rest, y.rest)
+	}
 	return cmp.Or(strings.Compare(b.namespaceNames[x.namespace], b.namespaceNames[y.namespace]), strings.Compare(x.rest, y.rest))
 }
 
@@ -364,14 +367,18 @@ func (a *API) current(ctx context.Context) (*view, error) {
 		}
 		return strings.Compare(x.id, y.id)
 	})
+	deduped := false
 	for i, holder := 1, 0; i < len(servers); i++ {
 		if b.compareNames(&servers[i], &servers[holder]) != 0 {
 			holder = i
 			continue
 		}
 		b.named(&servers[i], dedupe(b.name(&servers[holder]), servers[i].id))
+		deduped = true
 	}
-	slices.SortFunc(servers, func(x, y row) int { return b.compareNames(&x, &y) })
+	if deduped {
+		slices.SortFunc(servers, func(x, y row) int { return b.compareNames(&x, &y) })
+	}
 	// The servers whose every version is deleted: served, deleted, for
 	// registries that follow this one, under a name no entry holds. (A
 	// server whose entry an admin removed without deleting its versions
@@ -390,7 +397,9 @@ func (a *API) current(ctx context.Context) (*view, error) {
 			}
 		}
 	}
-	slices.SortFunc(servers, func(x, y row) int { return b.compareNames(&x, &y) })
+	if len(servers) > entries {
+		slices.SortFunc(servers, func(x, y row) int { return b.compareNames(&x, &y) })
+	}
 	b.spread(servers)
 	a.view = b.v
 	return b.v, nil
