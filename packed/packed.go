@@ -163,7 +163,7 @@ func Pack(e *mcpdir.Entry) Entry {
 // commonExtras are extra members many entries have, each kept once: most
 // of the packages corpus's records have {"last_release_month":"2026-08"}
 // or another month, 31 bytes of their 166 packed (issue 36), and there
-// are a few hundred months. Up to maxCommonExtras values are kept, for the
+// are 85 months. Up to maxCommonExtras values are kept, for the
 // process's life, each of at most maxCommonExtraLen bytes: entries from
 // anywhere (a hostile import too) cannot grow it past 256 KB. An Extra
 // comes back a new slice each time, as one packed in the string does.
