@@ -372,7 +372,21 @@ func (p Entry) Unpack() *mcpdir.Entry {
 
 // UnpackTo sets e, overwritten whole, to the entry packed (which p must
 // hold): a walk over many entries may unpack each into one struct.
-func (p Entry) UnpackTo(e *mcpdir.Entry) {
+func (p Entry) UnpackTo(e *mcpdir.Entry) { p.UnpackReusing(e, nil) }
+
+// Reused is the memory a walk's unpacking reuses from one entry to the
+// next: the packages and the extra members an entry unpacks into (issue
+// 36: 200 bytes of garbage an entry, which near a replica's memory limit
+// the collector works through while the registry list's view is made).
+type Reused struct {
+	packages []mcpdir.Package
+	extra    []byte
+}
+
+// UnpackReusing is UnpackTo whose packages and extra members are in r's
+// memory (r nil: new), which the next unpacking with r overwrites: the
+// caller keeps neither past it.
+func (p Entry) UnpackReusing(e *mcpdir.Entry, r *Reused) {
 	d := decoder{s: p.b, i: marksLen}
 	marks := p.marks()
 	*e = mcpdir.Entry{
@@ -395,12 +409,19 @@ func (p Entry) UnpackTo(e *mcpdir.Entry) {
 	}
 	if marks&markRarePackages == 0 {
 		if n, ok := d.count(); ok {
-			e.Packages = make([]mcpdir.Package, n)
+			if r != nil && r.packages != nil && cap(r.packages) >= n {
+				e.Packages = r.packages[:n]
+			} else {
+				e.Packages = make([]mcpdir.Package, n)
+				if r != nil {
+					r.packages = e.Packages
+				}
+			}
 			for i := range e.Packages {
-				pk := &e.Packages[i]
-				pk.RegistryType = d.string()
-				pk.Identifier, pk.Version = d.stringOr(e.Name), d.stringOr(e.Version)
-				pk.Transport, pk.RuntimeHint = d.string(), d.string()
+				registry := d.string()
+				identifier, version := d.stringOr(e.Name), d.stringOr(e.Version)
+				e.Packages[i] = mcpdir.Package{RegistryType: registry, Identifier: identifier, Version: version,
+					Transport: d.string(), RuntimeHint: d.string()}
 			}
 		}
 	}
@@ -424,11 +445,26 @@ func (p Entry) UnpackTo(e *mcpdir.Entry) {
 	if marks&markNoProvenance != 0 {
 		e.Provenance = []mcpdir.Provenance{}
 	}
+	var extra string
+	hasExtra := true
 	if marks&markCommonExtra != 0 {
-		e.Extra = mcpdir.Extra(commonExtras.at(d.uvarint()))
+		extra = commonExtras.at(d.uvarint())
 	} else if n, ok := d.count(); ok {
-		e.Extra = mcpdir.Extra(d.s[d.i : d.i+n])
+		extra = d.s[d.i : d.i+n]
 		d.i += n
+	} else {
+		hasExtra = false
+	}
+	switch {
+	case !hasExtra:
+	case r != nil:
+		if r.extra == nil {
+			r.extra = make([]byte, 0, len(extra))
+		}
+		r.extra = append(r.extra[:0], extra...)
+		e.Extra = r.extra
+	default:
+		e.Extra = mcpdir.Extra(extra)
 	}
 	e.Popularity = d.varint()
 	if marks&markRareTimes == 0 {

@@ -276,3 +276,30 @@ func TestCommonExtras(t *testing.T) {
 		t.Errorf("a value kept before the bound: unpacked\n%+v", got)
 	}
 }
+
+// TestUnpackReusing unpacks entry after entry into one struct and one
+// Reused, as a walk does: each comes back equal, and an entry like the
+// packages corpus's (its packages and extra members in the reused memory)
+// allocates nothing.
+func TestUnpackReusing(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var into mcpdir.Entry
+	var reused Reused
+	for i := range 3000 {
+		var e mcpdir.Entry
+		fill(r, reflect.ValueOf(&e).Elem(), 0)
+		if Pack(&e).UnpackReusing(&into, &reused); !reflect.DeepEqual(&into, &e) {
+			t.Fatalf("entry %d: unpacked reusing\n%+v\nwant\n%+v", i, into, e)
+		}
+	}
+	e := &mcpdir.Entry{ID: "a", Name: "x-mcp", Brief: "Does x", WebsiteURL: "https://example.com/x", Version: "1.0.0",
+		Packages: []mcpdir.Package{{RegistryType: "npm", Identifier: "x-mcp", Version: "1.0.0"}}, Tags: []string{},
+		Extra: mcpdir.Extra(`{"last_release_month":"2026-08"}`)}
+	p := Pack(e)
+	if allocs := testing.AllocsPerRun(100, func() { p.UnpackReusing(&into, &reused) }); allocs != 0 {
+		t.Errorf("%v allocations an unpacking, want none", allocs)
+	}
+	if !reflect.DeepEqual(&into, e) {
+		t.Errorf("unpacked reusing\n%+v\nwant\n%+v", into, e)
+	}
+}
