@@ -6,9 +6,11 @@
 // The limit is read from cgroup v2 (memory.max) or v1
 // (memory.limit_in_bytes) of the process's own group; with none, or one
 // above it, the machine's memory (MemTotal in /proc/meminfo) is the limit,
-// so that a replica alone on a small machine holds in it too. A limit
-// already set (GOMEMLIMIT, which the runtime reads at start) is the
-// operator's word and stays.
+// so that a replica alone on a small machine holds in it too. Below it,
+// Follow keeps the limit at the live heap plus a headroom, so that a large
+// heap does not double between collections (follow.go). A limit already
+// set (GOMEMLIMIT, which the runtime reads at start) is the operator's word
+// and stays.
 package memlimit
 
 import (

@@ -146,11 +146,19 @@ func runServer(ctx context.Context, cfg service.Config, logLevel, logFormat stri
 	defer logOut.Close()
 	logger = newLogger(logOut, logLevel, logFormatFor(logFormat, isTerminal(stderr)))
 	cfg.Logger, cfg.DroppedLogLines, cfg.Version, cfg.Clock = logger, logOut.Dropped, version, clock
-	switch soft, limit, cgroup := memlimit.Set(os.DirFS("/")); {
+	// A soft heap limit below the memory there is, and below the live heap
+	// plus a headroom (unless GOMEMLIMIT says otherwise).
+	soft, limit, cgroup := memlimit.Set(os.DirFS("/"))
+	switch {
 	case soft > 0 && cgroup:
-		logger.Info("heap limit set below the container's memory limit", "container_bytes", limit, "soft_limit_bytes", soft)
+		logger.Info("heap limit set below the container's memory limit", "container_bytes", limit, "soft_limit_bytes", soft,
+			"headroom_bytes", memlimit.Headroom)
 	case soft > 0:
-		logger.Info("heap limit set below the machine's memory", "machine_bytes", limit, "soft_limit_bytes", soft)
+		logger.Info("heap limit set below the machine's memory", "machine_bytes", limit, "soft_limit_bytes", soft,
+			"headroom_bytes", memlimit.Headroom)
+	}
+	if soft > 0 {
+		defer memlimit.Follow(soft, memlimit.Headroom)()
 	}
 	svc, err := service.Open(ctx, cfg)
 	if errors.As(err, new(service.ConfigError)) {
