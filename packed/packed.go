@@ -445,25 +445,13 @@ func (p Entry) UnpackReusing(e *mcpdir.Entry, r *Reused) {
 	if marks&markNoProvenance != 0 {
 		e.Provenance = []mcpdir.Provenance{}
 	}
-	var extra string
-	hasExtra := true
-	if marks&markCommonExtra != 0 {
-		extra = commonExtras.at(d.uvarint())
-	} else if n, ok := d.count(); ok {
-		extra = d.s[d.i : d.i+n]
-		d.i += n
-	} else {
-		hasExtra = false
-	}
-	switch {
-	case !hasExtra:
-	case r != nil:
+	if extra, ok := d.extra(marks); ok && r != nil {
 		if r.extra == nil {
-			r.extra = make([]byte, 0, len(extra))
+			r.extra = []byte{} // an empty Extra is not nil
 		}
 		r.extra = append(r.extra[:0], extra...)
 		e.Extra = r.extra
-	default:
+	} else if ok {
 		e.Extra = mcpdir.Extra(extra)
 	}
 	e.Popularity = d.varint()
@@ -529,6 +517,17 @@ func (d *decoder) page(name string) string {
 	s := d.s[d.i : d.i+n]
 	d.i += n
 	return s
+}
+
+// extra reads the extra members Pack appended; false for nil.
+func (d *decoder) extra(marks uint16) (string, bool) {
+	if marks&markCommonExtra != 0 {
+		return commonExtras.at(d.uvarint()), true
+	}
+	n, ok := d.count()
+	s := d.s[d.i : d.i+n]
+	d.i += n
+	return s, ok
 }
 
 // count reads a list's length; ok is false for a nil list.
