@@ -6,8 +6,14 @@
 // records were 65% of a 100x replica's heap, most of it the 528-byte
 // Entry struct with its empty fields).
 //
+// A website that is its package's page, a package named and versioned as
+// its entry, and extra members many entries share (commonExtras) are
+// packed as marks or indexes.
+//
 // Unpack gives back an entry equal to the one packed, field for field
-// (reflect.DeepEqual), whose strings share the packed string's memory.
+// (reflect.DeepEqual), whose strings share the packed string's memory;
+// UnpackTo fills a struct a walk reuses, and UnpackReusing its packages
+// and extra members too.
 package packed
 
 import (
