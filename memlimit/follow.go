@@ -66,6 +66,10 @@ func (f *follower) follow() bool {
 		return false
 	}
 	metrics.Read(f.sample)
+	if f.sample[0].Value.Kind() != metrics.KindUint64 { // a runtime that does not say: the ceiling
+		debug.SetMemoryLimit(f.ceiling)
+		return false
+	}
 	live := int64(f.sample[0].Value.Uint64())
 	debug.SetMemoryLimit(min(f.ceiling, live+f.headroom))
 	return true
