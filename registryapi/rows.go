@@ -250,6 +250,26 @@ func (b *builder) row(s *row, h *mcpdir.ServerVersion, latest, own bool) row {
 	return r
 }
 
+// mergeTail sorts servers by name, servers[:k] sorted already and the few
+// after them not: they are sorted aside and merged in from the end back,
+// instead of sorting millions again.
+func (b *builder) mergeTail(servers []row, k int) {
+	if k == len(servers) {
+		return
+	}
+	tail := slices.Clone(servers[k:])
+	slices.SortFunc(tail, func(x, y row) int { return b.compareNames(&x, &y) })
+	for i, j, w := k-1, len(tail)-1, len(servers)-1; j >= 0; w-- {
+		if i >= 0 && b.compareNames(&servers[i], &tail[j]) > 0 {
+			servers[w] = servers[i]
+			i--
+		} else {
+			servers[w] = tail[j]
+			j--
+		}
+	}
+}
+
 // spread makes the view's rows of servers, sorted by name, in their own
 // memory: each server's rows, its versions newest first, are written from
 // the end back, where no server still to be read is (each has one row at
@@ -367,17 +387,30 @@ func (a *API) current(ctx context.Context) (*view, error) {
 		}
 		return strings.Compare(x.id, y.id)
 	})
-	deduped := false
+	var renamed []int
 	for i, holder := 1, 0; i < len(servers); i++ {
 		if b.compareNames(&servers[i], &servers[holder]) != 0 {
 			holder = i
 			continue
 		}
 		b.named(&servers[i], dedupe(b.name(&servers[holder]), servers[i].id))
-		deduped = true
+		renamed = append(renamed, i)
 	}
-	if deduped {
-		slices.SortFunc(servers, func(x, y row) int { return b.compareNames(&x, &y) })
+	if len(renamed) > 0 {
+		// The few renamed go to the end, the others keeping their order,
+		// and are merged back in.
+		moved := make([]row, 0, len(renamed))
+		w := 0
+		for i := range servers {
+			if len(moved) < len(renamed) && renamed[len(moved)] == i {
+				moved = append(moved, servers[i])
+				continue
+			}
+			servers[w] = servers[i]
+			w++
+		}
+		copy(servers[w:], moved)
+		b.mergeTail(servers, w)
 	}
 	// The servers whose every version is deleted: served, deleted, for
 	// registries that follow this one, under a name no entry holds. (A
@@ -397,9 +430,7 @@ func (a *API) current(ctx context.Context) (*view, error) {
 			}
 		}
 	}
-	if len(servers) > entries {
-		slices.SortFunc(servers, func(x, y row) int { return b.compareNames(&x, &y) })
-	}
+	b.mergeTail(servers, entries)
 	b.spread(servers)
 	a.view = b.v
 	return b.v, nil

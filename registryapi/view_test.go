@@ -277,3 +277,45 @@ func TestEveryVersionInItsPlace(t *testing.T) {
 		}
 	}
 }
+
+// TestManyNamesDerivedTwice lists 200 registry servers, every seventh's
+// name derived by a second entry too, and servers whose every version is
+// deleted between them: each is listed once, in name order, the second
+// entries under their deduplicated names (merged in among the others, not
+// sorted again).
+func TestManyNamesDerivedTwice(t *testing.T) {
+	var es []*mcpdir.Entry
+	var h history
+	var want []string
+	for i := range 200 {
+		name := fmt.Sprintf("io.github.acme/tool-%03d", (i*37)%200)
+		es = append(es, entry(name, "A tool", func(e *mcpdir.Entry) { e.Source = mcpdir.SourceRegistry }))
+		want = append(want, name)
+		if i%7 == 0 {
+			e := entry(name, "A tool", func(e *mcpdir.Entry) { e.WebsiteURL = "https://other.example/" + name })
+			es = append(es, e)
+			want = append(want, name+"-"+strings.ReplaceAll(e.ID, "-", "")[:8])
+		}
+		if i%11 == 0 {
+			gone := name + "a"
+			h = append(h, &mcpdir.ServerVersion{Name: gone, Version: "1.0.0", EntryKey: "registry:" + gone, Status: mcpdir.StatusDeleted,
+				Server: []byte(`{"name":"` + gone + `","version":"1.0.0","description":"Gone"}`), PublishedAt: epoch, UpdatedAt: epoch})
+			want = append(want, gone)
+		}
+	}
+	slices.Sort(want)
+	x := search.New()
+	x.Upsert(es...)
+	api := &registryapi.API{Dir: x, History: h}
+	mux := http.NewServeMux()
+	api.Routes(mux, nil)
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	var got []string
+	for _, l := range allPages(t, srv.URL+"/v0.1/servers?include_deleted=true&limit=37") {
+		got = append(got, names(l)...)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("listed\n%q\nwant\n%q", got, want)
+	}
+}
