@@ -9,8 +9,9 @@
 # two builds be measured on the same store, one after the other. With
 # MEMORY_SERVE=1 it then serves 12,000 never-asked REST searches on six
 # connections and pages the registry list (its first 300 pages), printing
-# the memory after each; GOMEMLIMIT=1740MiB is the soft limit memlimit sets
-# in a container of 2 GiB.
+# the memory after each; GOMEMLIMIT=1740MiB is the ceiling memlimit sets
+# in a container of 2 GiB (set by the operator, it keeps no headroom over
+# the live heap below it: without it, serve does).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
