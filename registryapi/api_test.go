@@ -16,16 +16,22 @@ import (
 	"github.com/mcpdir/mcpdir/search"
 )
 
+// serve serves api's routes for the test.
+func serve(t *testing.T, api *registryapi.API) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	api.Routes(mux, nil)
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
 // directory is a search index over entries, as the server serves it.
 func directory(t *testing.T, entries ...*mcpdir.Entry) (*search.Index, *httptest.Server) {
 	t.Helper()
 	x := search.New()
 	x.Upsert(entries...)
-	api := &registryapi.API{Dir: x, MaxAge: time.Minute}
-	mux := http.NewServeMux()
-	api.Routes(mux, nil)
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
+	srv := serve(t, &registryapi.API{Dir: x, MaxAge: time.Minute})
 	return x, srv
 }
 

@@ -3,7 +3,6 @@ package registryapi_test
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -46,11 +45,7 @@ func TestEntryBehindItsHistory(t *testing.T) {
 		h = append(h, &mcpdir.ServerVersion{Name: name, Version: v, EntryKey: e.NaturalKey(), Status: mcpdir.StatusActive,
 			Server: []byte(`{"name":"` + name + `","version":"` + v + `","description":"Deploys"}`), PublishedAt: epoch, UpdatedAt: epoch})
 	}
-	api := &registryapi.API{Dir: x, History: h, MaxAge: time.Minute}
-	mux := http.NewServeMux()
-	api.Routes(mux, nil)
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
+	srv := serve(t, &registryapi.API{Dir: x, History: h, MaxAge: time.Minute})
 	for _, limit := range []string{"1", "2", "30"} {
 		seen := map[string]int{}
 		cursor := ""
@@ -83,11 +78,7 @@ func TestEntryBehindItsHistoryLatest(t *testing.T) {
 		h = append(h, &mcpdir.ServerVersion{Name: name, Version: v, EntryKey: e.NaturalKey(), Status: mcpdir.StatusActive,
 			Server: []byte(`{"name":"` + name + `","version":"` + v + `","description":"Deploys"}`), PublishedAt: epoch, UpdatedAt: epoch})
 	}
-	api := &registryapi.API{Dir: x, History: h, MaxAge: time.Minute}
-	mux := http.NewServeMux()
-	api.Routes(mux, nil)
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
+	srv := serve(t, &registryapi.API{Dir: x, History: h, MaxAge: time.Minute})
 	var l list
 	get(t, srv.URL+"/v0.1/servers?version=latest", http.StatusOK, &l)
 	if len(l.Servers) != 1 || l.Servers[0].Server["version"] != "1.3.0" {

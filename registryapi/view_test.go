@@ -56,10 +56,7 @@ func unpackingAPI(t *testing.T) (*unpacking, *registryapi.API, *httptest.Server)
 	}
 	d := &unpacking{Index: x, gone: map[string]bool{}}
 	api := &registryapi.API{Dir: d, History: h, MaxAge: time.Minute}
-	mux := http.NewServeMux()
-	api.Routes(mux, nil)
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
+	srv := serve(t, api)
 	return d, api, srv
 }
 
@@ -121,11 +118,7 @@ func TestNamesInOrder(t *testing.T) {
 	x := search.New()
 	x.Upsert(es...)
 	h := history{{Name: "noslash", Version: "1.0.0", EntryKey: "registry:noslash", Status: mcpdir.StatusDeleted, UpdatedAt: epoch}}
-	api := &registryapi.API{Dir: x, History: h}
-	mux := http.NewServeMux()
-	api.Routes(mux, nil)
-	srv := httptest.NewServer(mux)
-	defer srv.Close()
+	srv := serve(t, &registryapi.API{Dir: x, History: h})
 
 	var want []string
 	for _, e := range es {
@@ -260,11 +253,7 @@ func TestEveryVersionInItsPlace(t *testing.T) {
 			want = append(want, name+"@"+v)
 		}
 	}
-	api := &registryapi.API{Dir: x, History: h, MaxAge: time.Minute}
-	mux := http.NewServeMux()
-	api.Routes(mux, nil)
-	srv := httptest.NewServer(mux)
-	defer srv.Close()
+	srv := serve(t, &registryapi.API{Dir: x, History: h, MaxAge: time.Minute})
 	for _, limit := range []string{"3", "100"} {
 		var got []string
 		for _, l := range allPages(t, srv.URL+"/v0.1/servers?include_deleted=true&limit="+limit) {
@@ -306,11 +295,7 @@ func TestManyNamesDerivedTwice(t *testing.T) {
 	slices.Sort(want)
 	x := search.New()
 	x.Upsert(es...)
-	api := &registryapi.API{Dir: x, History: h}
-	mux := http.NewServeMux()
-	api.Routes(mux, nil)
-	srv := httptest.NewServer(mux)
-	defer srv.Close()
+	srv := serve(t, &registryapi.API{Dir: x, History: h})
 	var got []string
 	for _, l := range allPages(t, srv.URL+"/v0.1/servers?include_deleted=true&limit=37") {
 		got = append(got, names(l)...)
