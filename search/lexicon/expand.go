@@ -539,7 +539,9 @@ func (p *Parser) addTypos(c *Clause, w string, df uint32) {
 	p.cands = p.cands[:0]
 	for b := 1; b <= budget && len(p.cands) == 0; b++ {
 		for _, m := range p.v.Near(w, b, typoDominance*df) {
-			if p.df(m.ID) <= typoDominance*df {
+			// Nor is a word misspelt as one a query does not search for
+			// ("mcap" is not "mcp": every entry would match it).
+			if p.df(m.ID) <= typoDominance*df || factsOf(p.v.Text(m.ID)).weak {
 				continue
 			}
 			weight := p.params.Typo
