@@ -59,16 +59,7 @@ func TestWhatPeopleAsk(t *testing.T) {
 // Chinese verb that only says "look up" or "manage" asks for nothing:
 // "查询" used to answer 48 database servers.
 func TestGenericVerbsAskNothing(t *testing.T) {
-	entries, err := starter.Entries()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, e := range entries {
-		e.ID = mcpdir.EntryID(e.NaturalKey())
-		entries[i] = e
-	}
-	x := New()
-	x.Upsert(entries...)
+	x := starterIndex(t)
 	for _, q := range []string{"查询", "管理", "조회", "調べる"} {
 		if res := x.Search(q, 10); res.Total != 0 {
 			t.Errorf("%q matched %d entries: %v", q, res.Total, names(res))
@@ -78,4 +69,38 @@ func TestGenericVerbsAskNothing(t *testing.T) {
 	if res := x.Search("查询 github", 10); len(res.Hits) == 0 || !strings.Contains(strings.ToLower(res.Hits[0].Entry.Name), "github") {
 		t.Errorf("查询 github: %v", names(res))
 	}
+}
+
+// TestConceptsTheDirectoryLacks checks, on the starter directory (no
+// weather or market-data server), that a concept the query names is no
+// evidence the directory is about it where no entry is of it: "check the
+// weather" used to answer 17 servers that say "check" (Terraform's
+// security checks first). Where the directory has the concept, the
+// request still answers.
+func TestConceptsTheDirectoryLacks(t *testing.T) {
+	x := starterIndex(t)
+	for _, q := range []string{"check the weather", "check weather", "check stock prices"} {
+		if res := x.Search(q, 10); res.Total != 0 {
+			t.Errorf("%q matched %d entries: %v", q, res.Total, names(res))
+		}
+	}
+	for q, want := range map[string]string{"check my email": "gmail", "send an email": "gmail", "what's on my calendar tomorrow": "calendar"} {
+		if res := x.Search(q, 10); len(res.Hits) == 0 || !strings.Contains(strings.ToLower(res.Hits[0].Entry.Name), want) {
+			t.Errorf("%q: %v, want %s first", q, names(res), want)
+		}
+	}
+}
+
+// starterIndex is an index of the starter directory.
+func starterIndex(t *testing.T) *Index {
+	t.Helper()
+	entries, err := starter.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range entries {
+		e.ID = mcpdir.EntryID(e.NaturalKey())
+		entries[i] = e
+	}
+	return indexOf(entries)
 }

@@ -1,6 +1,9 @@
 package lexicon
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Whether the directory is about a query at all is decided on evidence, by
 // a logistic model whose weights are fitted to labelled queries
@@ -22,8 +25,9 @@ const (
 	// entries in a thousand that have one.
 	featCommonNamed
 	featCommonShare
-	// A word of the query names a concept, as entries or as people say it;
-	// a word asks for one that its entries hardly use ("umbrella").
+	// A word of the query names a concept, as entries or as people say it,
+	// and some entry is of a concept the query names (see conceptHere); a
+	// word asks for one that its entries hardly use ("umbrella").
 	featConcept
 	featAsked
 	// The share of the query's weight the best-matching entry covers.
@@ -52,6 +56,7 @@ const (
 func (p *Parser) Evidence(coverage float32) [AboutFeatures]float32 {
 	var f [AboutFeatures]float32
 	n := 0
+	conceptHere := p.conceptHere()
 	for i := range p.Clauses {
 		c := &p.Clauses[i]
 		if c.Bonus {
@@ -72,7 +77,7 @@ func (p *Parser) Evidence(coverage float32) [AboutFeatures]float32 {
 		default:
 			f[featUnknownSpecific]++
 		}
-		f[featConcept] = max(f[featConcept], b2f(c.Cue))
+		f[featConcept] = max(f[featConcept], b2f(c.Cue && conceptHere))
 		f[featAsked] = max(f[featAsked], b2f(c.Asked))
 	}
 	f[featCoverage] = coverage
@@ -83,6 +88,28 @@ func (p *Parser) Evidence(coverage float32) [AboutFeatures]float32 {
 	f[featFact] = b2f(p.Form.Fact)
 	f[featTool] = b2f(p.Form.Tool)
 	return f
+}
+
+// conceptHere reports whether some entry is of a concept the query names
+// or asks for: a concept is evidence that the directory is about a query
+// only where the directory has it ("weather" names one, but a directory
+// without weather servers is not about "check the weather").
+func (p *Parser) conceptHere() bool {
+	here := func(concept string) bool {
+		id, ok := p.v.Term(concept)
+		return ok && p.df(id) > 0
+	}
+	if slices.ContainsFunc(p.named, here) {
+		return true
+	}
+	for _, i := range p.content {
+		for _, k := range p.words[i].concepts {
+			if here(k.concept) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // About reports whether the directory is about the parsed query, given the
