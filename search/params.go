@@ -54,8 +54,12 @@ type Params struct {
 	// (lexicon.Expansion.Weak: the word's neighbours, or another word it
 	// begins or nearly spells beside its own); Sense, when the word names
 	// a concept with another of the query's and the entry matches it but
-	// is not of the concept.
-	Weak, Sense float32
+	// is not of the concept; SenseKeywords, the same in a keyword query,
+	// whose few words each weigh much: there an entry that has "track" as
+	// music or "play" as Playwright does not match "track my expenses" or
+	// "play music" on that word alone (a sentence's many words leave such
+	// an entry below the share it must cover anyway).
+	Weak, Sense, SenseKeywords float32
 	// An entry ranks only when it answers the query (the tail stops): its
 	// coverage of the query is at least FloorCover times the best entry's,
 	// and its score at least FloorScore times the best score.
@@ -74,21 +78,22 @@ func DefaultParams() Params {
 			fieldName: 0.5, fieldTitle: 0.5, fieldTags: 0.3, fieldPackage: 0.5, fieldTool: 0.3,
 			fieldBrief: 0.75, fieldDescription: 0.75,
 		},
-		K1:           2.344,
-		NameDamp:     0.003905,
-		Popularity:   0.0025,
-		Placeholder:  0.175,
-		Republished:  0.9,
-		Official:     1.1,
-		Verified:     1.05,
-		Down:         0.83,
-		Up:           1.02,
-		Warned:       0.95,
-		WarnedHigh:   0.8,
-		SameLanguage: 1.21,
-		Weak:         0.5,
-		Sense:        0.75,
-		FloorScore:   0.1,
+		K1:            2.344,
+		NameDamp:      0.003905,
+		Popularity:    0.0025,
+		Placeholder:   0.175,
+		Republished:   0.9,
+		Official:      1.1,
+		Verified:      1.05,
+		Down:          0.83,
+		Up:            1.02,
+		Warned:        0.95,
+		WarnedHigh:    0.8,
+		SameLanguage:  1.21,
+		Weak:          0.5,
+		Sense:         0.75,
+		SenseKeywords: 0.4,
+		FloorScore:    0.1,
 		Lexicon: lexicon.Params{
 			Stem: 0.95, Synonym: 0.9, Prefix: 0.512, Typo: 0.48,
 			Concept: 0.4032, Gloss: 0.864, Related: 0.45,

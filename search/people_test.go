@@ -104,3 +104,35 @@ func starterIndex(t *testing.T) *Index {
 	}
 	return indexOf(entries)
 }
+
+// TestKeywordsInTheirSense checks, on the starter directory, that a
+// keyword query's tail stops at the entries that use its words in its
+// sense: "track" as music, "play" as Playwright and "run" as running SQL
+// do not match on that word alone (they used to fill the tail after the
+// one or two servers that answer).
+func TestKeywordsInTheirSense(t *testing.T) {
+	x := starterIndex(t)
+	for _, tc := range []struct{ query, want, not string }{
+		{query: "track a package"},
+		{query: "play music", want: "spotify", not: "playwright"},
+		{query: "run python code", want: "e2b", not: "mysql|installer"},
+		{query: "vector database", want: "qdrant", not: "mongodb|postgres"},
+	} {
+		res := x.Search(tc.query, 10)
+		if tc.want == "" {
+			if res.Total != 0 {
+				t.Errorf("%q matched %d entries: %v", tc.query, res.Total, names(res))
+			}
+			continue
+		}
+		if len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Entry.Name, tc.want) {
+			t.Errorf("%q: %v, want %s first", tc.query, names(res), tc.want)
+		}
+		not := regexp.MustCompile(tc.not)
+		for _, h := range res.Hits {
+			if not.MatchString(h.Entry.Name) {
+				t.Errorf("%q answers %s", tc.query, h.Entry.Name)
+			}
+		}
+	}
+}

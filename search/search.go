@@ -167,11 +167,16 @@ type accum struct {
 
 // senseAcc is what one entry of a window lost to sensed clauses it
 // matched by weak expansions only (score, IDF, weight, and the concepts
-// of those clauses), and the concepts of the specific words it matched
-// (lexicon.Clause.Senses of clauses not sensed).
+// of those clauses), the concepts two or more of those clauses name
+// (twice), and the concepts of the specific words it matched
+// (lexicon.Clause.Senses of clauses not sensed). An entry that has a
+// specific word of a concept, or, in a keyword query, two of the query's
+// words that name it together ("roll a die" of a dice roller), uses them
+// in the query's sense and gets back what it lost (in a sentence the
+// second did not pay, measured).
 type senseAcc struct {
 	score, idf, weight float32
-	lost, plain        uint16
+	lost, twice, plain uint16
 }
 
 // window is how many ordinals a search scores at a time.
@@ -384,7 +389,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			a.score, a.idf, a.weight = 0, 0, 0
 			s.candidate[off/64] = 0
 			if s.senseOn {
-				if sa := &s.sense[off]; sa.lost&sa.plain != 0 {
+				if sa := &s.sense[off]; sa.lost&sa.plain|sa.twice != 0 {
 					sc, idf, weight = sc+sa.score, idf+sa.idf, weight+sa.weight
 				}
 				s.sense[off] = senseAcc{}
@@ -519,7 +524,7 @@ var pruneOptional = true
 //
 // An entry that matches the clause by weak expansions only (its word's
 // neighbours, or the word in another sense than the query's) covers it in
-// part: Params.Weak, or Params.Sense for a word the query uses in a
+// part: Params.Weak, or Params.Sense (SenseKeywords in a keyword query) for a word the query uses in a
 // concept's sense; what a sensed word's share lost is given back to an
 // entry that also has a specific word the query names the concept with
 // (see searcher.sense).
@@ -529,9 +534,15 @@ func (s *searcher) endClause(c *lexicon.Clause, p *Params) {
 	if c.Bonus {
 		weight = 0
 	}
+	// In a keyword query a sensed word weighs little in another sense, and
+	// two of its words that name a concept together are that sense.
+	keywords := !s.parser.Sentence
 	weak := p.Weak
 	if c.Sensed {
 		weak = p.Sense
+		if keywords {
+			weak = p.SenseKeywords
+		}
 	}
 	weak = max(weak, 1e-4) // a touched entry's score stays above zero
 	senses := c.Senses
@@ -559,6 +570,9 @@ func (s *searcher) endClause(c *lexicon.Clause, p *Params) {
 				sa.plain |= senses
 			}
 			if share < 1 && c.Sensed {
+				if keywords {
+					sa.twice |= sa.lost & senses
+				}
 				sa.lost |= senses
 				sa.score += (1 - share) * sat
 				sa.idf += (1 - share) * c.IDF
