@@ -671,7 +671,7 @@ func (a *analyzer) analyze(out *analyzed, e *mcpdir.Entry, p packed.Entry) {
 	for _, p := range e.Packages {
 		// A package named like the entry adds nothing the name does not say.
 		if !strings.EqualFold(p.Identifier, e.Name) {
-			a.field(out, fieldPackage, p.Identifier)
+			a.field(out, fieldPackage, withoutHost(p.Identifier))
 		}
 	}
 	// A server is found by what its tools do: their names, and their words
@@ -730,6 +730,18 @@ func splitNamespace(name string) (publisher, rest string) {
 		}
 	}
 	return publisher, rest
+}
+
+// withoutHost is a package identifier without the host it is served from
+// ("github.com/grafana/mcp-grafana", "ghcr.io/sooperset/mcp-atlassian"):
+// the host says where the package is kept, not what the server is for, and
+// would have every Go module match "github".
+func withoutHost(id string) string {
+	host, rest, ok := strings.Cut(id, "/")
+	if !ok || !strings.Contains(host, ".") || strings.ContainsAny(host, "@: ") {
+		return id
+	}
+	return rest
 }
 
 // nameStemOffset is where the part of a name that forks share begins: after

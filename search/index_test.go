@@ -449,3 +449,23 @@ func TestNoMisspellingOfAWordQueriesDrop(t *testing.T) {
 		t.Errorf("a misspelling of a word queries search for is still one: %q", names(r))
 	}
 }
+
+// TestPackageHostsAreNotWords checks that the host a package is served
+// from ("github.com/…", "ghcr.io/…") is no word of its entry: every Go
+// module's server used to match "github".
+func TestPackageHostsAreNotWords(t *testing.T) {
+	widget := entry("io.github.acme/widget-mcp", "Manage widgets", 0)
+	widget.Packages = []mcpdir.Package{{RegistryType: "go", Identifier: "github.com/acme/widget-mcp"}}
+	image := entry("io.github.acme/gadget-mcp", "Manage gadgets", 0)
+	image.Packages = []mcpdir.Package{{RegistryType: "oci", Identifier: "ghcr.io/acme/gadget-mcp"}}
+	x := indexOf(append(testEntries(), widget, image))
+	if r := x.Search("github", 10); slices.ContainsFunc(names(r), func(n string) bool { return strings.Contains(n, "acme") }) {
+		t.Errorf("github: %q", names(r))
+	}
+	if r := x.Search("ghcr", 10); r.Total != 0 {
+		t.Errorf("ghcr: %q", names(r))
+	}
+	if r := x.Search("gadget", 10); rankOf(r, "io.github.acme/gadget-mcp") != 0 { // the rest of the identifier still counts
+		t.Errorf("gadget: %q", names(r))
+	}
+}
