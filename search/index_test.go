@@ -437,13 +437,20 @@ func TestAliasNamesAreNames(t *testing.T) {
 // TestNoMisspellingOfAWordQueriesDrop checks that a word is not read as a
 // misspelling of one a query does not search for ("mcp", "servers"): the
 // whole directory would match it ("mcap", the MCAP log format, used to
-// match 27,844 of the packages corpus's 28,366 entries).
+// match 27,844 of the packages corpus's 28,366 entries); nor is a word the
+// lexicon knows as a concept's.
 func TestNoMisspellingOfAWordQueriesDrop(t *testing.T) {
 	x := newTestIndex(t)
 	for _, q := range []string{"mcpx", "severs"} {
 		if r := x.Search(q, 10); r.Total != 0 {
 			t.Errorf("%q matched %d entries: %q", q, r.Total, names(r))
 		}
+	}
+	// Nor is a word of a concept's term a misspelling: "linkedin" is not
+	// "linked".
+	y := indexOf(append(testEntries(), entry("linked-notes", "Linked notes in markdown", 0)))
+	if r := y.Search("linkedin", 10); r.Total != 0 {
+		t.Errorf("linkedin matched %d entries: %q", r.Total, names(r))
 	}
 	if r := x.Search("postgress", 10); rankOf(r, "@modelcontextprotocol/server-postgres") < 0 {
 		t.Errorf("a misspelling of a word queries search for is still one: %q", names(r))

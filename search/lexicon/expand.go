@@ -217,10 +217,11 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword, unborne bool) {
 	if len(w) >= minPrefixLen && !literal {
 		p.addPrefixed(c, w)
 	}
-	// A word that names a concept is a word, not a typo; nor is a word of
+	// A word that names a concept, or is a word of a concept's term, is a
+	// word, not a typo ("linkedin" is not "linked"); nor is a word of
 	// everyday English, as a spelling checker has it, nor a short word of
 	// a sentence that entries do not have ("unread" is not "unreal").
-	typo := !literal && len(qw.concepts) == 0 && !commonEnglish[w] && (!p.Sentence || len(w) >= minSentenceTypo)
+	typo := !literal && len(qw.concepts) == 0 && !qw.term && !commonEnglish[w] && (!p.Sentence || len(w) >= minSentenceTypo)
 	if typo && p.maxDF(c, len(c.Exps)) <= uint32(p.live/typoRareness) {
 		p.addTypos(c, w, p.maxDF(c, len(c.Exps)))
 	}
