@@ -117,6 +117,8 @@ func TestKeywordsInTheirSense(t *testing.T) {
 		{query: "play music", want: "spotify", not: "playwright"},
 		{query: "run python code", want: "e2b", not: "mysql|installer"},
 		{query: "vector database", want: "qdrant", not: "mongodb|postgres"},
+		// Discord's "text channels" and "messages" are not text messages.
+		{query: "send a text message", want: "twilio", not: "playwright|chrome"},
 	} {
 		res := x.Search(tc.query, 10)
 		if tc.want == "" {

@@ -171,9 +171,11 @@ type accum struct {
 // (twice), and the concepts of the specific words it matched
 // (lexicon.Clause.Senses of clauses not sensed). An entry that has a
 // specific word of a concept, or, in a keyword query, two of the query's
-// words that name it together ("roll a die" of a dice roller), uses them
-// in the query's sense and gets back what it lost (in a sentence the
-// second did not pay, measured).
+// words that name a concept no entry is of ("roll a die" of a dice roller),
+// uses them in the query's sense and gets back what it lost. (Where some
+// entries are of the concept, they are the ones in its sense: Discord's
+// "text channels" and "messages" are not Twilio's text messages. In a
+// sentence the second rule did not pay, measured.)
 type senseAcc struct {
 	score, idf, weight float32
 	lost, twice, plain uint16
@@ -571,7 +573,7 @@ func (s *searcher) endClause(c *lexicon.Clause, p *Params) {
 			}
 			if share < 1 && c.Sensed {
 				if keywords {
-					sa.twice |= sa.lost & senses
+					sa.twice |= sa.lost & senses & s.parser.SensesLacked
 				}
 				sa.lost |= senses
 				sa.score += (1 - share) * sat

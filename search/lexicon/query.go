@@ -63,6 +63,10 @@ type Parser struct {
 	Form                  Form
 	TotalIDF, TotalWeight float32
 	MatchShare            float32
+	// SensesLacked marks the concepts of Clause.Senses no entry is of:
+	// there, an entry that has two of the words that name one together is
+	// the best evidence that it uses them in the query's sense.
+	SensesLacked uint16
 
 	v      Vocabulary
 	params *Params
@@ -250,6 +254,12 @@ func (p *Parser) parse(q string) bool {
 		return false
 	}
 	p.addPairClauses()
+	p.SensesLacked = 0
+	for i, concept := range p.senses {
+		if id, ok := p.v.Term(concept); !ok || p.df(id) == 0 {
+			p.SensesLacked |= 1 << i
+		}
+	}
 	return p.setShares()
 }
 
