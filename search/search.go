@@ -526,10 +526,10 @@ var pruneOptional = true
 //
 // An entry that matches the clause by weak expansions only (its word's
 // neighbours, or the word in another sense than the query's) covers it in
-// part: Params.Weak, or Params.Sense (SenseKeywords in a keyword query) for a word the query uses in a
-// concept's sense; what a sensed word's share lost is given back to an
-// entry that also has a specific word the query names the concept with
-// (see searcher.sense).
+// part: Params.Weak, or Params.Sense (SenseKeywords in a keyword query) for
+// a word the query uses in a concept's sense; what a sensed word's share
+// lost is given back to an entry that also has a specific word the query
+// names the concept with (see senseAcc).
 func (s *searcher) endClause(c *lexicon.Clause, p *Params) {
 	k1 := p.K1
 	weight := c.Weight // a bonus clause adds to scores, not to coverage
@@ -537,7 +537,7 @@ func (s *searcher) endClause(c *lexicon.Clause, p *Params) {
 		weight = 0
 	}
 	// In a keyword query a sensed word weighs little in another sense, and
-	// two of its words that name a concept together are that sense.
+	// two of its words that name a concept no entry is of are that sense.
 	keywords := !s.parser.Sentence
 	weak := p.Weak
 	if c.Sensed {
