@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # bench/profile.sh LOAD [SECONDS]: a CPU profile of the real server (built with
 # -tags pprof) while wrk drives one load at 64 connections: rest (REST search),
-# mcp (tools/call search_mcp in 2026-07-28) or limit (the equal-body baseline
+# mcp (tools/call search_mcp in 2026-07-28), mcp-session (the same in
+# 2025-11-25, in 16 sessions) or limit (the equal-body baseline
 # through the middleware). The 40 dev queries rotate, as in bench/run.sh.
 # Prints wrk's req/s and pprof's top functions; leaves the profile and binary
 # in bench/profiles/ for `go tool pprof`.
 set -euo pipefail
-[ $# -ge 1 ] || { echo "usage: bench/profile.sh rest|mcp|limit|rest-new|mcp-new [seconds]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: bench/profile.sh rest|mcp|mcp-session|limit|rest-new|mcp-new [seconds]" >&2; exit 2; }
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 root=$(pwd)
@@ -37,6 +38,15 @@ case $load in
     headers='wrk.headers["Content-Type"] = "application/json"; wrk.headers["Accept"] = "application/json, text/event-stream"
 wrk.headers["MCP-Protocol-Version"] = "2026-07-28"; wrk.headers["Mcp-Method"] = "tools/call"; wrk.headers["Mcp-Name"] = "search_mcp"'
     req="wrk.format(\"POST\", \"/api/open/mcp\", nil, '{\"jsonrpc\":\"2.0\",\"id\":' .. i .. ',\"method\":\"tools/call\",\"params\":{\"name\":\"search_mcp\",\"arguments\":{\"keywords\":' .. q .. '},\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{}}}}')" ;;
+  mcp-session) file=q.json.txt # 2025-11-25 in the 16 sessions a key may hold, as bench/run.sh's mcp-session
+    mcp_sessions "$url" "$key" > "$work/sessions.txt"
+    headers="wrk.headers[\"Content-Type\"] = \"application/json\"; wrk.headers[\"Accept\"] = \"application/json, text/event-stream\"
+wrk.headers[\"MCP-Protocol-Version\"] = \"2025-11-25\"
+local sessions = {}
+for line in io.lines(\"$work/sessions.txt\") do sessions[#sessions + 1] = line end
+local threads = 0
+function setup(thread) threads = threads + 1; thread:set(\"tid\", threads) end"
+    req="(function() wrk.headers[\"Mcp-Session-Id\"] = sessions[i % #sessions + 1]; return wrk.format(\"POST\", \"/api/open/mcp\", nil, '{\"jsonrpc\":\"2.0\",\"id\":' .. (tid * 1000000000 + i) .. ',\"method\":\"tools/call\",\"params\":{\"name\":\"search_mcp\",\"arguments\":{\"keywords\":' .. q .. '}}}') end)()" ;;
   limit) file=q.txt; headers=''; req='wrk.format("GET", "/debug/baseline?bytes=13371&observed=1")' ;;
   *) echo "bench/profile.sh: unknown load $load" >&2; exit 2 ;;
 esac
