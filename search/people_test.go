@@ -72,19 +72,21 @@ func TestGenericVerbsAskNothing(t *testing.T) {
 }
 
 // TestConceptsTheDirectoryLacks checks, on the starter directory (no
-// weather or market-data server), that a concept the query names is no
-// evidence the directory is about it where no entry is of it: "check the
-// weather" used to answer 17 servers that say "check" (Terraform's
-// security checks first). Where the directory has the concept, the
-// request still answers.
+// weather, market-data or banking server), that a concept the query names
+// is no evidence the directory is about it where no entry is of it, and
+// that a request whose object the directory has nothing of answers
+// nothing: "check the weather" used to answer 17 servers that say "check"
+// (Terraform's security checks first). Where the directory has the
+// concept, the request still answers.
 func TestConceptsTheDirectoryLacks(t *testing.T) {
 	x := starterIndex(t)
-	for _, q := range []string{"check the weather", "check weather", "check stock prices"} {
+	for _, q := range []string{"check the weather", "check weather", "check stock prices", "check my bank balance"} {
 		if res := x.Search(q, 10); res.Total != 0 {
 			t.Errorf("%q matched %d entries: %v", q, res.Total, names(res))
 		}
 	}
-	for q, want := range map[string]string{"check my email": "gmail", "send an email": "gmail", "what's on my calendar tomorrow": "calendar"} {
+	for q, want := range map[string]string{"check my email": "gmail", "send an email": "gmail", "what's on my calendar tomorrow": "calendar",
+		"pay my bills": "paypal"} {
 		if res := x.Search(q, 10); len(res.Hits) == 0 || !strings.Contains(strings.ToLower(res.Hits[0].Entry.Name), want) {
 			t.Errorf("%q: %v, want %s first", q, names(res), want)
 		}

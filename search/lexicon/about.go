@@ -116,7 +116,33 @@ func (p *Parser) conceptHere() bool {
 // share of its weight the best-matching entry covers: it names an entry
 // (Named), or the model's score, with the weights of params, is above zero.
 func (p *Parser) About(coverage float32) bool {
+	if p.lacksObject() {
+		return false
+	}
 	return p.Named(coverage) || AboutScore(p.Evidence(coverage), &p.params.About) > 0
+}
+
+// lacksObject reports whether the query asks for something the directory
+// has none of: it names a concept with two or more of its words, no entry
+// is of the concept, no entry has any of those words, and its other words
+// are everyday ones ("check my bank balance" in a directory without
+// banking: what matches is servers that say "check").
+func (p *Parser) lacksObject() bool {
+	var lacked, known uint16
+	for i := range p.Clauses {
+		c := &p.Clauses[i]
+		switch {
+		case c.Bonus:
+		case c.Senses&p.SensesLacked != 0:
+			lacked |= c.Senses & p.SensesLacked
+			if c.Known {
+				known |= c.Senses
+			}
+		case c.Known && !c.Common:
+			return false // a specific word: the query names what it asks for
+		}
+	}
+	return lacked&^known != 0
 }
 
 // Named reports whether the query is keywords that an entry has every one
