@@ -72,7 +72,7 @@ func TestGenericVerbsAskNothing(t *testing.T) {
 }
 
 // TestConceptsTheDirectoryLacks checks, on the starter directory (no
-// weather, market-data or banking server), that a concept the query names
+// weather, market-data, banking or fitness server), that a concept the query names
 // is no evidence the directory is about it where no entry is of it, and
 // that a request whose object the directory has nothing of answers
 // nothing: "check the weather" used to answer 17 servers that say "check"
@@ -80,7 +80,7 @@ func TestGenericVerbsAskNothing(t *testing.T) {
 // concept, the request still answers.
 func TestConceptsTheDirectoryLacks(t *testing.T) {
 	x := starterIndex(t)
-	for _, q := range []string{"check the weather", "check weather", "check stock prices", "check my bank balance"} {
+	for _, q := range []string{"check the weather", "check weather", "check stock prices", "check my bank balance", "track my workout"} {
 		if res := x.Search(q, 10); res.Total != 0 {
 			t.Errorf("%q matched %d entries: %v", q, res.Total, names(res))
 		}

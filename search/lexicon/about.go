@@ -123,26 +123,24 @@ func (p *Parser) About(coverage float32) bool {
 }
 
 // lacksObject reports whether the query asks for something the directory
-// has none of: it names a concept with two or more of its words, no entry
-// is of the concept, no entry has any of those words, and its other words
-// are everyday ones ("check my bank balance" in a directory without
-// banking: what matches is servers that say "check").
+// has none of: a word of it names a concept, no entry has the word, no
+// entry is of any concept the query names, and its other words are
+// everyday ones ("check my bank balance", "track my workout" in a
+// directory without banking or fitness: what matches is servers that say
+// "check" or "track").
 func (p *Parser) lacksObject() bool {
-	var lacked, known uint16
+	unknownCue := false
 	for i := range p.Clauses {
 		c := &p.Clauses[i]
 		switch {
 		case c.Bonus:
-		case c.Senses&p.SensesLacked != 0:
-			lacked |= c.Senses & p.SensesLacked
-			if c.Known {
-				known |= c.Senses
-			}
 		case c.Known && !c.Common:
 			return false // a specific word: the query names what it asks for
+		case c.Cue && !c.Known:
+			unknownCue = true
 		}
 	}
-	return lacked&^known != 0
+	return unknownCue && !p.conceptHere()
 }
 
 // Named reports whether the query is keywords that an entry has every one
