@@ -80,7 +80,7 @@ func TestGenericVerbsAskNothing(t *testing.T) {
 // concept, the request still answers.
 func TestConceptsTheDirectoryLacks(t *testing.T) {
 	x := starterIndex(t)
-	for _, q := range []string{"check the weather", "check weather", "check stock prices", "check my bank balance", "track my workout"} {
+	for _, q := range []string{"check the weather", "check weather", "check stock prices", "check my bank balance", "track my workout", "find a job"} {
 		if res := x.Search(q, 10); res.Total != 0 {
 			t.Errorf("%q matched %d entries: %v", q, res.Total, names(res))
 		}

@@ -116,31 +116,35 @@ func (p *Parser) conceptHere() bool {
 // share of its weight the best-matching entry covers: it names an entry
 // (Named), or the model's score, with the weights of params, is above zero.
 func (p *Parser) About(coverage float32) bool {
-	if p.lacksObject() {
+	if p.lacksObject(coverage) {
 		return false
 	}
 	return p.Named(coverage) || AboutScore(p.Evidence(coverage), &p.params.About) > 0
 }
 
 // lacksObject reports whether the query asks for something the directory
-// has none of: a word of it names a concept, no entry has the word, no
-// entry is of any concept the query names, and its other words are
-// everyday ones ("check my bank balance", "track my workout" in a
-// directory without banking or fitness: what matches is servers that say
-// "check" or "track").
-func (p *Parser) lacksObject() bool {
-	unknownCue := false
+// has none of: no entry is of any concept the query names, its words are
+// everyday ones, and one of them names a concept but no entry has it, or
+// each names one with another ("check my bank balance", "track my
+// workout", "find a job" in a directory without banking, fitness or job
+// boards: what matches is servers that say "check", "track" or CI jobs).
+// The latter holds only where no entry covers the query in full: one that
+// has the words together uses them in the query's sense ("roll a die").
+func (p *Parser) lacksObject(coverage float32) bool {
+	unknownCue, allLacked := false, true
 	for i := range p.Clauses {
 		c := &p.Clauses[i]
 		switch {
 		case c.Bonus:
+			continue
 		case c.Known && !c.Common:
 			return false // a specific word: the query names what it asks for
 		case c.Cue && !c.Known:
 			unknownCue = true
 		}
+		allLacked = allLacked && c.Sensed && c.Senses != 0 && c.Senses&^p.SensesLacked == 0
 	}
-	return unknownCue && !p.conceptHere()
+	return (unknownCue || allLacked && coverage < 1-1e-4) && !p.conceptHere()
 }
 
 // Named reports whether the query is keywords that an entry has every one
