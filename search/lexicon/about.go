@@ -113,7 +113,8 @@ func (p *Parser) conceptHere() bool {
 }
 
 // About reports whether the directory is about the parsed query, given the
-// share of its weight the best-matching entry covers: it names an entry
+// share of its weight the best-matching entry covers: unless it asks for
+// something the directory has none of (lacksObject), it names an entry
 // (Named), or the model's score, with the weights of params, is above zero.
 func (p *Parser) About(coverage float32) bool {
 	if p.lacksObject(coverage) {
