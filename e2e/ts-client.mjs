@@ -52,8 +52,10 @@ async function session(name, transport) {
     const text = JSON.parse(search.content[0].text);
     check("search_mcp", !search.isError && text.success === true && text.count >= 1 && text.count <= 3 &&
       typeof text.total === "number" && text.keywords === "postgres", JSON.stringify(text).slice(0, 200));
-    // The text carries lean items; structuredContent the full ones.
-    const lean = (it) => ({ id: it.id, name: it.name, brief: it.brief, website_url: it.website_url, transports: it.transports });
+    // The text carries lean items (a title where the server has one);
+    // structuredContent the full ones.
+    const lean = (it) => ({ id: it.id, name: it.name, ...(it.title ? { title: it.title } : {}), brief: it.brief,
+      website_url: it.website_url, transports: it.transports });
     const sc = search.structuredContent;
     check("search_mcp structuredContent", sc.count === text.count && sc.total === text.total &&
       JSON.stringify(sc.data.map(lean)) === JSON.stringify(text.data) && sc.data.every((it) => "score" in it && "tags" in it));

@@ -115,6 +115,7 @@ func newTestIndex() *testIndex {
 	}
 	pg := e("postgres", "Query PostgreSQL databases", "https://github.com/example/postgres-mcp", "database", "sql")
 	pg.RepositoryURL = "https://github.com/example/postgres-mcp"
+	pg.Title = "PostgreSQL"
 	pg.Packages = []mcpdir.Package{{RegistryType: "npm", Identifier: "@example/postgres-mcp", Version: "1.2.3"}}
 	pg.Tools = []mcpdir.Tool{{Name: "query", Description: "Run a read-only SQL query"}}
 	pg.Extra = mcpdir.NewExtra(map[string]json.RawMessage{"stars": json.RawMessage("42")})
@@ -437,6 +438,9 @@ func decodeToolResult(t *testing.T, r rpcResp) (toolResult, map[string]any) {
 			l := map[string]any{}
 			for _, k := range []string{"id", "name", "brief", "website_url", "transports"} {
 				l[k] = full[k]
+			}
+			if title, ok := full["title"]; ok { // where the record has one
+				l["title"] = title
 			}
 			lean[i] = l
 		}

@@ -132,10 +132,12 @@ type searchOutput struct {
 	notice   string
 }
 
-// leanItem is a search item as the text content carries it.
+// leanItem is a search item as the text content carries it: its title,
+// where the record has one ("Gmail"), beside its name.
 type leanItem struct {
 	ID         string   `json:"id"`
 	Name       string   `json:"name"`
+	Title      string   `json:"title,omitempty"`
 	Brief      string   `json:"brief"`
 	WebsiteURL string   `json:"website_url"`
 	Transports []string `json:"transports"`
@@ -145,7 +147,7 @@ type leanItem struct {
 // string literal.
 func encodeLeanItem(e *mcpdir.Entry) []byte {
 	it := wire.NewSearchItem(mcpdir.Hit{Entry: e})
-	b, _ := wire.MarshalPlain(leanItem{ID: it.ID, Name: it.Name, Brief: it.Brief, WebsiteURL: it.WebsiteURL, Transports: it.Transports})
+	b, _ := wire.MarshalPlain(leanItem{ID: it.ID, Name: it.Name, Title: it.Title, Brief: it.Brief, WebsiteURL: it.WebsiteURL, Transports: it.Transports})
 	return appendEscaped(nil, string(b), true)
 }
 

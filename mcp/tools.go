@@ -71,7 +71,7 @@ func (t *tools) register(s *sdk.Server, h sdk.ToolHandler) {
 		Title: "Search MCP servers",
 		Description: "Search the Open MCP Directory for MCP (Model Context Protocol) servers by keywords or by a whole-sentence description of the task. " +
 			"Returns JSON {success, data, count, total, keywords}: data lists up to `limit` servers (default 50, at most 100), best match first, " +
-			"each with id, name, brief, website_url and transports (structuredContent adds tags, author, popularity and score). " +
+			"each with id, name, title (where the server has one), brief, website_url and transports (structuredContent adds tags, author, popularity and score). " +
 			"To learn how to install or connect to a server, call get_mcp_detail with its id. " +
 			"Pass live: \"up\" for only hosted servers that answered when last checked. " +
 			"Pass product or topic keywords (e.g. \"postgres\", \"slack\", \"browser automation\") or describe in a sentence what you need to do (e.g. \"is the air safe for a run outside today\"); a whole-sentence task, in any language, is welcome. " +

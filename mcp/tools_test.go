@@ -127,6 +127,13 @@ func TestSearchTool(t *testing.T) {
 	if item["id"] != e.index.entries[0].ID {
 		t.Errorf("item id %v", item["id"])
 	}
+	// The text a model reads names the server by its title too.
+	res, _ = call(`{"keywords":"postgres"}`)
+	var lean struct{ Data []map[string]any }
+	if err := json.Unmarshal([]byte(res.Content[0].Text), &lean); err != nil || len(lean.Data) != 1 ||
+		lean.Data[0]["title"] != "PostgreSQL" || lean.Data[0]["name"] != "postgres" {
+		t.Errorf("lean items %v (%v)", lean.Data, err)
+	}
 
 	for _, tc := range []struct {
 		args   string
