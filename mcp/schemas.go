@@ -340,7 +340,8 @@ const toolsOutputSchema = `{
         "type": "object",
         "properties": {
           "server_id": {"type": "string", "description": "The server's id: pass it to get_mcp_detail."},
-          "server_name": {"type": "string"},` + toolProperties + `,
+          "server_name": {"type": "string"},
+          "server_title": {"type": "string", "description": "The server's title, where its record has one."},` + toolProperties + `,
           "live_status": {"type": "string", "enum": ["up", "auth_required", "down"], "description": "The server's latest live check; absent if never checked (the tool then comes from its record)."},
           "warnings": {"type": "integer", "description": "How many warnings a scan of this tool's texts raised (its server's detail lists them); absent when none."},
           "score": {"type": "number", "description": "Relevance to the keywords; higher is better."}

@@ -11,6 +11,7 @@ import (
 type ToolItem struct {
 	ServerID    string          `json:"server_id"`
 	ServerName  string          `json:"server_name"`
+	ServerTitle string          `json:"server_title,omitempty"` // where the server's record has one
 	Name        string          `json:"name"`
 	Title       string          `json:"title,omitempty"`
 	Description string          `json:"description"`
@@ -27,7 +28,7 @@ type ToolItem struct {
 
 // NewToolItem is the view of a tool hit.
 func NewToolItem(h mcpdir.ToolHit) ToolItem {
-	it := ToolItem{ServerID: h.Server.ID, ServerName: h.Server.Name, Name: h.Tool.Name, Title: h.Tool.Title,
+	it := ToolItem{ServerID: h.Server.ID, ServerName: h.Server.Name, ServerTitle: h.Server.Title, Name: h.Tool.Name, Title: h.Tool.Title,
 		Description: h.Tool.Description, InputSchema: h.Tool.InputSchema, Fingerprint: h.Tool.FingerprintOrNew(),
 		Score: RoundScore(h.Score)}
 	if c := h.Server.CheckedLive(); c != nil {

@@ -24,6 +24,7 @@ func TestToolSearch(t *testing.T) {
 	type item struct {
 		ServerID    string          `json:"server_id"`
 		ServerName  string          `json:"server_name"`
+		ServerTitle string          `json:"server_title"`
 		Name        string          `json:"name"`
 		InputSchema json.RawMessage `json:"input_schema"`
 		Fingerprint string          `json:"fingerprint"`
@@ -39,6 +40,7 @@ func TestToolSearch(t *testing.T) {
 			body, _ := io.ReadAll(resp.Body)
 			t.Fatalf("tools/search: %d %s", resp.StatusCode, body)
 		}
+		got.Data = nil // a decode into earlier items would keep fields this answer omits
 		json.NewDecoder(resp.Body).Decode(&got)
 		for _, h := range got.Data {
 			if h.ServerName == "geo-tools" && h.Name == "geocode" {
@@ -59,9 +61,15 @@ func TestToolSearch(t *testing.T) {
 	if got.Data[0].Name != "maps_geocode" && got.Data[0].Name != "geocode" {
 		t.Errorf("the best hit: %+v", got.Data[0])
 	}
-	if h.ServerName != "geo-tools" || h.ServerID != mcpdirEntryID("https://example.com/geo-tools") ||
+	if h.ServerName != "geo-tools" || h.ServerTitle != "" || h.ServerID != mcpdirEntryID("https://example.com/geo-tools") ||
 		!strings.Contains(string(h.InputSchema), `"required":["address"]`) || len(h.Fingerprint) != 64 {
 		t.Fatalf("the hit: %+v", h)
+	}
+	// A server with a title is named by it too.
+	for _, d := range got.Data {
+		if d.Name == "maps_geocode" && d.ServerTitle == "" {
+			t.Errorf("the starter's maps server has no title: %+v", d)
+		}
 	}
 	for _, q := range []string{"", "?keywords=", "?keywords=geocode&limit=0", "?keywords=geocode&limit=abc"} {
 		resp := get(t, s.URL+"/api/open/v1/tools/search"+q, "Bearer "+key)
@@ -93,7 +101,7 @@ func TestToolSearch(t *testing.T) {
 		Data    []item
 	}
 	json.Unmarshal(raw, &out)
-	if !out.Success || len(out.Data) == 0 || !strings.Contains(out.Data[0].ServerName, "postgres") {
+	if !out.Success || len(out.Data) == 0 || !strings.Contains(out.Data[0].ServerName, "postgres") || out.Data[0].ServerTitle == "" {
 		t.Fatalf("search_tools: %s", raw)
 	}
 }
