@@ -54,9 +54,13 @@ const (
 // Evidence is the evidence of the parsed query, given the share of its
 // weight the best-matching entry covers.
 func (p *Parser) Evidence(coverage float32) [AboutFeatures]float32 {
+	return p.evidence(coverage, p.conceptHere())
+}
+
+// evidence is Evidence, given conceptHere's answer.
+func (p *Parser) evidence(coverage float32, conceptHere bool) [AboutFeatures]float32 {
 	var f [AboutFeatures]float32
 	n := 0
-	conceptHere := p.conceptHere()
 	for i := range p.Clauses {
 		c := &p.Clauses[i]
 		if c.Bonus {
@@ -117,18 +121,20 @@ func (p *Parser) conceptHere() bool {
 // something the directory has none of (lacksObject), it names an entry
 // (Named), or the model's score, with the weights of params, is above zero.
 func (p *Parser) About(coverage float32) bool {
-	if p.lacksObject(coverage) {
+	here := p.conceptHere()
+	if !here && p.lacksObject(coverage) {
 		return false
 	}
-	return p.Named(coverage) || AboutScore(p.Evidence(coverage), &p.params.About) > 0
+	return p.Named(coverage) || AboutScore(p.evidence(coverage, here), &p.params.About) > 0
 }
 
-// lacksObject reports whether the query asks for something the directory
-// has none of: no entry is of any concept the query names, its words are
-// everyday ones, and one of them names a concept but no entry has it, or
-// each names one with another ("check my bank balance", "track my
-// workout", "find a job" in a directory without banking, fitness or job
-// boards: what matches is servers that say "check", "track" or CI jobs).
+// lacksObject reports, for a query no entry is of any concept of
+// (conceptHere), whether it asks for something the directory has none of:
+// its words are everyday ones, and one of them names a concept but no
+// entry has it, or each names one with another ("check my bank balance",
+// "track my workout", "find a job" in a directory without banking,
+// fitness or job boards: what matches is servers that say "check",
+// "track" or CI jobs).
 // The latter holds only where no entry covers the query in full: one that
 // has the words together uses them in the query's sense ("roll a die").
 func (p *Parser) lacksObject(coverage float32) bool {
@@ -145,7 +151,7 @@ func (p *Parser) lacksObject(coverage float32) bool {
 		}
 		allLacked = allLacked && c.Sensed && c.Senses != 0 && c.Senses&^p.SensesLacked == 0
 	}
-	return (unknownCue || allLacked && coverage < 1-1e-4) && !p.conceptHere()
+	return unknownCue || allLacked && coverage < 1-1e-4
 }
 
 // Named reports whether the query is keywords that an entry has every one
