@@ -148,16 +148,12 @@ func runServer(ctx context.Context, cfg service.Config, logLevel, logFormat stri
 	cfg.Logger, cfg.DroppedLogLines, cfg.Version, cfg.Clock = logger, logOut.Dropped, version, clock
 	// A soft heap limit below the memory there is, and below the live heap
 	// plus a headroom (unless GOMEMLIMIT says otherwise).
-	soft, limit, cgroup := memlimit.Set(os.DirFS("/"))
-	switch {
-	case soft > 0 && cgroup:
-		logger.Info("heap limit set below the container's memory limit", "container_bytes", limit, "soft_limit_bytes", soft,
-			"headroom_bytes", memlimit.Headroom)
-	case soft > 0:
-		logger.Info("heap limit set below the machine's memory", "machine_bytes", limit, "soft_limit_bytes", soft,
-			"headroom_bytes", memlimit.Headroom)
-	}
-	if soft > 0 {
+	if soft, limit, cgroup := memlimit.Set(os.DirFS("/")); soft > 0 {
+		msg, of := "heap limit set below the machine's memory", "machine_bytes"
+		if cgroup {
+			msg, of = "heap limit set below the container's memory limit", "container_bytes"
+		}
+		logger.Info(msg, of, limit, "soft_limit_bytes", soft, "headroom_bytes", memlimit.Headroom)
 		defer memlimit.Follow(soft, memlimit.Headroom)()
 	}
 	svc, err := service.Open(ctx, cfg)
