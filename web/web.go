@@ -228,7 +228,12 @@ func (p *Pages) Server() http.Handler {
 			http.Redirect(w, r, "/servers/"+e.ID, http.StatusMovedPermanently)
 			return
 		}
-		data := &serverPage{Base: Base{Title: e.Name}, Entry: e, Live: wire.NewDetail(e).Live, Provenance: mcpdir.ProvenanceOf(e)}
+		// The tab reads as the heading does: "Gmail", not the package name.
+		title := e.Name
+		if e.Title != "" {
+			title = e.Title
+		}
+		data := &serverPage{Base: Base{Title: title}, Entry: e, Live: wire.NewDetail(e).Live, Provenance: mcpdir.ProvenanceOf(e)}
 		if data.Live != nil {
 			data.Uptime = newUptimeChart(data.Live.History)
 		}
