@@ -479,8 +479,16 @@ func (x *Index) floor(hs []hit, cover float32) []hit {
 }
 
 // need is the IDF an entry must cover to match (less a rounding margin).
+// An entry matches a sentence only where it covers as much as the answer
+// decision needs to be about the query on that entry's evidence alone: the
+// tail stops before the entries that share a word or two with a sentence
+// but do not answer it.
 func (s *searcher) need() float32 {
-	return s.parser.MatchShare * s.parser.TotalIDF * (1 - 1e-6)
+	share := s.parser.MatchShare
+	if s.parser.Sentence {
+		share = max(share, s.parser.LeastCoverage())
+	}
+	return share * s.parser.TotalIDF * (1 - 1e-6)
 }
 
 // requireClauses tells the clauses an entry must match one of to reach

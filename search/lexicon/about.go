@@ -128,6 +128,29 @@ func (p *Parser) About(coverage float32) bool {
 	return p.Named(coverage) || AboutScore(p.evidence(coverage, here), &p.params.About) > 0
 }
 
+// LeastCoverage is the least share of the query's weight an entry must
+// cover for the directory to be about the query on that entry's evidence
+// alone: About, were it the best match. Past the entries that cover as
+// much, a sentence's tail stops (an entry that shares one chatty word with
+// it does not answer it).
+func (p *Parser) LeastCoverage() float32 {
+	w := &p.params.About
+	if w[featCoverage] <= 0 {
+		return 0
+	}
+	here := p.conceptHere()
+	least := -AboutScore(p.evidence(0, here), w) / w[featCoverage]
+	if !here {
+		switch {
+		case p.lacksObject(1):
+			return 2 // no entry answers it, whatever it covers
+		case p.lacksObject(0):
+			least = max(least, 1-1e-4) // only one that covers it all
+		}
+	}
+	return least
+}
+
 // lacksObject reports, for a query no entry is of any concept of
 // (conceptHere), whether it asks for something the directory has none of:
 // its words are everyday ones, and one of them names a concept but no
