@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
 )
 
 // TestSentenceFloorIsTheAnswerDecision checks that the coverage a match
@@ -53,4 +52,3 @@ func TestSentenceTailStops(t *testing.T) {
 		}
 	}
 }
-
