@@ -140,3 +140,27 @@ func TestKeywordsInTheirSense(t *testing.T) {
 		}
 	}
 }
+
+// TestPraiseIsNoNeed checks, on the starter directory, that a word that
+// praises rather than describes ("fast", "quick", "simple", "easy") is
+// dropped from a query that says what it wants: "fast web search" used to
+// answer Qdrant and Redis first (fast vector search, a fast cache), and
+// "send a quick email" Perplexity and Code Runner beside the mail servers.
+func TestPraiseIsNoNeed(t *testing.T) {
+	x := starterIndex(t)
+	for _, tc := range []struct{ query, plain string }{
+		{"fast web search", "web search"},
+		{"send a quick email", "send an email"},
+		{"easy diagrams", "diagrams"},
+		{"simple todo list", "todo list"},
+	} {
+		got, want := names(x.Search(tc.query, 10)), names(x.Search(tc.plain, 10))
+		if strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("%q answers %v, %q %v", tc.query, got, tc.plain, want)
+		}
+	}
+	// Alone, such a word is what is searched for.
+	if res := x.Search("fast", 10); len(res.Hits) == 0 {
+		t.Error(`"fast" alone answers nothing`)
+	}
+}
