@@ -130,7 +130,7 @@ func evaluate(t *testing.T, x *Index, qs []releval.Query) *releval.Report {
 // half: the ranking's weights and tables are chosen on the tune half
 // (search/internal/tune), never on this one. Both halves are printed, with
 // the long pasted tasks (60 words or more) apart and the plain BM25
-// baseline beside.
+// baseline beside; under -v, each query's line too.
 func TestRelevanceNatural(t *testing.T) {
 	x := loadIndex(t)
 	bm25 := plainBM25(t)
@@ -138,7 +138,11 @@ func TestRelevanceNatural(t *testing.T) {
 	var check *releval.Report
 	for _, half := range []string{"tune", "check"} {
 		part := releval.Split(qs, half)
-		r := releval.Evaluate(part, engine(x), nil)
+		var log func(string)
+		if testing.Verbose() { // each query's line, its half first
+			log = func(s string) { t.Log(half + " " + s) }
+		}
+		r := releval.Evaluate(part, engine(x), log)
 		b := releval.Evaluate(part, bm25, nil)
 		var long []releval.Query
 		for _, q := range part {
