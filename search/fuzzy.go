@@ -114,61 +114,6 @@ func (fw *fuzzyWalk) walk(lo, hi, depth int, last byte) {
 	}
 }
 
-// byteAt is byte depth of word i, which has one; the first bytes come from
-// heads, without reading the word.
-func (d *dictionary) byteAt(i, depth int) byte {
-	if depth < 8 {
-		return byte(d.heads[i] >> (56 - 8*depth))
-	}
-	return d.words[i][depth]
-}
-
-// childEnd returns how many of the sorted words [lo, hi) have byte c at
-// depth, all of them being at least depth+1 long and the first having c
-// there.
-func (d *dictionary) childEnd(lo, hi, depth int, c byte) int {
-	start := lo
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if d.byteAt(m, depth) <= c {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo - start
-}
-
-// search returns the index of the first word no less than w, as
-// sort.SearchStrings does, comparing the words' heads first: most steps
-// of the search then read no word.
-func (d *dictionary) search(w string) int {
-	hw := head(w)
-	lo, hi := 0, len(d.words)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if h := d.heads[m]; h < hw || h == hw && d.words[m] < w {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
-}
-
-// head packs the first 8 bytes of a word into a number, the first byte
-// highest.
-func head(w string) uint64 {
-	var h uint64
-	for i := range 8 {
-		h <<= 8
-		if i < len(w) {
-			h |= uint64(w[i])
-		}
-	}
-	return h
-}
-
 // step fills the row for the prefix of length depth+1 ending in byte c
 // after byte last, and reports whether any of its cells is within budget. Only the cells within budget of the diagonal
 // can be, so only that band is computed; the cells bordering it, and the
