@@ -4,7 +4,16 @@
 // registry setting, another mcpdir's sync — can read it: every entry as a
 // server.json record with the official registry's _meta and mcpdir's own
 // (the entry's id, tags, live check, popularity, and the score of a
-// search, which uses mcpdir's ranking).
+// search, which uses mcpdir's ranking). It takes the registry's writes
+// too: publishing a version, deleting one, and setting the status of one
+// or of all of a server's (behind an admin key: http/routes.go).
+//
+// Where things are: api.go holds the API and its read handlers; rows.go
+// builds the list view, one row a server version, once a directory
+// generation; cursor.go pages it; convert.go turns an entry into a
+// server.json record that fits the schema; answers.go renders rows as the
+// answers' records, with their caching headers; publish.go holds the
+// write handlers and validate.go what a published record must be.
 package registryapi
 
 import (
