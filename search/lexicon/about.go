@@ -131,8 +131,9 @@ func (p *Parser) About(coverage float32) bool {
 // LeastCoverage is the least share of the query's weight an entry must
 // cover for the directory to be about the query on that entry's evidence
 // alone: About, were it the best match. Past the entries that cover as
-// much, a sentence's tail stops (an entry that shares one chatty word with
-// it does not answer it).
+// much, a sentence's tail stops: an entry that shares only "daughter" with
+// "make a silly little song for my daughter's 6th birthday" does not
+// answer it.
 func (p *Parser) LeastCoverage() float32 {
 	w := &p.params.About
 	if w[featCoverage] <= 0 {
