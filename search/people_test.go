@@ -164,3 +164,22 @@ func TestPraiseIsNoNeed(t *testing.T) {
 		t.Error(`"fast" alone answers nothing`)
 	}
 }
+
+// TestNamedForAnEverydayWord checks, on the packages corpus, that a
+// keyword a server is named for is answered where the word names a concept
+// the directory has, everyday English though it is: "meditation" and
+// "horoscope" answer the servers named for them (they answered nothing, as
+// "umbrella" does: an everyday word in few entries weighs little).
+func TestNamedForAnEverydayWord(t *testing.T) {
+	x := loadIndex(t)
+	for q, want := range map[string]string{"meditation": "meditation", "horoscope": "horoscope"} {
+		if got := names(x.Search(q, 10)); len(got) == 0 || !strings.Contains(got[0], want) {
+			t.Errorf("%q: %v, want a server named for it first", q, got)
+		}
+	}
+	for _, q := range []string{"umbrella", "butterfly", "breakfast"} {
+		if res := x.Search(q, 10); res.Total != 0 {
+			t.Errorf("%q answers %v", q, names(res))
+		}
+	}
+}

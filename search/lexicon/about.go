@@ -125,7 +125,29 @@ func (p *Parser) About(coverage float32) bool {
 	if !here && p.lacksObject(coverage) {
 		return false
 	}
-	return p.Named(coverage) || AboutScore(p.evidence(coverage, here), &p.params.About) > 0
+	return p.Named(coverage) || here && p.namedFor(coverage) || AboutScore(p.evidence(coverage, here), &p.params.About) > 0
+}
+
+// namedFor reports whether the query is keywords that an entry has every
+// one of, one of them a word some entry is named for that names a concept
+// the directory has ("meditation", "horoscope": a directory with a server
+// named for them is about them, everyday words though they are).
+func (p *Parser) namedFor(coverage float32) bool {
+	if p.Sentence || coverage < 1-1e-4 {
+		return false
+	}
+	named := false
+	for i := range p.Clauses {
+		c := &p.Clauses[i]
+		if c.Bonus {
+			continue
+		}
+		if !c.Known {
+			return false
+		}
+		named = named || c.Cue && c.NameDF > 0
+	}
+	return named
 }
 
 // LeastCoverage is the least share of the query's weight an entry must
