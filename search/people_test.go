@@ -165,19 +165,20 @@ func TestPraiseIsNoNeed(t *testing.T) {
 	}
 }
 
-// TestNamedForAnEverydayWord checks, on the packages corpus, that a
-// keyword a server is named for is answered where the word names a concept
-// the directory has, everyday English though it is: "meditation" and
-// "horoscope" answer the servers named for them (they answered nothing, as
-// "umbrella" does: an everyday word in few entries weighs little).
-func TestNamedForAnEverydayWord(t *testing.T) {
+// TestEverydayWordsServersAreFor checks, on the packages corpus, that an
+// everyday keyword servers are for is answered: one a server is named for
+// that names a concept the directory has ("meditation", "horoscope"), and
+// one many of the concepts' terms have ("music" of music streaming,
+// production and generation; "phone"). They answered nothing, as "umbrella"
+// does: an everyday word weighs little for the answer decision.
+func TestEverydayWordsServersAreFor(t *testing.T) {
 	x := loadIndex(t)
-	for q, want := range map[string]string{"meditation": "meditation", "horoscope": "horoscope"} {
+	for q, want := range map[string]string{"meditation": "meditation", "horoscope": "horoscope", "music": "music", "phone": "phone"} {
 		if got := names(x.Search(q, 10)); len(got) == 0 || !strings.Contains(got[0], want) {
 			t.Errorf("%q: %v, want a server named for it first", q, got)
 		}
 	}
-	for _, q := range []string{"umbrella", "butterfly", "breakfast"} {
+	for _, q := range []string{"umbrella", "butterfly", "breakfast", "sandwich", "yellow"} {
 		if res := x.Search(q, 10); res.Total != 0 {
 			t.Errorf("%q answers %v", q, names(res))
 		}

@@ -81,7 +81,7 @@ func (p *Parser) evidence(coverage float32, conceptHere bool) [AboutFeatures]flo
 		default:
 			f[featUnknownSpecific]++
 		}
-		f[featConcept] = max(f[featConcept], b2f(c.Cue && conceptHere))
+		f[featConcept] = max(f[featConcept], b2f(c.Cue && conceptHere || !p.Sentence && p.headsHere(c.Stem)))
 		f[featAsked] = max(f[featAsked], b2f(c.Asked))
 	}
 	f[featCoverage] = coverage
@@ -111,6 +111,18 @@ func (p *Parser) conceptHere() bool {
 			if here(k.concept) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// headsHere reports whether the stem heads a concept some entry is of
+// (headsByStem): a keyword such a word is, "music" or "phone", names what
+// servers do as a concept's own word does, though it names several.
+func (p *Parser) headsHere(st string) bool {
+	for _, concept := range headsByStem[st] {
+		if id, ok := p.v.Term(concept); ok && p.df(id) > 0 {
+			return true
 		}
 	}
 	return false

@@ -50,12 +50,43 @@ type cueTable map[string][]cue
 // query is searched for both, an entry for the first) and the foreign words
 // of gloss.txt (gloss). One map, so that a word finds all of its cues with
 // one lookup: a large map is a cache miss a lookup.
-var cuesByStem = func() map[string]*stemCues {
+var cuesByStem, headsByStem = func() (map[string]*stemCues, map[string][]string) {
 	m := map[string]*stemCues{}
 	entry, ask := parseConcepts(conceptsText)
 	addCues(m, entry, ask, parseGloss(glossText))
-	return m
+	return m, heads(entry)
 }()
+
+// minHeadTerms is how many of a concept's entry terms of two or more
+// words must have a word for the word to head the concept.
+const minHeadTerms = 3
+
+// heads maps a stem to the concepts it heads: those of whose entry terms
+// of two or more words at least minHeadTerms have it ("music" of "music
+// streaming", "music production", "music generation", …; "engine" of
+// "search engine", "game engine", …).
+func heads(entry cueTable) map[string][]string {
+	count := map[[2]string]int{}
+	for _, cs := range entry {
+		for _, c := range cs {
+			if len(c.stems) < 2 {
+				continue
+			}
+			for i, st := range c.stems {
+				if !slices.Contains(c.stems[:i], st) {
+					count[[2]string{st, c.to}]++
+				}
+			}
+		}
+	}
+	m := map[string][]string{}
+	for k, n := range count {
+		if n >= minHeadTerms {
+			m[k[0]] = append(m[k[0]], k[1])
+		}
+	}
+	return m
+}
 
 // stemCues are the cues of each kind that start with one stem.
 type stemCues struct{ gloss, concept, ask []cue }
