@@ -131,7 +131,9 @@ func (p *Parser) headsHere(st string) bool {
 // About reports whether the directory is about the parsed query, given the
 // share of its weight the best-matching entry covers: unless it asks for
 // something the directory has none of (lacksObject), it names an entry
-// (Named), or the model's score, with the weights of params, is above zero.
+// (Named), it is a word a server is named for that names a concept the
+// directory has (namedFor), or the model's score, with the weights of
+// params, is above zero.
 func (p *Parser) About(coverage float32) bool {
 	here := p.conceptHere()
 	if !here && p.lacksObject(coverage) {

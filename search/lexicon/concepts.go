@@ -49,7 +49,8 @@ type cueTable map[string][]cue
 // entries use of concepts.txt (concept), the words people ask with (ask; a
 // query is searched for both, an entry for the first) and the foreign words
 // of gloss.txt (gloss). One map, so that a word finds all of its cues with
-// one lookup: a large map is a cache miss a lookup.
+// one lookup: a large map is a cache miss a lookup. headsByStem holds the
+// concepts each stem heads (heads).
 var cuesByStem, headsByStem = func() (map[string]*stemCues, map[string][]string) {
 	m := map[string]*stemCues{}
 	entry, ask := parseConcepts(conceptsText)
