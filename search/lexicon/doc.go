@@ -22,8 +22,9 @@
 //     that find concepts and foreign words in a query, phrases, languages
 //     and what a query's wording says beside its subject.
 //   - about.go: whether the directory is about the query at all, a
-//     logistic model over scale-free features (answering nothing beats
-//     answering wrong).
+//     logistic model over scale-free features and the rules beside it
+//     (answering nothing beats answering wrong), and the least coverage at
+//     which it is, which ends a sentence's tail.
 //   - related.go: related terms mined from the corpus and confirmed by
 //     WordNet (related.txt, made by search/internal/relatedgen).
 //   - table.go: the one text format of the word tables (words.txt,
