@@ -10,7 +10,7 @@ import (
 // of a sentence needs (lexicon.Parser.LeastCoverage) is the answer
 // decision's own threshold: About holds for a coverage exactly where it
 // is at least that much, so that an entry answers a sentence in the tail
-// where it would answer it alone. Over the sentences of the judged sets,
+// where it would answer it alone. Over the sentences of nl.jsonl,
 // on the starter directory.
 func TestSentenceFloorIsTheAnswerDecision(t *testing.T) {
 	x := starterIndex(t)
