@@ -147,21 +147,7 @@ func (p *Parser) About(coverage float32) bool {
 // the directory has ("meditation", "horoscope": a directory with a server
 // named for them is about them, everyday words though they are).
 func (p *Parser) namedFor(coverage float32) bool {
-	if p.Sentence || coverage < 1-1e-4 {
-		return false
-	}
-	named := false
-	for i := range p.Clauses {
-		c := &p.Clauses[i]
-		if c.Bonus {
-			continue
-		}
-		if !c.Known {
-			return false
-		}
-		named = named || c.Cue && c.NameDF > 0
-	}
-	return named
+	return p.coveredKeywords(coverage, func(c *Clause) bool { return c.Cue && c.NameDF > 0 })
 }
 
 // LeastCoverage is the least share of the query's weight an entry must
@@ -219,10 +205,17 @@ func (p *Parser) lacksObject(coverage float32) bool {
 // ("zugferd invoice", "w1234"): the directory is about what it names,
 // whatever the model weighs.
 func (p *Parser) Named(coverage float32) bool {
+	return p.coveredKeywords(coverage, func(c *Clause) bool { return !c.Common })
+}
+
+// coveredKeywords reports whether the query is keywords, all known, that
+// an entry has every one of (it covers the whole query), one of them such
+// that one holds of it.
+func (p *Parser) coveredKeywords(coverage float32, one func(*Clause) bool) bool {
 	if p.Sentence || coverage < 1-1e-4 {
 		return false
 	}
-	specific := false
+	found := false
 	for i := range p.Clauses {
 		c := &p.Clauses[i]
 		if c.Bonus {
@@ -231,9 +224,9 @@ func (p *Parser) Named(coverage float32) bool {
 		if !c.Known {
 			return false
 		}
-		specific = specific || !c.Common
+		found = found || one(c)
 	}
-	return specific
+	return found
 }
 
 // AboutScore is the model's score of the evidence f with weights w (the
