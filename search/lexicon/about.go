@@ -97,8 +97,18 @@ func (p *Parser) evidence(coverage float32, conceptHere bool) [AboutFeatures]flo
 // conceptHere reports whether some entry is of a concept the query names
 // or asks for: a concept is evidence that the directory is about a query
 // only where the directory has it ("weather" names one, but a directory
-// without weather servers is not about "check the weather").
+// without weather servers is not about "check the weather"). It is
+// worked out once a query: a sentence asks it for its least coverage and
+// again for the decision.
 func (p *Parser) conceptHere() bool {
+	if p.hereKnown {
+		return p.here
+	}
+	p.here, p.hereKnown = p.findConceptHere(), true
+	return p.here
+}
+
+func (p *Parser) findConceptHere() bool {
 	here := func(concept string) bool {
 		id, ok := p.v.Term(concept)
 		return ok && p.df(id) > 0

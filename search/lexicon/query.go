@@ -87,6 +87,8 @@ type Parser struct {
 	pairs    []string
 	cands    []cand
 	senses   []string // the concepts two or more of the query's words name
+	// here is conceptHere's answer for the query, once hereKnown.
+	here, hereKnown bool
 }
 
 // Parse turns query q into clauses over vocabulary v with params, keeping
@@ -169,6 +171,7 @@ type qword struct {
 // nothing to search for.
 func (p *Parser) parse(q string) bool {
 	p.words, p.pairs = p.words[:0], p.pairs[:0]
+	p.hereKnown = false
 	n := 0
 	Tokenize(truncate(q, maxQueryBytes), func(w string, part bool) {
 		if part {
