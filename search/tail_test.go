@@ -52,3 +52,33 @@ func TestSentenceTailStops(t *testing.T) {
 		}
 	}
 }
+
+// TestWordOfAnAskedTermInItsSense checks that a word of a term people ask
+// with ("voice memo") is read in the term's sense where the query names
+// that concept with other words ("voice ... into text") and the word's own
+// sense ("memo" of Word documents) has no other word of the query with it.
+// "turn my voice memo into text" answered the Memos note-taking servers
+// on the packages corpus, and the starter's SQLite and Snowflake servers,
+// which keep "a memo of insights".
+func TestWordOfAnAskedTermInItsSense(t *testing.T) {
+	const query = "turn my voice memo into text"
+	res := starterIndex(t).Search(query, 10)
+	if len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Entry.Name, "elevenlabs") {
+		t.Errorf("starter: %v, want ElevenLabs first", names(res))
+	}
+	for _, h := range res.Hits {
+		if strings.Contains(h.Entry.Name, "sqlite") || strings.Contains(h.Entry.Name, "snowflake") {
+			t.Errorf("starter: %q answers %s", query, h.Entry.Name)
+		}
+	}
+	x := loadIndex(t)
+	res = x.Search(query, 10)
+	if len(res.Hits) < 5 {
+		t.Fatalf("corpus: %d hits: %v", len(res.Hits), names(res))
+	}
+	for _, h := range res.Hits[:5] {
+		if text := strings.ToLower(h.Entry.Name + " " + h.Entry.Brief); !strings.Contains(text, "transcri") && !strings.Contains(text, "speech") {
+			t.Errorf("corpus: %s (%q) answers a request to transcribe", h.Entry.Name, h.Entry.Brief)
+		}
+	}
+}

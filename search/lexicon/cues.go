@@ -64,10 +64,13 @@ func (p *Parser) findCues() {
 	// no sense the query lacks, only more words to share the concept's
 	// weight and to be read in its sense ("apple notes" of "my Apple Notes
 	// on my Mac", where "notes" asks for note-taking, put Apple Mail in it).
+	// Except for a word of a term people ask with whose own senses no other
+	// word of the query shares: it is meant as the term means it ("memo" of
+	// "turn my voice memo into text" is a recording, not a Word memo).
 	for i := range p.words {
 		w := &p.words[i]
 		for _, c := range w.phrased {
-			if p.asked(c) {
+			if p.asked(c) && !(slices.Contains(w.asked, c) && p.senseApart(i)) {
 				continue
 			}
 			if !slices.ContainsFunc(w.concepts, func(n named) bool { return n.concept == c }) {
@@ -101,6 +104,22 @@ func (p *Parser) findCues() {
 			w.concepts = slices.DeleteFunc(w.concepts, func(n named) bool { return n.words < 2 })
 		}
 	}
+}
+
+// senseApart reports whether the i-th word names concepts of its own
+// that no other word of the query names.
+func (p *Parser) senseApart(i int) bool {
+	if len(p.words[i].concepts) == 0 {
+		return false
+	}
+	for _, n := range p.words[i].concepts {
+		for j := range p.words {
+			if j != i && slices.ContainsFunc(p.words[j].concepts, func(m named) bool { return m.concept == n.concept }) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // asked reports whether a word of the query asks for the concept (names it
