@@ -39,6 +39,9 @@ type cue struct {
 	// people ask for the concept with ("share price", "bus times"): a
 	// query that has it means the term, not its words apart.
 	asked bool
+	// toward is the way the term says its words go, where it says one
+	// between them (see direction): "speech from text" is text to speech.
+	toward direction
 }
 
 // cueTable holds the cues of one file by the stem of their first word, as
@@ -189,21 +192,51 @@ func parseGloss(text string) cueTable {
 func (t cueTable) add(terms []string, c cue) {
 	for _, term := range terms {
 		var stems []string
+		toward := direction(0)
 		Tokenize(term, func(w string, part bool) {
-			if !part && !stopWords[w] {
+			switch {
+			case part:
+			case !stopWords[w]:
 				stems = append(stems, Stem(w))
+			case len(stems) > 0 && toward == 0:
+				toward = directionOf(w)
 			}
 		})
 		if len(stems) == 0 {
 			continue
 		}
 		c := c
-		c.stems = stems
+		c.stems, c.toward = stems, toward
+		if len(stems) < 2 {
+			c.toward = 0 // a direction after the one word leads nowhere
+		}
 		for _, st := range stems {
 			c.bits = append(c.bits, stemBit(st))
 		}
 		t[stems[0]] = append(t[stems[0]], c)
 	}
+}
+
+// direction is the way a phrase says its words go, by the word between
+// them: "to" and "into" (speech to text) or "from" (speech from text).
+// Stop words are left out of cues and queries alike, so without it the
+// two read the same.
+type direction uint8
+
+const (
+	towardNone direction = iota
+	towardTo
+	towardFrom
+)
+
+func directionOf(w string) direction {
+	switch w {
+	case "to", "into":
+		return towardTo
+	case "from":
+		return towardFrom
+	}
+	return towardNone
 }
 
 // stemSet holds the stems of a text as bits, by their hashes: a cue with

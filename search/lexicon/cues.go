@@ -178,6 +178,9 @@ func (p *Parser) markConcepts(seq []string, cues []*stemCues, words []span) {
 			continue
 		}
 		matchCues(sc.concept, seq, &p.set, i, false, &p.at, func(c *cue, n int) {
+			if p.against(c, words, n) {
+				return
+			}
 			if !slices.Contains(p.named, c.to) {
 				p.named = append(p.named, c.to)
 			}
@@ -195,6 +198,9 @@ func (p *Parser) markConcepts(seq []string, cues []*stemCues, words []span) {
 			}
 		})
 		matchCues(sc.ask, seq, &p.set, i, true, &p.at, func(c *cue, n int) {
+			if p.against(c, words, n) {
+				return
+			}
 			for k, q := range p.at[:n] {
 				for j := words[q].from; j < words[q].to; j++ {
 					w := &p.words[j]
@@ -211,6 +217,25 @@ func (p *Parser) markConcepts(seq []string, cues []*stemCues, words []span) {
 			}
 		})
 	}
+}
+
+// against reports whether the query says the other way between the words
+// of the cue it matched (at p.at[:n]) than the cue says: "speech to text"
+// does not ask for text to speech, whose cue "speech from text" it spells.
+func (p *Parser) against(c *cue, words []span, n int) bool {
+	if c.toward == towardNone {
+		return false
+	}
+	from, to := len(p.words), 0
+	for _, q := range p.at[:n] {
+		from, to = min(from, words[q].from), max(to, words[q].to)
+	}
+	for _, w := range p.words[from:to] {
+		if d := directionOf(w.text); w.stop && d != towardNone {
+			return d != c.toward
+		}
+	}
+	return false
 }
 
 // QueryConcepts returns the concepts that the words of a query ask for or

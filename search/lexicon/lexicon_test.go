@@ -1,6 +1,7 @@
 package lexicon
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -69,5 +70,28 @@ func TestConceptsParse(t *testing.T) {
 	}
 	if glosses == 0 {
 		t.Error("no gloss read")
+	}
+}
+
+// TestDirectionBetweenWords checks that a phrase's way between its words
+// decides which concept it names, though "to" and "from" are stop words:
+// "speech to text" named text to speech too (through "speech from text",
+// a phrase people ask for it with), and a sentence asking for offline
+// transcription was answered with voice generators.
+func TestDirectionBetweenWords(t *testing.T) {
+	for _, tc := range []struct {
+		query     string
+		want, not string
+	}{
+		{"speech to text that runs offline", "§speech-to-text", "§text-to-speech"},
+		{"turn text into speech", "§text-to-speech", "§speech-to-text"},
+		{"speech from text", "§text-to-speech", "§speech-to-text"},
+		{"get the text from an image", "§ocr", "§image-generation"},
+		{"text to image", "§image-generation", "§ocr"},
+	} {
+		got := QueryConcepts(tc.query)
+		if !slices.Contains(got, tc.want) || slices.Contains(got, tc.not) {
+			t.Errorf("%q names %v, want %s and not %s", tc.query, got, tc.want, tc.not)
+		}
 	}
 }
