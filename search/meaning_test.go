@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/search/lexicon"
 )
 
 // meaningEntries is a small directory for the tests of search by meaning:
@@ -201,5 +202,39 @@ func TestSensedWordsAreEverydayWords(t *testing.T) {
 	}
 	if got := names(x.Search("web search for my agent that needs no api key", 10)); len(got) == 0 || got[0] != "keyless-search" {
 		t.Errorf("web search … no api key: %v, want keyless-search first", got)
+	}
+}
+
+// TestOneWordOfATermByHowWidespread checks, on the packages corpus, that
+// the one word of a term people ask with that is stop words and that word
+// stands for the term alone only where few entries have it: "afternoon"
+// (of "this afternoon") still asks for calendars in "next Tuesday
+// afternoon", and "runs" (of "my runs", in a thousand entries) no longer
+// asks for workouts in "speech to text that runs offline".
+func TestOneWordOfATermByHowWidespread(t *testing.T) {
+	x := loadIndex(t)
+	asks := func(query, word, concept string) bool {
+		s := x.searcher()
+		defer x.searchers.Put(s)
+		if !s.parse(x, query) {
+			t.Fatalf("%q: nothing to search", query)
+		}
+		id, ok := x.termIDs[concept]
+		if !ok {
+			t.Fatalf("no entry is of %s", concept)
+		}
+		for _, c := range s.parser.Clauses {
+			if c.Word == word {
+				return slices.ContainsFunc(c.Exps, func(e lexicon.Expansion) bool { return e.Term == id })
+			}
+		}
+		t.Fatalf("%q: no clause of %q", query, word)
+		return false
+	}
+	if !asks("what do I have going on next Tuesday afternoon?", "afternoon", "§calendar") {
+		t.Error(`"afternoon" no longer asks for calendars`)
+	}
+	if asks("speech to text that runs fully offline on my Mac", "runs", "§workouts-fitness") {
+		t.Error(`"runs" of software that runs offline asks for workouts`)
 	}
 }

@@ -42,6 +42,11 @@ type cue struct {
 	// toward is the way the term says its words go, where it says one
 	// between them (see direction): "speech from text" is text to speech.
 	toward direction
+	// said is the term as written, stop words and all, where they are all
+	// it has beside its one word ("my runs", "what to read"), and stem
+	// that word's place in it (see Parser.misread).
+	said []string
+	stem int
 }
 
 // cueTable holds the cues of one file by the stem of their first word, as
@@ -191,16 +196,21 @@ func parseGloss(text string) cueTable {
 // add adds a cue for each of the terms.
 func (t cueTable) add(terms []string, c cue) {
 	for _, term := range terms {
-		var stems []string
-		toward := direction(0)
+		var stems, said []string
+		toward, at := direction(0), 0
 		Tokenize(term, func(w string, part bool) {
 			switch {
 			case part:
+				return
 			case !stopWords[w]:
+				if len(stems) == 0 {
+					at = len(said)
+				}
 				stems = append(stems, Stem(w))
 			case len(stems) > 0 && toward == 0:
 				toward = directionOf(w)
 			}
+			said = append(said, w)
 		})
 		if len(stems) == 0 {
 			continue
@@ -209,6 +219,9 @@ func (t cueTable) add(terms []string, c cue) {
 		c.stems, c.toward = stems, toward
 		if len(stems) < 2 {
 			c.toward = 0 // a direction after the one word leads nowhere
+			if len(said) > 1 {
+				c.said, c.stem = said, at
+			}
 		}
 		for _, st := range stems {
 			c.bits = append(c.bits, stemBit(st))

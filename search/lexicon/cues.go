@@ -178,7 +178,7 @@ func (p *Parser) markConcepts(seq []string, cues []*stemCues, words []span) {
 			continue
 		}
 		matchCues(sc.concept, seq, &p.set, i, false, &p.at, func(c *cue, n int) {
-			if p.against(c, words, n) {
+			if p.misread(c, words, n) {
 				return
 			}
 			if !slices.Contains(p.named, c.to) {
@@ -198,7 +198,7 @@ func (p *Parser) markConcepts(seq []string, cues []*stemCues, words []span) {
 			}
 		})
 		matchCues(sc.ask, seq, &p.set, i, true, &p.at, func(c *cue, n int) {
-			if p.against(c, words, n) {
+			if p.misread(c, words, n) {
 				return
 			}
 			for k, q := range p.at[:n] {
@@ -219,10 +219,19 @@ func (p *Parser) markConcepts(seq []string, cues []*stemCues, words []span) {
 	}
 }
 
-// against reports whether the query says the other way between the words
-// of the cue it matched (at p.at[:n]) than the cue says: "speech to text"
-// does not ask for text to speech, whose cue "speech from text" it spells.
-func (p *Parser) against(c *cue, words []span, n int) bool {
+// misread reports whether a cue matched words of the query that do not
+// say what its term says: the other way between them ("speech to text"
+// does not ask for text to speech, whose cue "speech from text" it
+// spells, stop words left out), or the one word of a term of stop words
+// and that word ("my runs", "what to read") without them, where the
+// directory has the word in too many entries for it to stand for the term
+// alone ("runs" of "speech to text that runs offline", "read" of "read its
+// label").
+func (p *Parser) misread(c *cue, words []span, n int) bool {
+	if c.said != nil {
+		i := words[p.at[0]].from
+		return !p.saidAs(c, i) && p.widespread(i)
+	}
 	if c.toward == towardNone {
 		return false
 	}
@@ -236,6 +245,38 @@ func (p *Parser) against(c *cue, words []span, n int) bool {
 		}
 	}
 	return false
+}
+
+// saidAs reports whether the query has the cue's term as written, its one
+// word at the i-th word of the query.
+func (p *Parser) saidAs(c *cue, i int) bool {
+	from := i - c.stem
+	if from < 0 || from+len(c.said) > len(p.words) {
+		return false
+	}
+	for k, w := range c.said {
+		if k != c.stem && p.words[from+k].text != w {
+			return false
+		}
+	}
+	return true
+}
+
+// widespreadShare is the share of the directory's entries a word of a
+// term of stop words and that word must be in to need the stop words
+// ("read" is; "afternoon" of "this afternoon" and "director" of "who is
+// the director of" are not). Fitted on the tune half of nl.jsonl.
+const widespreadShare = 0.005
+
+// widespread reports whether the i-th word of the query, by its stem, is
+// in more than widespreadShare of the entries (without an index, always).
+func (p *Parser) widespread(i int) bool {
+	if p.v == nil {
+		return true
+	}
+	n := uint32(0)
+	p.v.SameStem(cachedStem(p.words[i].text), MaxStemRing, func(id uint32) { n += p.df(id) })
+	return float64(n) > widespreadShare*float64(p.v.Live())
 }
 
 // QueryConcepts returns the concepts that the words of a query ask for or

@@ -95,3 +95,22 @@ func TestDirectionBetweenWords(t *testing.T) {
 		}
 	}
 }
+
+// TestTermsOfStopWordsAndOneWord checks that a term people ask with that
+// is stop words and one word ("my runs", "what to read") names its concept
+// as written, and, without a directory to tell how widespread the word
+// is, not through the word alone: "runs" of "speech to text that runs
+// offline" named workouts, "read" of "read its label" books.
+func TestTermsOfStopWordsAndOneWord(t *testing.T) {
+	for _, tc := range []struct{ query, want, not string }{
+		{"show me my runs", "§workouts-fitness", ""},
+		{"what to read on holiday", "§books", ""},
+		{"speech to text that runs offline", "", "§workouts-fitness"},
+		{"can my assistant read its official label", "", "§books"},
+	} {
+		got := QueryConcepts(tc.query)
+		if tc.want != "" && !slices.Contains(got, tc.want) || tc.not != "" && slices.Contains(got, tc.not) {
+			t.Errorf("%q names %v, want %q and not %q", tc.query, got, tc.want, tc.not)
+		}
+	}
+}
