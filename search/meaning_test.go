@@ -2,6 +2,7 @@ package search
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mcpdir/mcpdir"
@@ -236,5 +237,21 @@ func TestOneWordOfATermByHowWidespread(t *testing.T) {
 	}
 	if asks("speech to text that runs fully offline on my Mac", "runs", "§workouts-fitness") {
 		t.Error(`"runs" of software that runs offline asks for workouts`)
+	}
+}
+
+// TestDeniedWordIsNotSought checks, on the packages corpus, that the word
+// a "not" denies is not searched for: "email over IMAP and SMTP, not just
+// Gmail" answered Gmail servers among the IMAP ones.
+func TestDeniedWordIsNotSought(t *testing.T) {
+	x := loadIndex(t)
+	res := x.Search("email access that works with any provider over IMAP and SMTP, not just Gmail", 10)
+	if len(res.Hits) < 5 {
+		t.Fatalf("%d hits: %v", len(res.Hits), names(res))
+	}
+	for _, h := range res.Hits[:5] {
+		if text := strings.ToLower(h.Entry.Name + " " + h.Entry.Brief); strings.Contains(text, "gmail") || !strings.Contains(text, "imap") {
+			t.Errorf("%s (%q) answers a request for IMAP, not Gmail", h.Entry.Name, h.Entry.Brief)
+		}
 	}
 }
