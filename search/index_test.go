@@ -32,6 +32,7 @@ func testEntries() []*mcpdir.Entry {
 		entry("playwright-mcp", "Browser automation with Playwright", 7000),
 		entry("confluence-mcp", "Read and write Confluence pages", 300),
 		entry("elasticsearch-mcp", "Query Elasticsearch indices", 200),
+		entry("mssql-mcp", "Query MSSQL databases", 0),
 		entry("spotify-mcp", "Control Spotify playback", 100),
 		entry("edge-tts-mcp", "A Text-to-Speech (TTS) service using Edge", 0),
 		entry("voice-out", "Speak replies aloud with TTS", 0),
@@ -91,6 +92,7 @@ func TestSearchFindsWhatWasMeant(t *testing.T) {
 		{"gh", []string{"github-mcp-server"}},                                    // abbreviation
 		{"tts", []string{"edge-tts-mcp", "voice-out"}},                           // phrase short form
 		{"text to speech", []string{"edge-tts-mcp", "voice-out"}},                // and back
+		{"SQL Server tables", []string{"mssql-mcp"}},                             // a product's short name
 		{"eleven labs", []string{"elevenlabs-mcp"}},                              // joined words
 		{"find an mcp server for slack", []string{"slack-mcp"}},                  // agent phrasing
 		{"query a sql database", []string{"sqlite-explorer"}},                    // multi-word
