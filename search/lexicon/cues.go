@@ -268,15 +268,19 @@ func (p *Parser) saidAs(c *cue, i int) bool {
 // the director of" are not). Fitted on the tune half of nl.jsonl.
 const widespreadShare = 0.005
 
-// widespread reports whether the i-th word of the query, by its stem, is
-// in more than widespreadShare of the entries (without an index, always).
-func (p *Parser) widespread(i int) bool {
-	if p.v == nil {
-		return true
+// widespread reports whether the i-th word of the query is in more than
+// widespreadShare of the entries.
+func (p *Parser) widespread(i int) bool { return p.share(i) > widespreadShare }
+
+// share is the share of the entries that have a word of the i-th query
+// word's stem (without an index, 1: every word is taken as widespread).
+func (p *Parser) share(i int) float64 {
+	if p.v == nil || p.v.Live() == 0 {
+		return 1
 	}
 	n := uint32(0)
 	p.v.SameStem(cachedStem(p.words[i].text), MaxStemRing, func(id uint32) { n += p.df(id) })
-	return float64(n) > widespreadShare*float64(p.v.Live())
+	return float64(n) / float64(p.v.Live())
 }
 
 // QueryConcepts returns the concepts that the words of a query ask for or
