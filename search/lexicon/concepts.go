@@ -197,7 +197,7 @@ func parseGloss(text string) cueTable {
 func (t cueTable) add(terms []string, c cue) {
 	for _, term := range terms {
 		var stems, said []string
-		toward, at := direction(0), 0
+		toward, at := towardNone, 0
 		Tokenize(term, func(w string, part bool) {
 			switch {
 			case part:
@@ -207,7 +207,7 @@ func (t cueTable) add(terms []string, c cue) {
 					at = len(said)
 				}
 				stems = append(stems, Stem(w))
-			case len(stems) > 0 && toward == 0:
+			case len(stems) > 0 && toward == towardNone:
 				toward = directionOf(w)
 			}
 			said = append(said, w)
@@ -218,7 +218,7 @@ func (t cueTable) add(terms []string, c cue) {
 		c := c
 		c.stems, c.toward = stems, toward
 		if len(stems) < 2 {
-			c.toward = 0 // a direction after the one word leads nowhere
+			c.toward = towardNone // a direction after the one word leads nowhere
 			if len(said) > 1 {
 				c.said, c.stem = said, at
 			}
