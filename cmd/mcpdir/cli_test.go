@@ -78,7 +78,7 @@ func TestKeysCreateRejectsBadFlags(t *testing.T) {
 func TestImportKeepsEverythingAndIsIdempotent(t *testing.T) {
 	dir := t.TempDir()
 	file := writeLines(t,
-		`{"name": "alpha-mcp", "brief": "Alpha things", "website_url": "https://example.com/alpha", "registry": "npm", "downloads": 10, "stars": 5}`,
+		`{"name": "alpha-mcp", "title": "Alpha Things", "brief": "Alpha things", "website_url": "https://example.com/alpha", "registry": "npm", "downloads": 10, "stars": 5}`,
 		`{"name": "beta-mcp", "description": "Beta things for agents", "website_url": "https://example.com/beta"}`,
 		``,
 		`{"name": "", "brief": "nameless"}`,
@@ -100,8 +100,8 @@ func TestImportKeepsEverythingAndIsIdempotent(t *testing.T) {
 		t.Fatalf("second import changed something: %s", out)
 	}
 	res := cli(t, dir, "search", "alpha")
-	if !strings.Contains(res, "alpha-mcp") {
-		t.Fatalf("search after import:\n%s", res)
+	if !strings.Contains(res, "alpha-mcp") || !strings.Contains(res, "Alpha Things") {
+		t.Fatalf("search after import, by its title and its name:\n%s", res)
 	}
 }
 

@@ -37,10 +37,13 @@ func searchCmd(ctx context.Context, args []string, env envLookup, stdout, stderr
 	}
 	res := index.Search(keywords, *limit)
 	tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SCORE\tNAME\tBRIEF\tWEBSITE\tID")
+	// A record's title is what people call it ("Gmail"); its name
+	// (io.github.gongrzhe/gmail-mcp-server) stays beside it, as it is
+	// what identifies it.
+	fmt.Fprintln(tw, "SCORE\tTITLE\tNAME\tBRIEF\tWEBSITE\tID")
 	for _, h := range res.Hits {
 		e := h.Entry
-		fmt.Fprintf(tw, "%.2f\t%s\t%s\t%s\t%s\n", h.Score, terminalSafe(e.Name), terminalSafe(clip(e.Brief, 60)), terminalSafe(e.WebsiteURL), e.ID)
+		fmt.Fprintf(tw, "%.2f\t%s\t%s\t%s\t%s\t%s\n", h.Score, terminalSafe(clip(e.Title, 40)), terminalSafe(e.Name), terminalSafe(clip(e.Brief, 60)), terminalSafe(e.WebsiteURL), e.ID)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
