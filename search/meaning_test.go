@@ -271,3 +271,28 @@ func TestDeniedWordIsNotSought(t *testing.T) {
 		t.Error(`"no API key" no longer searches for "api"`)
 	}
 }
+
+// A pasted task is about the product it names, not about what its
+// incidental words name: weekdays, a standup and a meeting are calendar
+// words, but the task wants the servers of the product it works in.
+func TestProductNamedInATask(t *testing.T) {
+	x := loadIndex(t)
+	for _, tc := range []struct{ query, product string }{
+		{"After Tuesday's outage our helpdesk inbox exploded. Go through the Zendesk tickets opened between Monday and " +
+			"Thursday, sort them by what went wrong, count the ones about refunds, and write a short summary for " +
+			"Friday's standup. Don't reply to or close anything.", "zendesk"},
+		{"It's the end of the quarter and our accountant is away until next Wednesday. We keep our books in Xero. " +
+			"Please list the bills we still owe suppliers, with their due dates, and tell me the total so I can " +
+			"mention it in Monday's meeting. Don't pay or edit anything.", "xero"},
+	} {
+		res := x.Search(tc.query, 10)
+		if len(res.Hits) < 3 {
+			t.Fatalf("%q: %d hits: %v", tc.product, len(res.Hits), names(res))
+		}
+		for _, h := range res.Hits[:3] {
+			if !strings.Contains(strings.ToLower(h.Entry.Name+" "+h.Entry.Brief), tc.product) {
+				t.Errorf("the task in %s: %s (%q) among the first three: %v", tc.product, h.Entry.Name, h.Entry.Brief, names(res))
+			}
+		}
+	}
+}

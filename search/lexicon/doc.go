@@ -12,7 +12,8 @@
 //   - entry.go: Reader, an entry's fields read into index words and the
 //     concepts the entry is about.
 //   - query.go: Parser, a query read into clauses (Parse), with its bounds;
-//     the Vocabulary it asks of the index.
+//     the Vocabulary it asks of the index; how a pasted task weighs the
+//     product it names and the concepts its words ask for.
 //   - expand.go: how a query word reaches the index words that stand for
 //     it: itself, its stem, synonyms, phrases' short forms, English glosses,
 //     longer words it begins, near spellings, related words, concepts; each
@@ -28,7 +29,9 @@
 //   - related.go: related terms mined from the corpus and confirmed by
 //     WordNet (related.txt, made by search/internal/relatedgen).
 //   - table.go: the one text format of the word tables (words.txt,
-//     concepts.txt, gloss.txt, related.txt), embedded in the binary.
+//     concepts.txt, gloss.txt, related.txt, english.txt), embedded in the
+//     binary; everyday English, and the words of English and names of
+//     people and places that are no product's name.
 //   - cache.go: the analyses of query words, kept for one generation of the
 //     index (package gencache).
 package lexicon

@@ -267,7 +267,7 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword, unborne bool) {
 			if k.phrase {
 				cw *= phraseConcept
 			}
-			c.add(id, cw)
+			c.add(id, cw).Concept = true
 			c.Asked = c.Asked || wordDF*askRatio < p.df(id)
 		}
 	}
@@ -341,15 +341,17 @@ func idf(df uint32, n int) float32 {
 	return float32(math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5)))
 }
 
-// add adds an expansion, keeping the best weight of a word found twice.
-func (c *Clause) add(id uint32, weight float32) {
+// add adds an expansion, keeping the best weight of a word found twice,
+// and returns it.
+func (c *Clause) add(id uint32, weight float32) *Expansion {
 	for i := range c.Exps {
 		if c.Exps[i].Term == id {
 			c.Exps[i].Weight = max(c.Exps[i].Weight, weight)
-			return
+			return &c.Exps[i]
 		}
 	}
 	c.Exps = append(c.Exps, Expansion{Term: id, Weight: weight})
+	return &c.Exps[len(c.Exps)-1]
 }
 
 // sensable reports whether word w of query word qw is meant in the sense

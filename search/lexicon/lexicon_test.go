@@ -114,3 +114,33 @@ func TestTermsOfStopWordsAndOneWord(t *testing.T) {
 		}
 	}
 }
+
+// A product's name is a word of no English: the words of the language and
+// the names of people and places are English, a product's name is not.
+func TestProductNamesAreNoEnglish(t *testing.T) {
+	for _, w := range []string{"tower", "acme", "norman", "lisbon", "monday", "june", "xerox"} {
+		if !isEnglish(w) {
+			t.Errorf("%q is no English", w)
+		}
+	}
+	for _, w := range []string{"zendesk", "xero", "proxmox", "kicad", "beancount"} {
+		if isEnglish(w) {
+			t.Errorf("%q is English", w)
+		}
+	}
+	named := Clause{Word: "zendesk", DF: 11, NameDF: 8}
+	if !isProduct(&named) {
+		t.Errorf("%+v is no product's name", named)
+	}
+	for _, c := range []Clause{
+		{Word: "norman", DF: 4, NameDF: 3},               // a name of people
+		{Word: "zendesk", DF: 11, NameDF: 3},             // most entries that have it are not named for it
+		{Word: "zendesk", DF: 1, NameDF: 1},              // one entry is
+		{Word: "k8s", DF: 10, NameDF: 10},                // not a word of letters
+		{Word: "standup", DF: 5, Asked: true, NameDF: 5}, // asked with for a concept
+	} {
+		if isProduct(&c) {
+			t.Errorf("%+v is a product's name", c)
+		}
+	}
+}

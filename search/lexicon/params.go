@@ -22,6 +22,9 @@ type Params struct {
 	// topicality's prior, in entries, in a sentence, where a word needs
 	// more evidence to count as a name.
 	Topicality, SentencePrior float32
+	// Product is how much more a product's name weighs in a pasted task
+	// (isProduct, productClauses); 0 leaves it as any word.
+	Product float32
 	// Pair is how much the direction pair of "a to b" weighs, as a share
 	// of its two words' mean weight.
 	Pair float32

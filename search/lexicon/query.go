@@ -139,13 +139,15 @@ type Clause struct {
 
 // Expansion is an index word standing for a query word, with its weight.
 // A weak one is evidence of the word's form or neighbourhood, not of the
-// word in the sense the query uses it (see Clause.Sensed): an entry that
-// matches a clause by weak expansions only covers it in part
-// (search.Params.Weak).
+// word in the sense the query uses it (see Clause.Sensed), or, in a pasted
+// task, a concept the word asks for (see setShares): an entry that matches
+// a clause by weak expansions only covers it in part (search.Params.Weak).
 type Expansion struct {
 	Term   uint32
 	Weight float32
 	Weak   bool
+	// Concept marks the term of a concept the word names or asks for.
+	Concept bool
 }
 
 // qword is one word of a query as typed.
@@ -312,6 +314,27 @@ func (p *Parser) setShares() bool {
 			}
 		}
 	}
+	// A pasted task is about the product it names: "go through the
+	// Zendesk tickets created between Monday and Friday" wants the Zendesk
+	// servers, not the calendars its weekdays and standup ask for. Among a
+	// task's many words one weighs a small share of the whole, and an
+	// entry matching more of them wins; and its incidental words ask for
+	// many concepts. So in a task a product's name weighs Params.Product
+	// times more, and an entry found only as of a concept a word asks for
+	// covers the word in part (Expansion.Weak), as one that nearly spells
+	// it does; a word meant in a concept's sense (Sensed) is left as it is.
+	if p.Sentence && len(p.Clauses) >= taskClauses {
+		for i := range p.Clauses {
+			c := &p.Clauses[i]
+			if isProduct(c) && p.params.Product > 0 {
+				c.Weight *= p.params.Product
+			}
+			for j := range c.Exps {
+				c.Exps[j].Weak = c.Exps[j].Weak || c.Exps[j].Concept && !c.Sensed
+
+			}
+		}
+	}
 	known := false
 	n := 0
 	p.TotalIDF, p.TotalWeight = 0, 0
@@ -327,6 +350,28 @@ func (p *Parser) setShares() bool {
 	// nobody writes a brief with every word of a pasted task.
 	p.MatchShare = min(minMatch, matchClauses/float32(n))
 	return known
+}
+
+// taskClauses is how many words a sentence has to be read as a pasted
+// task (see setShares), not a request of a line. Chosen on the tune half
+// of the natural-language set among 8, 12 and 16.
+const taskClauses = 12
+
+// isProduct reports whether a clause's word is a product's name: a word
+// of letters that is no word of English nor a name of a person or place
+// (isEnglish: "acme", "norman", "lisbon" are), people do not ask for a
+// concept with (a weekday is that), and two or more entries are named for,
+// at least half of those that have it ("zendesk", "xero", "proxmox").
+func isProduct(c *Clause) bool {
+	if c.Bonus || c.Common || c.Asked || c.NameDF < 2 || 2*c.NameDF < c.DF || len(c.Word) < 3 {
+		return false
+	}
+	for i := range len(c.Word) {
+		if c.Word[i] < 'a' || c.Word[i] > 'z' {
+			return false
+		}
+	}
+	return !isEnglish(c.Word)
 }
 
 // An entry's coverage of a query is the share of the query's words it

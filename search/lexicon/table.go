@@ -3,7 +3,9 @@ package lexicon
 import (
 	_ "embed"
 	"iter"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // The lexicon's tables (words.txt, concepts.txt, gloss.txt, related.txt)
@@ -92,9 +94,40 @@ func wordSet(heading string) map[string]bool {
 var commonEnglish = func() map[string]bool {
 	set := map[string]bool{}
 	for r := range records(englishText) {
-		for _, w := range r.items {
-			set[w] = true
+		if r.heading == "common" {
+			for _, w := range r.items {
+				set[w] = true
+			}
 		}
 	}
 	return set
 }()
+
+// knownEnglish are the other words of English and the names of people and
+// places (english.txt's larger list, proper nouns in lower case), sorted:
+// a word that is neither one of them nor common English is a product's
+// name where servers are named for it ("zendesk", "xero"; not "acme",
+// "norman" or "lisbon"). Read on first use, and kept as slices of the
+// table's text: 90,000 words cost their headers alone.
+var knownEnglish = sync.OnceValue(func() []string {
+	var words []string
+	for r := range records(englishText) {
+		if r.heading == "known" {
+			words = append(words, r.items...)
+		}
+	}
+	if !slices.IsSorted(words) {
+		slices.Sort(words)
+	}
+	return words
+})
+
+// isEnglish reports whether w (lower case) is a word of English or a name
+// of a person or place.
+func isEnglish(w string) bool {
+	if commonEnglish[w] {
+		return true
+	}
+	_, found := slices.BinarySearch(knownEnglish(), w)
+	return found
+}

@@ -1,12 +1,17 @@
-// Command englishgen writes search/lexicon/english.txt, the table of
-// common English words that tells the words everybody uses ("tower",
-// "happiness") from the specific ones a directory is searched for
-// ("kubernetes", "tagesschau"): the lower-case words of a SCOWL word list.
+// Command englishgen writes search/lexicon/english.txt, the tables of
+// English words: the common ones, that tell the words everybody uses
+// ("tower", "happiness") from the specific ones a directory is searched
+// for ("kubernetes", "tagesschau"), the lower-case words of a small SCOWL
+// word list; and the other words and names of English, that tell a word
+// of the language or a name of a person or place ("acme", "norman",
+// "lisbon") from the name of a product ("zendesk", "xero"), the words of a
+// large SCOWL list, proper nouns among them, written in lower case.
 //
-//	go run ./search/internal/englishgen -dict /usr/share/dict/american-english-small -o search/lexicon/english.txt
+//	go run ./search/internal/englishgen -dict /usr/share/dict/american-english-small -known /usr/share/dict/american-english-large -o search/lexicon/english.txt
 //
-// The list is Debian's wamerican-small (SCOWL size 35, the common words of
-// American English). The same list gives the same bytes.
+// The lists are Debian's wamerican-small (SCOWL size 35, the common words
+// of American English) and wamerican-large (SCOWL size 70). The same lists
+// give the same bytes.
 package main
 
 import (
@@ -30,7 +35,8 @@ func main() {
 
 func run(args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("englishgen", flag.ContinueOnError)
-	dict := fs.String("dict", "/usr/share/dict/american-english-small", "the word list (one word a line)")
+	dict := fs.String("dict", "/usr/share/dict/american-english-small", "the list of common words (one word a line)")
+	known := fs.String("known", "/usr/share/dict/american-english-large", "the list of other words and names (one a line)")
 	out := fs.String("o", "", "the file to write (search/lexicon/english.txt)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -38,25 +44,44 @@ func run(args []string, stderr io.Writer) error {
 	if *out == "" {
 		return fmt.Errorf("englishgen: -o is required")
 	}
-	data, err := os.ReadFile(*dict)
+	small, err := os.ReadFile(*dict)
 	if err != nil {
 		return err
 	}
-	words := commonWords(data)
+	large, err := os.ReadFile(*known)
+	if err != nil {
+		return err
+	}
+	common := letterWords(small, false)
+	others := letterWords(large, true)
+	others = slices.DeleteFunc(others, func(w string) bool { _, found := slices.BinarySearch(common, w); return found })
 	var b bytes.Buffer
-	fmt.Fprintf(&b, `# Common English words, in the lexicon's one text format (see words.txt). Generated: do not edit; remake with
+	fmt.Fprintf(&b, `# English words, in the lexicon's one text format (see words.txt). Generated: do not edit; remake with
 #
-#   go run ./search/internal/englishgen -dict /usr/share/dict/american-english-small -o search/lexicon/english.txt
+#   go run ./search/internal/englishgen -dict /usr/share/dict/american-english-small -known /usr/share/dict/american-english-large -o search/lexicon/english.txt
 #
-# Source: SCOWL (Spell Checker Oriented Word Lists, Kevin Atkinson) at size 35, the common words of American English,
-# as Debian's package wamerican-small ships it (american-english-small, sha256 %x): its words of lower-case
-# letters only (no proper nouns, no possessives). Its licence, which this file must carry, is in
+# Source: SCOWL (Spell Checker Oriented Word Lists, Kevin Atkinson). The common words are those of size 35, the
+# common words of American English, as Debian's package wamerican-small ships it (american-english-small, sha256
+# %x): its words of lower-case letters only (no proper nouns, no possessives). The known words are those of size 70
+# as Debian's wamerican-large ships it (american-english-large, sha256 %x): its words of letters only, proper
+# nouns among them, in lower case, less the common ones. Their licence, which this file must carry, is in
 # search/lexicon/english-LICENSE.
 #
-# A block of records keyed by first letter.
+# Blocks of records keyed by first letter.
+`, sha256.Sum256(small), sha256.Sum256(large))
+	writeBlock(&b, "common | Words of everyday English", common)
+	writeBlock(&b, "known | Other words of English, and names of people and places", others)
+	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "englishgen: %d common words, %d known ones\n", len(common), len(others))
+	return nil
+}
 
-= common | Words of everyday English
-`, sha256.Sum256(data))
+// writeBlock writes a block of sorted words, a record of at most 20 words
+// a line, keyed by their first letter.
+func writeBlock(b *bytes.Buffer, heading string, words []string) {
+	fmt.Fprintf(b, "\n= %s\n", heading)
 	for i := 0; i < len(words); {
 		first := words[i][0]
 		j := i
@@ -64,23 +89,23 @@ func run(args []string, stderr io.Writer) error {
 			j++
 		}
 		for k := i; k < j; k += 20 {
-			fmt.Fprintf(&b, "%c: %s\n", first, strings.Join(words[k:min(k+20, j)], ", "))
+			fmt.Fprintf(b, "%c: %s\n", first, strings.Join(words[k:min(k+20, j)], ", "))
 		}
 		i = j
 	}
-	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
-		return err
-	}
-	fmt.Fprintf(stderr, "englishgen: %d words\n", len(words))
-	return nil
 }
 
-// commonWords are the list's words of lower-case ASCII letters, sorted.
-func commonWords(data []byte) []string {
+// letterWords are the list's words of ASCII letters, sorted: of lower-case
+// letters only, or with lower folded also those that begin with a capital
+// (names), in lower case.
+func letterWords(data []byte, lower bool) []string {
 	var words []string
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
 		w := strings.TrimSpace(sc.Text())
+		if lower {
+			w = strings.ToLower(w)
+		}
 		if w == "" || strings.IndexFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
 			continue
 		}

@@ -116,7 +116,7 @@ func start() search.Params {
 		Concept: 0.7, Gloss: 0.5, Related: 0.3,
 		Unknown: 0.5, UnknownSentence: 0.25,
 		Topicality: 0.5, SentencePrior: 10,
-		Pair: 1,
+		Pair: 1, Product: 1,
 	}
 	return p
 }
@@ -218,6 +218,7 @@ func weights(p *search.Params) []weight {
 		{"Lexicon.Topicality", &p.Lexicon.Topicality, []float32{0, 0.5, 1.5, 2}},
 		{"Lexicon.SentencePrior", &p.Lexicon.SentencePrior, []float32{0.3, 0.5, 2, 3}},
 		{"Lexicon.Pair", &p.Lexicon.Pair, []float32{0, 0.5, 2}},
+		{"Lexicon.Product", &p.Lexicon.Product, []float32{0.5, 0.75, 1.5, 2}},
 	}
 	return ws
 }
