@@ -73,9 +73,14 @@ func isBigram(w string) bool {
 	return r >= 0x2E80 && isIdeographic(r)
 }
 
+// isIdeographic reports whether r is Han, kana or Hangul. The prolonged
+// sound mark (ー, U+30FC) lengthens the kana before it ("データ",
+// "サーバー"), and halfwidth katakana (ｻｰﾊﾞｰ) write it and their voicing
+// marks as characters of their own (U+FF70, U+FF9E, U+FF9F): Unicode
+// gives those to no script, but each is a kana of its word.
 func isIdeographic(r rune) bool {
 	return r >= 0x2E80 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
-		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r))
+		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r) || r == 0x30FC || r >= 0xFF70 && r <= 0xFF9F)
 }
 
 // splitChunk emits one run of letters and digits, whole and then its parts.
