@@ -23,7 +23,7 @@ type Params struct {
 	// more evidence to count as a name.
 	Topicality, SentencePrior float32
 	// Product is how much more a product's name weighs in a pasted task
-	// (isProduct, productClauses); 0 leaves it as any word.
+	// (isProduct, taskClauses); 0 leaves it as any word.
 	Product float32
 	// Pair is how much the direction pair of "a to b" weighs, as a share
 	// of its two words' mean weight.

@@ -331,7 +331,6 @@ func (p *Parser) setShares() bool {
 			}
 			for j := range c.Exps {
 				c.Exps[j].Weak = c.Exps[j].Weak || c.Exps[j].Concept && !c.Sensed
-
 			}
 		}
 	}

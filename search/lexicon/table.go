@@ -8,8 +8,8 @@ import (
 	"sync"
 )
 
-// The lexicon's tables (words.txt, concepts.txt, gloss.txt, related.txt)
-// share one text format:
+// The lexicon's tables (words.txt, concepts.txt, gloss.txt, related.txt,
+// english.txt) share one text format:
 //
 //	# a comment
 //	= heading | label

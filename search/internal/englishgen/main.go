@@ -95,9 +95,9 @@ func writeBlock(b *bytes.Buffer, heading string, words []string) {
 	}
 }
 
-// letterWords are the list's words of ASCII letters, sorted: of lower-case
-// letters only, or with lower folded also those that begin with a capital
-// (names), in lower case.
+// letterWords are the list's words of ASCII letters, sorted: those written
+// in lower case, or with lower every word folded to lower case first,
+// names too.
 func letterWords(data []byte, lower bool) []string {
 	var words []string
 	sc := bufio.NewScanner(bytes.NewReader(data))
