@@ -92,3 +92,18 @@ func TestInformative(t *testing.T) {
 		}
 	}
 }
+
+// What is left of a contraction once its apostrophe splits it ("we're",
+// "don't", "they've") is no word to search for: "re" is not a word of
+// entries' "re-rank", nor "don" Don.
+func TestContractionsLeaveNoWords(t *testing.T) {
+	var content []string
+	Tokenize("we're about to ship and I don't want to wait: the build isn't ready and they've said we'll see", func(w string, part bool) {
+		if !part && !stopWords[w] {
+			content = append(content, w)
+		}
+	})
+	if want := []string{"ship", "want", "wait", "build", "ready", "said", "see"}; !slices.Equal(content, want) {
+		t.Errorf("words %q, want %q", content, want)
+	}
+}
