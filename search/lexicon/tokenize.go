@@ -21,6 +21,7 @@ import (
 // to search Chinese and Japanese without a dictionary: a query's pairs meet
 // the text's pairs wherever they share a two-character word.
 func Tokenize(s string, emit func(w string, part bool)) {
+	s = joinStopPairs(s)
 	start := -1
 	startIdeo := false
 	for i, r := range s {
@@ -38,6 +39,54 @@ func Tokenize(s string, emit func(w string, part bool)) {
 		emitChunk(s[start:], startIdeo, emit)
 	}
 }
+
+// joinStopPairs writes a word of two stop words joined by a hyphen as one
+// word, "to-do" (and "to-dos") as "todo": apart, both would be left out as
+// stop words, and the word with them.
+func joinStopPairs(s string) string {
+	if strings.IndexByte(s, '-') < 0 {
+		return s
+	}
+	var b []byte // s, once a hyphen is left out
+	from := 0
+	for i := 1; i < len(s)-1; i++ {
+		if s[i] != '-' {
+			continue
+		}
+		l := i
+		for l > 0 && isASCIILetter(s[l-1]|0x20) {
+			l--
+		}
+		r := i + 1
+		for r < len(s) && isASCIILetter(s[r]|0x20) {
+			r++
+		}
+		if l == i || r == i+1 || l > 0 && s[l-1] == '-' || r < len(s) && s[r] == '-' {
+			continue // not two words, or more than two ("text-to-speech")
+		}
+		left, right := strings.ToLower(s[l:i]), strings.ToLower(s[i+1:r])
+		plural := len(right) > 1 && right[len(right)-1] == 's' && englishStops[right[:len(right)-1]]
+		if !englishStops[left] || !englishStops[right] && !plural {
+			continue
+		}
+		b = append(b, s[from:i]...)
+		from = i + 1
+	}
+	if b == nil {
+		return s
+	}
+	return string(append(b, s[from:]...))
+}
+
+// englishStops are the English stop words, as words.txt lists them (not
+// through Tokenize, which stopWords is made with).
+var englishStops = func() map[string]bool {
+	set := map[string]bool{}
+	for _, w := range wordList("stop")["en"] {
+		set[w] = true
+	}
+	return set
+}()
 
 func emitChunk(chunk string, ideo bool, emit func(string, bool)) {
 	if ideo {

@@ -42,6 +42,8 @@ func TestTokenizeCompounds(t *testing.T) {
 		{in: "Text-to-Speech, v2.0!", whole: []string{"text", "to", "speech", "v2", "0"}},
 		{in: "将Mermaid图表转换", whole: []string{"将", "mermaid", "图表", "表转", "转换"}},
 		{in: "株価を調べる 한국어 검색", whole: []string{"株価", "価を", "を調", "調べ", "べる", "한국", "국어", "검색"}},
+		// Two stop words hyphenated are a word: "to-do" is no "to" and "do".
+		{in: "my To-Do list, to-dos, how-to", whole: []string{"my", "todo", "list", "todos", "howto"}},
 		// The prolonged sound mark is of the word: "データ", not "デ" and "ー".
 		{in: "決算データ ｻｰﾊﾞｰ", whole: []string{"決算", "算デ", "デー", "ータ", "ｻｰ", "ｰﾊ", "ﾊﾞ", "ﾞｰ"}, not: []string{"ー", "ｰ"}},
 	}
