@@ -57,16 +57,19 @@ func joinStopPairs(s string) string {
 		for l > 0 && isASCIILetter(s[l-1]|0x20) {
 			l--
 		}
+		if l == i || l > 0 && s[l-1] == '-' || !englishStops[strings.ToLower(s[l:i])] {
+			continue // no stop word before, or a third word ("text-to-speech")
+		}
 		r := i + 1
 		for r < len(s) && isASCIILetter(s[r]|0x20) {
 			r++
 		}
-		if l == i || r == i+1 || l > 0 && s[l-1] == '-' || r < len(s) && s[r] == '-' {
-			continue // not two words, or more than two ("text-to-speech")
+		if r == i+1 || r < len(s) && s[r] == '-' {
+			continue
 		}
-		left, right := strings.ToLower(s[l:i]), strings.ToLower(s[i+1:r])
+		right := strings.ToLower(s[i+1 : r])
 		plural := len(right) > 1 && right[len(right)-1] == 's' && englishStops[right[:len(right)-1]]
-		if !englishStops[left] || !englishStops[right] && !plural {
+		if !englishStops[right] && !plural {
 			continue
 		}
 		b = append(b, s[from:i]...)
