@@ -94,10 +94,11 @@ func wordSet(heading string) map[string]bool {
 var commonEnglish = func() map[string]bool {
 	set := map[string]bool{}
 	for r := range records(englishText) {
-		if r.heading == "common" {
-			for _, w := range r.items {
-				set[w] = true
-			}
+		if r.heading != "common" {
+			break // the known words follow: read on first use (knownEnglish)
+		}
+		for _, w := range r.items {
+			set[w] = true
 		}
 	}
 	return set
