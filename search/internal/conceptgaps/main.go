@@ -4,6 +4,7 @@
 //
 //	go run ./search/internal/conceptgaps [-min 10] [-samples 6] [-queries FILE] [-extra FILE,...]
 //	go run ./search/internal/conceptgaps -show SLUG [-extra FILE,...]
+//	go run ./search/internal/conceptgaps -uncovered [-extra FILE,...]
 //
 // It reads the packages corpus as the index does (lexicon.Reader: name,
 // title, tags and brief assign concepts) and prints:
@@ -13,7 +14,9 @@
 //     concept has, in at least -min such entries, merged with the words
 //     whose entries they mostly share (co-occurrence), the largest first,
 //     each with sample entries;
-//   - with -show, instead, the entries assigned to one concept.
+//   - with -show, instead, the entries assigned to one concept;
+//   - with -uncovered, instead, every entry without a concept whose brief
+//     says something (name, tab, brief: one a line), to sample from.
 //
 // -extra adds concept blocks from files, to try them before they are
 // written into concepts.txt.
@@ -38,6 +41,7 @@ func main() {
 	queries := flag.String("queries", "", "judged queries whose concept triggers to count")
 	extra := flag.String("extra", "", "comma-separated files of concept blocks to try beside concepts.txt")
 	show := flag.String("show", "", "print the entries assigned to this concept (its slug) instead")
+	uncovered := flag.Bool("uncovered", false, "print the entries without a concept instead, one a line")
 	flag.Parse()
 	for _, f := range strings.Split(*extra, ",") {
 		if f == "" {
@@ -89,6 +93,14 @@ func main() {
 		for k := 0; k < len(ids) && k/step < *samples; k += step {
 			e := entries[ids[k]]
 			fmt.Printf("  %s: %s\n", e.Name, oneLine(e.Brief, 140))
+		}
+		return
+	}
+	if *uncovered {
+		for _, i := range gaps {
+			if e := entries[i]; len(strings.Fields(e.Brief)) >= 4 {
+				fmt.Printf("%s\t%s\n", e.Name, oneLine(e.Brief, 300))
+			}
 		}
 		return
 	}
