@@ -47,6 +47,18 @@ type cue struct {
 	// that word's place in it (see Parser.misread).
 	said []string
 	stem int
+	// word is a gloss's one foreign word as written: the English stem it
+	// shares with words of English glosses none of them ("termin" is no
+	// "terminal", "vente" no "vent"; see glosses).
+	word string
+}
+
+// glosses reports whether the gloss cue c, found at a word written w,
+// stands for it: a foreign word's stem is also that of everyday English
+// words ("informe" of "information", "recept" of "reception"), which it
+// says nothing of.
+func (c *cue) glosses(w string) bool {
+	return c.word == "" || w == c.word || !commonEnglish[w]
 }
 
 // cueTable holds the cues of one file by the stem of their first word, as
@@ -187,7 +199,7 @@ func parseGloss(text string) cueTable {
 			})
 		}
 		if len(words) > 0 {
-			t.add([]string{r.key}, cue{words: words})
+			t.add([]string{r.key}, cue{words: words, word: r.key})
 		}
 	}
 	return t
@@ -217,6 +229,9 @@ func (t cueTable) add(terms []string, c cue) {
 		}
 		c := c
 		c.stems, c.toward = stems, toward
+		if len(said) > 1 {
+			c.word = ""
+		}
 		if len(stems) < 2 {
 			c.toward = towardNone // a direction after the one word leads nowhere
 			if len(said) > 1 {

@@ -26,7 +26,7 @@ func (p *Parser) findCues() {
 		bestSpan := 0
 		if sc := p.seqCues[i]; sc != nil {
 			matchCues(sc.gloss, p.seq[:n], &p.set, i, false, &p.at, func(c *cue, n int) {
-				if n > bestSpan {
+				if n > bestSpan && c.glosses(p.words[p.seqWords[i].from].text) {
 					best, bestSpan = c, n
 				}
 			})

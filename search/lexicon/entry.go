@@ -11,6 +11,7 @@ import "slices"
 type Reader struct {
 	stems    stemCache
 	seq      []string  // the stems of the field being read
+	words    []string  // and its words, as written
 	concepts []string  // the entry's concepts, once for each cue found
 	lang     *language // the entry's language, nil for English
 	// Lang is the language the entry is written in, by its words or its
@@ -51,7 +52,7 @@ func (r *Reader) Field(text string, cues bool, add func(w string)) int {
 	}
 	var pw phraseWindow
 	n := 0
-	r.seq = r.seq[:0]
+	r.seq, r.words = r.seq[:0], r.words[:0]
 	Tokenize(text, func(w string, part bool) {
 		if stopWords[w] || r.lang != nil && r.lang.stop[w] {
 			if !part {
@@ -64,6 +65,7 @@ func (r *Reader) Field(text string, cues bool, add func(w string)) int {
 		// not about cooking.
 		if cues && !part {
 			r.seq = append(r.seq, r.stems.of(w))
+			r.words = append(r.words, w)
 		}
 		if !part {
 			n++
@@ -89,6 +91,9 @@ func (r *Reader) Field(text string, cues bool, add func(w string)) int {
 			r.concepts = append(r.concepts, c.to)
 		})
 		matchCues(sc.gloss, r.seq, &r.set, i, false, &r.at, func(c *cue, _ int) {
+			if !c.glosses(r.words[i]) {
+				return
+			}
 			for _, w := range c.words {
 				add(w)
 			}

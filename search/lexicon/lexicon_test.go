@@ -144,3 +144,32 @@ func TestProductNamesAreNoEnglish(t *testing.T) {
 		}
 	}
 }
+
+// A foreign word glosses itself, not the English words its stem spells:
+// German "Termin" is an appointment, "terminal" is not; Spanish
+// "informe" is a report, "information" is not.
+func TestGlossesAreOfTheirOwnWords(t *testing.T) {
+	words := func(title, brief string) []string {
+		var r Reader
+		r.Begin(title, brief)
+		var got []string
+		r.Field(brief, true, func(w string) { got = append(got, w) })
+		return got
+	}
+	for _, tc := range []struct{ brief, want, not string }{
+		{brief: "Termin beim Arzt buchen", want: "appointment"},
+		{brief: "Informe de ventas mensual", want: "report"},
+		{brief: "Run commands in a terminal session", not: "appointment"},
+		{brief: "Information about reception desks and vents", not: "report|recipe|sales"},
+	} {
+		got := words("", tc.brief)
+		if tc.want != "" && !slices.Contains(got, tc.want) {
+			t.Errorf("%q reads %v, want %q", tc.brief, got, tc.want)
+		}
+		for _, w := range strings.Split(tc.not, "|") {
+			if tc.not != "" && slices.Contains(got, w) {
+				t.Errorf("%q reads %v, with %q", tc.brief, got, w)
+			}
+		}
+	}
+}
