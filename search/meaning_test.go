@@ -23,6 +23,8 @@ func meaningEntries() []*mcpdir.Entry {
 		entry("die-roller", "Roll a die for tabletop games", 0),
 		entry("garmin-connect-mcp", "Garmin Connect activities, heart rate and sleep data", 0),
 		entry("github-pr-digest", "Summarise GitHub pull requests and post digests", 0),
+		entry("image-upscaler", "Upscale, denoise and retouch images with AI models", 0),
+		entry("url-threat-check", "Look up URLs and domains in VirusTotal and threat intelligence feeds", 0),
 	)
 }
 
@@ -50,6 +52,9 @@ func TestSentencesFindWhatTheyMean(t *testing.T) {
 		{"is there an MCP server that can post messages to slack?", "slack-mcp"},
 		{"help me find a tool that turns markdown into a pdf", "md-to-pdf-mcp"},
 		{"I need something to convert pdf into markdown", "pdf2md-mcp"},
+		// Everyday words for a need whose servers use a technical term.
+		{"my photos are blurry, make them sharp", "image-upscaler"},
+		{"is this website legit", "url-threat-check"},
 		// A pasted task of 30 words.
 		{"Every morning, look through the open pull requests in our GitHub repository, summarise what changed " +
 			"in each of them and post the digest to the engineering team channel so that reviewers know", "github-pr-digest"},
