@@ -281,9 +281,13 @@ func fold(s string) string {
 	return norm.NFC.String(b.String()) // Hangul and voiced kana composed again
 }
 
-// stem is the English stem of a folded word; words with digits or other
-// scripts are their own stem.
+// Stem is the English stem of a folded word; words with digits or other
+// scripts are their own stem, and so are the words the stemmer would join
+// with words of another meaning (words.txt's stems).
 func Stem(w string) string {
+	if st, ok := ownStems[w]; ok {
+		return st
+	}
 	for i := 0; i < len(w); i++ {
 		if !isASCIILetter(w[i]) {
 			return w
@@ -299,6 +303,15 @@ var (
 	fillerWords      = wordSet("filler")
 	placeholderWords = wordSet("placeholder")
 	stopIdioms       = idioms()
+	ownStems         = func() map[string]string {
+		m := map[string]string{}
+		for st, words := range wordList("stems") {
+			for _, w := range words {
+				m[w] = st
+			}
+		}
+		return m
+	}()
 )
 
 // tokenSet is a set of words as Tokenize gives them: folded, and the words
