@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpdir/mcpdir/search/internal/releval"
 )
 
 // testCorpus writes a corpus and a WordNet and returns their paths. The
@@ -143,5 +145,30 @@ func TestExpansions(t *testing.T) {
 	}
 	if !strings.Contains(string(data), "WordNet 3.0 Copyright 2006 by Princeton University") {
 		t.Error("the header does not carry WordNet's copyright notice")
+	}
+}
+
+// TestShippedTableIsRemade checks that search/lexicon/related.txt is what
+// its command makes of the corpus and WordNet today: a change to how the
+// lexicon reads words (stems, stop words) changes the table, which must
+// then be made again.
+func TestShippedTableIsRemade(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short: the table takes seconds to make")
+	}
+	dir, missing := releval.SharedData()
+	if dir == "" {
+		t.Skip("no shared data to make the table from: " + missing)
+	}
+	const wordnet = "/usr/share/wordnet"
+	if _, err := os.Stat(filepath.Join(wordnet, "data.noun")); err != nil {
+		t.Skip("no WordNet (Debian's wordnet-base) to make the table from")
+	}
+	shipped, err := os.ReadFile("../../lexicon/related.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if made := generate(t, filepath.Join(dir, "packages-corpus.jsonl"), wordnet); made != string(shipped) {
+		t.Error("search/lexicon/related.txt is not what relatedgen makes today: make it again (its header gives the command)")
 	}
 }
