@@ -110,13 +110,14 @@ var glossLanguages = func() map[string]uint8 {
 	m := map[string]uint8{}
 	for r := range records(glossText) {
 		i := slices.IndexFunc(languages, func(l *language) bool { return l.code == r.heading })
-		if i < 0 || commonEnglish[r.key] || stopWords[r.key] || englishLooking[r.key] {
+		if i < 0 {
 			continue
 		}
-		n := 0
-		Tokenize(r.key, func(string, bool) { n++ })
-		if n == 1 {
-			m[r.key] |= 1 << i
+		// Keyed as a query has it, folded ("prüfen" is read "prufen").
+		var words []string
+		Tokenize(r.key, func(w string, _ bool) { words = append(words, w) })
+		if len(words) == 1 && !commonEnglish[words[0]] && !stopWords[words[0]] && !englishLooking[words[0]] {
+			m[words[0]] |= 1 << i
 		}
 	}
 	return m
