@@ -25,6 +25,7 @@ func meaningEntries() []*mcpdir.Entry {
 		entry("github-pr-digest", "Summarise GitHub pull requests and post digests", 0),
 		entry("image-upscaler", "Upscale, denoise and retouch images with AI models", 0),
 		entry("url-threat-check", "Look up URLs and domains in VirusTotal and threat intelligence feeds", 0),
+		entry("budget-tracker", "Track spending and budgets across your bank accounts", 0),
 	)
 }
 
@@ -55,6 +56,8 @@ func TestSentencesFindWhatTheyMean(t *testing.T) {
 		// Everyday words for a need whose servers use a technical term.
 		{"my photos are blurry, make them sharp", "image-upscaler"},
 		{"is this website legit", "url-threat-check"},
+		// A question about the asker's own things is no question about the world.
+		{"where did all my money go last month", "budget-tracker"},
 		// A pasted task of 30 words.
 		{"Every morning, look through the open pull requests in our GitHub repository, summarise what changed " +
 			"in each of them and post the digest to the engineering team channel so that reviewers know", "github-pr-digest"},

@@ -38,8 +38,10 @@ func (p *Parser) form() Form {
 		f.Live = f.Live || w.live
 		f.Tool = f.Tool || w.weak || w.tool
 	}
+	// A question about the asker's own things is no question about the
+	// world: "where did all my money go", "how many steps did I take".
 	for _, opening := range factOpenings {
-		if len(opening) <= len(p.words) && startsWith(p.words, opening) {
+		if !f.Personal && len(opening) <= len(p.words) && startsWith(p.words, opening) {
 			f.Fact = true
 			break
 		}
