@@ -47,9 +47,9 @@ type cue struct {
 	// that word's place in it (see Parser.misread).
 	said []string
 	stem int
-	// word is a gloss's one foreign word as written: the English stem it
-	// shares with words of English glosses none of them ("termin" is no
-	// "terminal", "vente" no "vent"; see glosses).
+	// word is a gloss's one foreign word as written: the everyday English
+	// words that share its stem are not it ("termin" is no "terminal",
+	// "vente" no "vent"; see glosses).
 	word string
 }
 
@@ -230,7 +230,7 @@ func (t cueTable) add(terms []string, c cue) {
 		c := c
 		c.stems, c.toward = stems, toward
 		if len(said) > 1 {
-			c.word = ""
+			c.word = "" // a phrase is told by its words together
 		}
 		if len(stems) < 2 {
 			c.toward = towardNone // a direction after the one word leads nowhere
