@@ -304,3 +304,35 @@ func TestProductNamedInATask(t *testing.T) {
 		}
 	}
 }
+
+// A word of small talk ("assistant", "access") is meant where it is a word
+// of a term entries use ("Home Assistant", "access reviews"): it is
+// searched for there, and dropped elsewhere.
+func TestSmallTalkInATermIsMeant(t *testing.T) {
+	x := indexOf(append(meaningEntries(),
+		entry("home-assistant-mcp", "Control Home Assistant lights, switches and climate", 0),
+		entry("access-review-mcp", "Run access reviews and certification campaigns for your apps", 0),
+		entry("team-calendar", "Share a calendar with your assistant and team", 0),
+	))
+	s := x.searcher()
+	defer x.searchers.Put(s)
+	for _, tc := range []struct {
+		query string
+		word  string
+		kept  bool
+	}{
+		{"control my lights and thermostat through home assistant", "assistant", true},
+		{"which access reviews of our apps are overdue", "access", true},
+		{"give my assistant access to the team calendar", "assistant", false},
+		{"give my assistant access to the team calendar", "access", false},
+	} {
+		s.parse(x, tc.query)
+		kept := slices.ContainsFunc(s.parser.Clauses, func(c lexicon.Clause) bool { return c.Word == tc.word })
+		if kept != tc.kept {
+			t.Errorf("%q: %q searched for: %v, want %v", tc.query, tc.word, kept, tc.kept)
+		}
+	}
+	wantFirst(t, x, []struct{ query, first string }{
+		{"control my lights and thermostat through home assistant", "home-assistant-mcp"},
+	})
+}

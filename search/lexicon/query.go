@@ -230,7 +230,9 @@ func (p *Parser) parse(q string) bool {
 	// anything else to search for, and so is the small talk of a sentence
 	// ("is there something that tells me the weather today").
 	// A keyword query with a stop word is phrased ("get the weather"):
-	// its small talk is small talk too.
+	// its small talk is small talk too. Not a word of small talk in a
+	// term entries use: "assistant" of "Home Assistant", "access" of
+	// "access reviews".
 	phrased := p.Sentence || len(p.words) > len(content)
 	weakFacts := func(f wordFacts) bool { return f.weak || phrased && f.filler }
 	weak := func(w string) bool { return weakFacts(factsOf(w)) }
@@ -242,7 +244,7 @@ func (p *Parser) parse(q string) bool {
 	p.senses = p.senses[:0]
 	for _, i := range content {
 		w := &p.words[i]
-		if strong && weakFacts(w.facts) {
+		if strong && weakFacts(w.facts) && (w.facts.weak || len(w.phrased) == 0) {
 			continue
 		}
 		if len(w.parts) > 0 && !p.hasTerm(w.text) {
