@@ -26,6 +26,7 @@ func meaningEntries() []*mcpdir.Entry {
 		entry("image-upscaler", "Upscale, denoise and retouch images with AI models", 0),
 		entry("url-threat-check", "Look up URLs and domains in VirusTotal and threat intelligence feeds", 0),
 		entry("budget-tracker", "Track spending and budgets across your bank accounts", 0),
+		entry("grocery-list-mcp", "Shared shopping list for groceries", 0),
 	)
 }
 
@@ -56,6 +57,8 @@ func TestSentencesFindWhatTheyMean(t *testing.T) {
 		// Everyday words for a need whose servers use a technical term.
 		{"my photos are blurry, make them sharp", "image-upscaler"},
 		{"is this website legit", "url-threat-check"},
+		// Everyday words for an outcome, not for the technology that gets it.
+		{"we ran out of laundry detergent again", "grocery-list-mcp"},
 		// A question about the asker's own things is no question about the world.
 		{"where did all my money go last month", "budget-tracker"},
 		// A pasted task of 30 words.
