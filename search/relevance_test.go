@@ -311,6 +311,7 @@ func TestRelevanceFresh3(t *testing.T) {
 // blindSet evaluates a blind set of testdata: its figures per kind beside
 // plain BM25, nothing per query, and its gate.
 func blindSet(t *testing.T, file string, overall, kind float64, missed, empty int) {
+	t.Helper()
 	x := loadIndex(t)
 	bm25 := plainBM25(t)
 	qs := readQueries(t, filepath.Join("testdata", file))
