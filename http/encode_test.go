@@ -53,6 +53,27 @@ func TestCachedEncodingMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
+// Facets are encoded as encoding/json encodes them, whatever they hold:
+// nothing, empty counts, many keys, and tags that need escaping.
+func TestFacetsEncodeAsEncodingJSON(t *testing.T) {
+	many := map[string]int{}
+	for i := range 20 {
+		many[fmt.Sprintf("registry-%02d", 19-i)] = i
+	}
+	for i, f := range []*mcpdir.Facets{
+		nil,
+		{},
+		{Transports: map[string]int{}, Registries: map[string]int{}, Tags: []mcpdir.TagCount{}},
+		{Transports: map[string]int{"stdio": 3, "sse": 1, "streamable-http": 2}, Registries: many},
+		{Tags: []mcpdir.TagCount{{Tag: "a\"b<c>&d", Count: 1}, {Tag: "\xff\u2028é", Count: 20}, {Tag: "", Count: 0}}},
+	} {
+		want, _ := json.Marshal(f)
+		if got := encodeFacets(f); string(got) != string(want) {
+			t.Errorf("facets %d:\n got %s\nwant %s", i, got, want)
+		}
+	}
+}
+
 // The cache stays bounded: replaced entries do not pile up.
 func TestItemCacheIsBounded(t *testing.T) {
 	c := wire.NewEncodingCache(wire.EncodeSearchItemHead)
