@@ -73,19 +73,15 @@ func (x *Index) find(q mcpdir.Query, limit int) mcpdir.SearchResult {
 	if s.withFacets {
 		s.facets.reset(len(x.facetNames))
 	}
-	empty := mcpdir.SearchResult{}
-	if q.Facets {
-		empty.Facets = s.facets.result(x)
-	}
-	if x.live == 0 || s.filter.none || !s.parse(x, q.Text) {
-		return empty
-	}
-	s.computeNorms(x)
-	res := s.rank(x, limit)
-	if res.Hits == nil && res.Total == 0 {
-		s.facets.reset(len(x.facetNames)) // a query about nothing counts nothing
+	var res mcpdir.SearchResult
+	if x.live > 0 && !s.filter.none && s.parse(x, q.Text) {
+		s.computeNorms(x)
+		res = s.rank(x, limit)
 	}
 	if q.Facets {
+		if res.Total == 0 {
+			s.facets.reset(len(x.facetNames)) // a query about nothing counts nothing
+		}
 		res.Facets = s.facets.result(x)
 	}
 	return res
