@@ -84,12 +84,12 @@ func (x *Index) internFacetSet(values []uint32) uint32 {
 	return id
 }
 
-// facetValues are the sorted values of an entry's facets.
-func (x *Index) facetValues(f *facetIDs) []uint32 {
-	if f.set == 0 {
+// facetValues are the sorted values of a facet set.
+func (x *Index) facetValues(set uint32) []uint32 {
+	if set == 0 {
 		return nil
 	}
-	return x.facetSets[f.set]
+	return x.facetSets[set]
 }
 
 // filter is a mcpdir.Filter compiled against the index's interned values.
@@ -148,62 +148,83 @@ func (c *filter) match(f *facetIDs, values []uint32) bool {
 	return true
 }
 
-// facetCounts adds up the facets of matches in a searcher's scratch space.
+// facetCounts adds up the facets of matches in a searcher's scratch space,
+// by the entries' transport bits and facet sets: a match adds one to each,
+// whatever its values, and reads no set. result spreads the sets' counts
+// over their values, a set once however many matches share it.
 type facetCounts struct {
-	transports [3]int
-	values     []int32  // by interned id
-	touched    []uint32 // ids counted, to report and reset
+	transports [8]int32 // by transport bits
+	sets       []int32  // by facet set
+	touched    []uint32 // sets counted, to report and reset
+	// result's scratch: counts by interned value, the values counted,
+	// and the tags before the top ones are cut.
+	values []int32
+	named  []uint32
+	tags   []mcpdir.TagCount
 }
 
+// reset empties the counts for an index of n facet sets.
 func (fc *facetCounts) reset(n int) {
-	fc.transports = [3]int{}
-	if cap(fc.values) < n {
-		fc.values = make([]int32, n)
+	fc.transports = [8]int32{}
+	n = max(n, 1) // set 0, the empty one, is counted too
+	if cap(fc.sets) < n {
+		fc.sets = make([]int32, n)
 	}
-	fc.values = fc.values[:n]
+	fc.sets = fc.sets[:n]
 	for _, id := range fc.touched {
-		fc.values[id] = 0
+		fc.sets[id] = 0
 	}
 	fc.touched = fc.touched[:0]
 }
 
-func (fc *facetCounts) count(f *facetIDs, values []uint32) {
-	for i := range fc.transports {
-		if f.transports&(1<<i) != 0 {
-			fc.transports[i]++
-		}
+func (fc *facetCounts) count(f *facetIDs) {
+	fc.transports[f.transports&7]++
+	if fc.sets[f.set] == 0 {
+		fc.touched = append(fc.touched, f.set)
 	}
-	for _, v := range values {
-		if fc.values[v] == 0 {
-			fc.touched = append(fc.touched, v)
-		}
-		fc.values[v]++
-	}
+	fc.sets[f.set]++
 }
 
 // result reports the counts; under the read lock.
 func (fc *facetCounts) result(x *Index) *mcpdir.Facets {
 	out := &mcpdir.Facets{Transports: map[string]int{}, Registries: map[string]int{}}
-	for i, n := range fc.transports {
-		if n > 0 {
-			out.Transports[transportNames[i]] = n
+	for bits, n := range fc.transports {
+		for i, name := range transportNames {
+			if n > 0 && bits&(1<<i) != 0 {
+				out.Transports[name] += int(n)
+			}
 		}
 	}
-	for _, id := range fc.touched {
-		name, n := x.facetNames[id], int(fc.values[id])
+	if cap(fc.values) < len(x.facetNames) {
+		fc.values = make([]int32, len(x.facetNames))
+	}
+	values, named := fc.values[:len(x.facetNames)], fc.named[:0]
+	for _, set := range fc.touched {
+		for _, v := range x.facetValues(set) {
+			if values[v] == 0 {
+				named = append(named, v)
+			}
+			values[v] += fc.sets[set]
+		}
+	}
+	tags := fc.tags[:0]
+	for _, id := range named {
+		name, n := x.facetNames[id], int(values[id])
+		values[id] = 0
 		if reg, ok := strings.CutPrefix(name, "r:"); ok {
 			out.Registries[reg] = n
 		} else if tag, ok := strings.CutPrefix(name, "t:"); ok {
-			out.Tags = append(out.Tags, mcpdir.TagCount{Tag: tag, Count: n})
+			tags = append(tags, mcpdir.TagCount{Tag: tag, Count: n})
 		}
 	}
-	slices.SortFunc(out.Tags, func(a, b mcpdir.TagCount) int {
+	fc.named, fc.tags = named, tags
+	slices.SortFunc(tags, func(a, b mcpdir.TagCount) int {
 		if a.Count != b.Count {
 			return b.Count - a.Count
 		}
 		return strings.Compare(a.Tag, b.Tag)
 	})
-	out.Tags = out.Tags[:min(len(out.Tags), maxTopTags)]
+	out.Tags = slices.Clone(tags[:min(len(tags), maxTopTags)])
 	if out.Tags == nil {
 		out.Tags = []mcpdir.TagCount{}
 	}

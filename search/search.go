@@ -71,7 +71,7 @@ func (x *Index) find(q mcpdir.Query, limit int) mcpdir.SearchResult {
 	s.filter = x.compile(q.Filter)
 	s.withFacets = q.Facets
 	if s.withFacets {
-		s.facets.reset(len(x.facetNames))
+		s.facets.reset(len(x.facetSets))
 	}
 	var res mcpdir.SearchResult
 	if x.live > 0 && !s.filter.none && s.parse(x, q.Text) {
@@ -80,7 +80,7 @@ func (x *Index) find(q mcpdir.Query, limit int) mcpdir.SearchResult {
 	}
 	if q.Facets {
 		if res.Total == 0 {
-			s.facets.reset(len(x.facetNames)) // a query about nothing counts nothing
+			s.facets.reset(len(x.facetSets)) // a query about nothing counts nothing
 		}
 		res.Facets = s.facets.result(x)
 	}
@@ -397,12 +397,12 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			}
 			best = max(best, idf)
 			d := base + uint32(off)
-			if s.filter.active && !s.filter.match(&x.facets[d], x.facetValues(&x.facets[d])) {
+			if s.filter.active && !s.filter.match(&x.facets[d], x.facetValues(x.facets[d].set)) {
 				continue
 			}
 			total++
 			if s.withFacets {
-				s.facets.count(&x.facets[d], x.facetValues(&x.facets[d]))
+				s.facets.count(&x.facets[d])
 			}
 			sc *= weight / s.parser.TotalWeight
 			if sc*maxPrior*langUp < s.bar {
@@ -434,9 +434,9 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 	if kept := x.floor(ranked, best); len(kept) < len(ranked) {
 		ranked, total = kept, len(kept)
 		if s.withFacets { // the facets count what the search answers
-			s.facets.reset(len(x.facetNames))
+			s.facets.reset(len(x.facetSets))
 			for _, h := range ranked {
-				s.facets.count(&x.facets[h.doc], x.facetValues(&x.facets[h.doc]))
+				s.facets.count(&x.facets[h.doc])
 			}
 		}
 	}
