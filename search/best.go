@@ -39,20 +39,20 @@ func tieKey(popularity int64, name string) uint64 {
 
 // leading returns the first limit of the best k hits of hs, best first,
 // near-duplicates moved down (reordering hs). better is a total order, so
-// the order is the one any sort gives. The best limit are sorted first:
-// collapse rarely reaches past them, and the slack is sorted only when it
-// does.
+// the order is the one any sort gives. The best limit are selected and
+// sorted first: collapse rarely reaches past them, and the slack is
+// selected and sorted only when it does.
 func (x *Index) leading(hs []hit, k, limit int) []hit {
-	if len(hs) > k {
-		x.selectBest(hs, k)
-		hs = hs[:k]
-	}
 	head := min(limit, len(hs))
 	if len(hs) > head {
 		x.selectBest(hs, head)
 	}
 	x.sortHits(hs[:head])
 	if kept, i := x.collapse(hs, 0, 0, head); kept < collapseTop && i == head && len(hs) > head {
+		if len(hs) > k {
+			x.selectBest(hs[head:], k-head)
+			hs = hs[:k]
+		}
 		x.sortHits(hs[head:])
 		x.collapse(hs, kept, i, len(hs))
 	}

@@ -134,7 +134,8 @@ type searcher struct {
 	sense   []senseAcc
 	senseOn bool
 	// best holds the hits that may be among the best k: at most twice k,
-	// then the best k are selected and the worst of them is the bar.
+	// then the best k are selected and the worst of them is the bar (and
+	// before, the worst of the first k).
 	best []hit
 	bar  float32
 	// coverage is the share of the query's IDF the best-covering entry
@@ -416,7 +417,10 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 				continue // k hits are better
 			}
 			s.best = append(s.best, hit{d, sc, x.ties[d], idf})
-			if len(s.best) == 2*k {
+			switch len(s.best) {
+			case k: // the first k: k hits are at least as good as their worst
+				s.bar = s.worst()
+			case 2 * k:
 				x.selectBest(s.best, k)
 				s.best = s.best[:k]
 				s.bar = s.worst()
