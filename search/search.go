@@ -344,10 +344,12 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 		s.sense = make([]senseAcc, window)
 	}
 	// An entry in the query's language is the better answer of equals: a
-	// Chinese question is best answered by Chinese servers.
+	// Chinese question is best answered by Chinese servers. No entry is
+	// told to be of Lang 0 (English, or a language the lexicon cannot
+	// tell): for such a query no language is read, nor raises the bound.
 	lang, sameLang := s.parser.Lang, x.params.SameLanguage
 	if lang == 0 {
-		lang = 255 // English, or a language the lexicon cannot tell: no entry is told so
+		sameLang = 1
 	}
 	// An entry's score is at most (sc*maxPrior)*langUp, rounded as its
 	// score is: one below the bar is left without reading its prior, which
@@ -410,7 +412,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 				continue // k hits are better whatever its prior
 			}
 			sc *= x.priors[d]
-			if x.langs[d] == lang {
+			if lang != 0 && x.langs[d] == lang {
 				sc *= sameLang
 			}
 			if sc < s.bar {
