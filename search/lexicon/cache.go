@@ -2,6 +2,7 @@ package lexicon
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/mcpdir/mcpdir/gencache"
 )
@@ -21,10 +22,56 @@ const CacheSize = 1 << 16
 // prefixes and typos costs far more than looking it up. Expansions and
 // weights depend on the index's words and statistics, so the cache holds
 // for one generation of the index.
-type Cache = gencache.Cache[*analysis]
+type Cache struct {
+	// words holds what is known of each word (wordInfo), which the parser
+	// would otherwise look up in several large maps, a cache miss each.
+	words *gencache.Cache[wordInfo]
+	// clauses holds the analyses of clauses, by appendClauseKey.
+	clauses *gencache.Cache[*analysis]
+}
 
-// NewCache returns a cache of the analyses of CacheSize query words.
-func NewCache() *Cache { return gencache.New[*analysis](CacheSize, nil) }
+// NewCache returns a cache of CacheSize query words, and the analyses of
+// as many clauses.
+func NewCache() *Cache {
+	return &Cache{words: gencache.New[wordInfo](CacheSize, nil), clauses: gencache.New[*analysis](CacheSize, nil)}
+}
+
+// wordInfo is what the lexicon and the index say of a word.
+type wordInfo struct {
+	facts wordFacts // what the word lists say of it
+	stem  string
+	cues  *stemCues // the cues starting with stem
+	id    uint32    // its index word, if known
+	known bool
+}
+
+// info returns what the lexicon and the index say of w, from the cache
+// when it has it: a parser looks each word up once, and keeps what it
+// found with the word (qword).
+func (p *Parser) info(w string) wordInfo {
+	if p.cache != nil {
+		if a, ok := p.cache.words.Get(p.gen, []byte(w)); ok {
+			return a
+		}
+	}
+	st := Stem(w)
+	a := wordInfo{facts: factsOf(w), stem: st, cues: cuesByStem[st]}
+	if p.v != nil {
+		a.id, a.known = p.v.Term(w)
+	}
+	if p.cache != nil {
+		// The word may be a slice of a long query: keep only its bytes.
+		w = strings.Clone(w)
+		if len(st) <= len(w) && w[:len(st)] == st {
+			a.stem = w[:len(st)]
+		}
+		p.cache.words.Put(p.gen, w, a)
+	}
+	return a
+}
+
+// stem is w's English stem (Stem).
+func (p *Parser) stem(w string) string { return p.info(w).stem }
 
 // analysis is what a clause's words expand to, as addClause finds it.
 type analysis struct {

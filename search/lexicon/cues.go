@@ -13,9 +13,8 @@ import "slices"
 func (p *Parser) findCues() {
 	p.seq, p.seqCues, p.seqWords, p.named = p.seq[:0], p.seqCues[:0], p.seqWords[:0], p.named[:0]
 	for _, i := range p.content {
-		st := cachedStem(p.words[i].text)
-		p.seq = append(p.seq, st)
-		p.seqCues = append(p.seqCues, cuesByStem[st])
+		p.seq = append(p.seq, p.words[i].stem)
+		p.seqCues = append(p.seqCues, p.words[i].cues)
 		p.seqWords = append(p.seqWords, span{i, i + 1})
 	}
 	n := len(p.seq)
@@ -41,9 +40,9 @@ func (p *Parser) findCues() {
 		glossed = true
 		from := span{p.seqWords[i].from, p.seqWords[i+bestSpan-1].to}
 		for _, w := range best.words {
-			st := cachedStem(w)
-			p.seq = append(p.seq, st)
-			p.seqCues = append(p.seqCues, cuesByStem[st])
+			a := p.info(w)
+			p.seq = append(p.seq, a.stem)
+			p.seqCues = append(p.seqCues, a.cues)
 			p.seqWords = append(p.seqWords, from)
 			for j := range p.words[from.from:from.to] {
 				if ww := &p.words[from.from+j]; !ww.stop && !slices.Contains(ww.gloss, w) {
@@ -279,7 +278,7 @@ func (p *Parser) share(i int) float64 {
 		return 1
 	}
 	n := uint32(0)
-	p.v.SameStem(cachedStem(p.words[i].text), MaxStemRing, func(id uint32) { n += p.df(id) })
+	p.v.SameStem(p.words[i].stem, MaxStemRing, func(id uint32) { n += p.df(id) })
 	return float64(n) / float64(p.v.Live())
 }
 

@@ -80,7 +80,7 @@ const (
 func (p *Parser) addClause(w string, qw *qword) {
 	unborne := sensable(w, qw) && !p.sensedHere(qw) || p.phraseUnborne(w, qw)
 	p.key = appendClauseKey(p.key[:0], w, qw, p.Sentence, p.Foreign, unborne)
-	if a, ok := p.cache.Get(p.gen, p.key); ok {
+	if a, ok := p.cache.clauses.Get(p.gen, p.key); ok {
 		if p.clauseOf(a.stem) != nil {
 			return
 		}
@@ -92,7 +92,7 @@ func (p *Parser) addClause(w string, qw *qword) {
 		c.Senses = p.sensesOf(qw)
 		return
 	}
-	st := cachedStem(w)
+	st := p.stem(w)
 	if p.clauseOf(st) != nil {
 		return
 	}
@@ -101,7 +101,7 @@ func (p *Parser) addClause(w string, qw *qword) {
 	c.Common, c.Cue = isCommon(w, qw), qw.term || len(qw.concepts) > 0
 	c.Senses = p.sensesOf(qw)
 	p.expand(c, w, st, qw, unborne)
-	p.cache.Put(p.gen, string(p.key), &analysis{
+	p.cache.clauses.Put(p.gen, string(p.key), &analysis{
 		stem: st, exps: append([]Expansion(nil), c.Exps...),
 		weight: c.Weight, idf: c.IDF, known: c.Known, asked: c.Asked,
 		df: c.DF, nameDF: c.NameDF, sensed: c.Sensed, common: c.Common,
@@ -150,15 +150,15 @@ func (p *Parser) newClause(w string) *Clause {
 func (p *Parser) addPairClauses() {
 	for _, pair := range p.pairs {
 		a, b, _ := strings.Cut(pair, pairSep)
-		ca, cb := p.clauseOf(cachedStem(a)), p.clauseOf(cachedStem(b))
+		ca, cb := p.clauseOf(p.stem(a)), p.clauseOf(p.stem(b))
 		if ca == nil || cb == nil {
 			continue
 		}
 		weight := p.params.Pair * (ca.Weight + cb.Weight) / 2
 		c := p.newClause(pair)
 		c.Bonus, c.Weight, c.IDF = true, weight, 0
-		for _, sa := range withSynonyms(a) {
-			for _, sb := range withSynonyms(b) {
+		for _, sa := range p.withSynonyms(a) {
+			for _, sb := range p.withSynonyms(b) {
 				if id, ok := p.v.Term(pairOf(sa, sb)); ok {
 					c.add(id, weightExact)
 				}
@@ -181,7 +181,7 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword, unborne bool) {
 				if id, ok := p.v.Term(syn); ok {
 					c.add(id, p.params.Synonym)
 				}
-				p.addStem(c, cachedStem(syn), p.params.Synonym*p.params.Stem)
+				p.addStem(c, p.stem(syn), p.params.Synonym*p.params.Stem)
 			}
 		}
 	}
@@ -195,7 +195,7 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword, unborne bool) {
 		if id, ok := p.v.Term(g); ok {
 			c.add(id, p.params.Gloss)
 		}
-		p.addStem(c, cachedStem(g), p.params.Gloss*p.params.Stem)
+		p.addStem(c, p.stem(g), p.params.Gloss*p.params.Stem)
 	}
 	core := len(c.Exps)
 	// What the word finds beside itself is weak evidence of it: another
@@ -328,8 +328,8 @@ func (p *Parser) topicality(c *Clause, core int) float64 {
 }
 
 // withSynonyms is w and the other words of its synonym group.
-func withSynonyms(w string) []string {
-	if g := synonymsByStem[cachedStem(w)]; g != nil {
+func (p *Parser) withSynonyms(w string) []string {
+	if g := synonymsByStem[p.stem(w)]; g != nil {
 		return g
 	}
 	return []string{w}
@@ -415,7 +415,7 @@ func (p *Parser) phraseUnborne(w string, qw *qword) bool {
 func (p *Parser) alone(w string, qw *qword) bool {
 	for i := range p.words {
 		o := &p.words[i]
-		if o != qw && !o.stop && p.knows(o.text) && p.v.Together(cachedStem(w), cachedStem(o.text)) {
+		if o != qw && !o.stop && p.knows(o.text) && p.v.Together(p.stem(w), o.stem) {
 			return false
 		}
 	}

@@ -153,11 +153,11 @@ type Expansion struct {
 // qword is one word of a query as typed.
 type qword struct {
 	text     string
-	facts    wordFacts // what the word lists say of text
-	parts    []string  // its compound parts, if any
-	shorts   []string  // short forms of phrases it belongs to
-	concepts []named   // the concepts it names
-	gloss    []string  // its English words, if it is a foreign word
+	wordInfo          // what the lexicon and the index say of text
+	parts    []string // its compound parts, if any
+	shorts   []string // short forms of phrases it belongs to
+	concepts []named  // the concepts it names
+	gloss    []string // its English words, if it is a foreign word
 	stop     bool
 	idiom    bool // a word of a stop idiom
 	term     bool // a word of a concept's entry term ("recipe", "air quality")
@@ -247,7 +247,7 @@ func (p *Parser) parse(q string) bool {
 		if strong && weakFacts(w.facts) && (w.facts.weak || len(w.phrased) == 0) {
 			continue
 		}
-		if len(w.parts) > 0 && !p.hasTerm(w.text) {
+		if len(w.parts) > 0 && !w.known {
 			// A compound the index does not know ("PostgresMCP"): search
 			// for its parts.
 			for _, part := range w.parts {
@@ -284,8 +284,8 @@ func (p *Parser) isSentence(foreign bool) bool {
 		return false // too few to be six familiar words
 	}
 	familiar := 0
-	for _, w := range p.words {
-		if w.stop || p.hasTerm(w.text) {
+	for i := range p.words {
+		if w := &p.words[i]; w.stop || w.known {
 			if familiar++; familiar == 6 {
 				return true
 			}
@@ -434,8 +434,8 @@ func (p *Parser) addWord(w string) {
 		p.words = p.words[:len(p.words)+1]
 	}
 	q := &p.words[len(p.words)-1]
-	f := factsOf(w)
-	*q = qword{text: w, facts: f, stop: f.stop, parts: q.parts[:0], shorts: q.shorts[:0],
+	info := p.info(w)
+	*q = qword{text: w, wordInfo: info, stop: info.facts.stop, parts: q.parts[:0], shorts: q.shorts[:0],
 		concepts: q.concepts[:0], gloss: q.gloss[:0], phrased: q.phrased[:0], asked: q.asked[:0]}
 }
 
@@ -460,7 +460,7 @@ func (p *Parser) foreign() bool {
 			continue
 		}
 		if a, b, ok := p.decompound(w.text); ok {
-			words = append(words, qword{text: a, facts: factsOf(a)}, qword{text: b, facts: factsOf(b)})
+			words = append(words, qword{text: a, wordInfo: p.info(a)}, qword{text: b, wordInfo: p.info(b)})
 		} else {
 			words = append(words, w)
 		}
@@ -509,19 +509,13 @@ func (p *Parser) decompound(w string) (string, string, bool) {
 	return bestLeft, bestRight, best > 0
 }
 
-// hasTerm reports whether the index has word w.
-func (p *Parser) hasTerm(w string) bool {
-	_, ok := p.v.Term(w)
-	return ok
-}
-
 // knows reports whether some entry has word w, or the gloss has it.
 func (p *Parser) knows(w string) bool {
-	if id, ok := p.v.Term(w); ok && p.df(id) > 0 {
+	a := p.info(w)
+	if a.known && p.df(a.id) > 0 {
 		return true
 	}
-	sc := cuesByStem[cachedStem(w)]
-	return sc != nil && len(sc.gloss) > 0
+	return a.cues != nil && len(a.cues.gloss) > 0
 }
 
 // maxJoin is how many adjacent query words are tried joined.

@@ -2,7 +2,6 @@ package lexicon
 
 import (
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -361,58 +360,6 @@ func isNumber(w string) bool {
 
 // maxStemCache bounds a stem cache.
 const maxStemCache = 1 << 16
-
-// queryStems keeps the stems of query words, shared by every parser: a
-// parser's own cache lives in a pooled searcher, of which a server under
-// load keeps several, and each saw too few of the words new queries share
-// (issue 36: English stemming was a tenth of a new query's parse). Stems
-// depend on the word alone, so sharing them changes nothing found.
-var queryStems sharedStems
-
-// sharedStems is a stem cache safe for concurrent use: the stems of up to
-// maxStemCache words, the most recently added half kept when it is full.
-type sharedStems struct {
-	mu       sync.Mutex
-	cur, old map[string]string
-}
-
-// cachedStem is Stem(w), from the shared cache of query words.
-func cachedStem(w string) string { return queryStems.of(w) }
-
-func (sc *sharedStems) of(w string) string {
-	sc.mu.Lock()
-	s, ok := sc.cur[w]
-	if !ok {
-		if s, ok = sc.old[w]; ok {
-			sc.putLocked(w, s)
-		}
-	}
-	sc.mu.Unlock()
-	if ok {
-		return s
-	}
-	s = Stem(w)
-	sc.mu.Lock()
-	sc.putLocked(w, s)
-	sc.mu.Unlock()
-	return s
-}
-
-func (sc *sharedStems) putLocked(w, s string) {
-	if sc.cur == nil || len(sc.cur) >= maxStemCache/2 {
-		sc.old, sc.cur = sc.cur, make(map[string]string, maxStemCache/2)
-	}
-	if _, ok := sc.cur[w]; !ok {
-		// The word may be a slice of a long query: keep only its bytes.
-		w = strings.Clone(w)
-		if s == "" || len(s) <= len(w) && w[:len(s)] == s {
-			s = w[:len(s)]
-		} else {
-			s = strings.Clone(s)
-		}
-		sc.cur[w] = s
-	}
-}
 
 // stemCache keeps the stems of words seen: English stemming costs a
 // microsecond a word, and the words of entries and queries repeat.
