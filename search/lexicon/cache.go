@@ -26,12 +26,13 @@ type Cache struct {
 	// words holds what is known of each word (wordInfo), which the parser
 	// would otherwise look up in several large maps, a cache miss each.
 	words *gencache.Cache[wordInfo]
-	// clauses holds the analyses of clauses, by appendClauseKey.
+	// clauses holds the analyses of words in the context of a query (by
+	// appendClauseKey), those of words alone being in words.
 	clauses *gencache.Cache[*analysis]
 }
 
-// NewCache returns a cache of CacheSize query words, and the analyses of
-// as many clauses.
+// NewCache returns a cache of CacheSize query words, and as many analyses
+// of words in context.
 func NewCache() *Cache {
 	return &Cache{words: gencache.New[wordInfo](CacheSize, nil), clauses: gencache.New[*analysis](CacheSize, nil)}
 }
@@ -43,6 +44,7 @@ type wordInfo struct {
 	cues  *stemCues // the cues starting with stem
 	id    uint32    // its index word, if known
 	known bool
+	alone *analysis // its analysis as a clause of its own, once found (see addClause)
 }
 
 // info returns what the lexicon and the index say of w, from the cache

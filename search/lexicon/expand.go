@@ -80,7 +80,20 @@ const (
 func (p *Parser) addClause(w string, qw *qword) {
 	unborne := sensable(w, qw) && !p.sensedHere(qw) || p.phraseUnborne(w, qw)
 	p.key = appendClauseKey(p.key[:0], w, qw, p.Sentence, p.Foreign, unborne)
-	if a, ok := p.cache.clauses.Get(p.gen, p.key); ok {
+	// The analysis of a word whose key is the word itself, a keyword
+	// without phrases or concepts (most are), is kept with what is known
+	// of the word, which the parser has looked up already.
+	alone := len(p.key) == len(w)
+	var info wordInfo
+	switch {
+	case alone && w == qw.text:
+		info = qw.wordInfo
+	case alone:
+		info = p.info(w)
+	default:
+		info.alone, _ = p.cache.clauses.Get(p.gen, p.key)
+	}
+	if a := info.alone; a != nil {
 		if p.clauseOf(a.stem) != nil {
 			return
 		}
@@ -101,11 +114,17 @@ func (p *Parser) addClause(w string, qw *qword) {
 	c.Common, c.Cue = isCommon(w, qw), qw.term || len(qw.concepts) > 0
 	c.Senses = p.sensesOf(qw)
 	p.expand(c, w, st, qw, unborne)
-	p.cache.clauses.Put(p.gen, string(p.key), &analysis{
+	a := &analysis{
 		stem: st, exps: append([]Expansion(nil), c.Exps...),
 		weight: c.Weight, idf: c.IDF, known: c.Known, asked: c.Asked,
 		df: c.DF, nameDF: c.NameDF, sensed: c.Sensed, common: c.Common,
-	})
+	}
+	if alone {
+		info.alone = a
+		p.cache.words.Put(p.gen, string(p.key), info)
+	} else {
+		p.cache.clauses.Put(p.gen, string(p.key), a)
+	}
 }
 
 // isCommon reports whether w is a word of everyday English (or a number)
