@@ -1,6 +1,7 @@
 package search
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/mcpdir/mcpdir/search/lexicon"
@@ -50,6 +51,27 @@ func (v *vocabulary) Prefixed(w string, f func(id uint32, text string)) {
 			f(id, t)
 		}
 	}
+}
+
+func (v *vocabulary) Next(w string) uint64 {
+	d := &v.x.dict
+	lo := d.search(w)
+	hi := lo + sort.Search(len(d.words)-lo, func(i int) bool { return !strings.HasPrefix(d.words[lo+i], w) })
+	if lo < hi && len(d.words[lo]) == len(w) {
+		lo++ // w itself
+	}
+	var set uint64
+	for lo < hi {
+		c := d.words[lo][len(w)]
+		set |= 1 << (c % 64)
+		lo += d.childEnd(lo, hi, len(w), c)
+	}
+	for _, id := range d.pending {
+		if t := v.x.terms[id].text; len(t) > len(w) && strings.HasPrefix(t, w) {
+			set |= 1 << (t[len(w)] % 64)
+		}
+	}
+	return set
 }
 
 func (v *vocabulary) Near(w string, budget int, over uint32) []lexicon.Near {

@@ -1,8 +1,12 @@
 package search
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
+	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/search/lexicon"
 )
 
@@ -33,5 +37,42 @@ func TestTogether(t *testing.T) {
 		if got := v.Together(lexicon.Stem(c.a), lexicon.Stem(c.b)); got != c.want {
 			t.Errorf("Together(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
 		}
+	}
+}
+
+// TestNext checks Vocabulary.Next against every word of a dictionary of
+// random words, for each of their prefixes and for words it lacks.
+func TestNext(t *testing.T) {
+	x := New()
+	rng := rand.New(rand.NewPCG(3, 6))
+	for i := range 2000 {
+		b := make([]byte, 1+rng.IntN(6))
+		for j := range b {
+			b[j] = "abcx"[rng.IntN(4)]
+		}
+		x.Upsert(&mcpdir.Entry{ID: fmt.Sprint(i), Name: string(b)})
+	}
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	v := vocabulary{x: x}
+	words := x.dict.words
+	checked := 0
+	for _, t0 := range append([]string{"d", "abd", "xxxxxxxx"}, words...) {
+		for n := 1; n <= len(t0); n++ {
+			w := t0[:n]
+			var want uint64
+			for _, t := range words {
+				if len(t) > len(w) && strings.HasPrefix(t, w) {
+					want |= 1 << (t[len(w)] % 64)
+				}
+			}
+			if got := v.Next(w); got != want {
+				t.Fatalf("Next(%q) = %b, want %b", w, got, want)
+			}
+			checked++
+		}
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d words checked", checked)
 	}
 }

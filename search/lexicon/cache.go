@@ -44,6 +44,7 @@ type wordInfo struct {
 	cues  *stemCues // the cues starting with stem
 	id    uint32    // its index word, if known
 	known bool
+	next  uint64    // Vocabulary.Next of the word
 	alone *analysis // its analysis as a clause of its own, once found (see addClause)
 }
 
@@ -60,6 +61,7 @@ func (p *Parser) info(w string) wordInfo {
 	a := wordInfo{facts: factsOf(w), stem: st, cues: cuesByStem[st]}
 	if p.v != nil {
 		a.id, a.known = p.v.Term(w)
+		a.next = p.v.Next(w)
 	}
 	if p.cache != nil {
 		// The word may be a slice of a long query: keep only its bytes.

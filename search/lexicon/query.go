@@ -27,6 +27,9 @@ type Vocabulary interface {
 	SameStem(st string, n int, f func(id uint32))
 	// Prefixed calls f with every word that begins with w.
 	Prefixed(w string, f func(id uint32, text string))
+	// Next returns the bytes that follow w in the longer words that begin
+	// with it, as a set: bit b%64 for byte b.
+	Next(w string) uint64
 	// Near returns the words within budget edits of w (at most MaxTypoLen
 	// bytes), as whole words or as their prefixes. It may leave out words
 	// found in no more than over entries, which the caller has no use for.
@@ -530,6 +533,11 @@ func (p *Parser) joinCompounds() {
 		for n := 2; n <= maxJoin && i+n <= len(p.words); n++ {
 			next := &p.words[i+n-1]
 			if next.stop || p.words[i].stop {
+				break
+			}
+			// Most words begin no index word that goes on as the next word
+			// does: the joins need no lookup.
+			if c := next.text[0]; n == 2 && p.words[i].next&(1<<(c%64)) == 0 {
 				break
 			}
 			p.key = append(p.key, next.text...)
