@@ -109,8 +109,14 @@ func heads(entry cueTable) map[string][]string {
 	return m
 }
 
-// stemCues are the cues of each kind that start with one stem.
-type stemCues struct{ gloss, concept, ask []cue }
+// stemCues are the cues of each kind that start with one stem, and the
+// signatures of their stems (sig), in the same order: read in a row, the
+// signatures tell most cues a text lacks a stem of without reading the
+// cue, a cache miss each.
+type stemCues struct {
+	gloss, concept, ask             []cue
+	glossSigs, conceptSigs, askSigs []uint64
+}
 
 // addCues adds the cues of the tables to m.
 func addCues(m map[string]*stemCues, concept, ask, gloss cueTable) {
@@ -129,6 +135,18 @@ func addCues(m map[string]*stemCues, concept, ask, gloss cueTable) {
 	for st, cs := range gloss {
 		at(st).gloss = append(at(st).gloss, cs...)
 	}
+	for _, sc := range m {
+		sc.glossSigs, sc.conceptSigs, sc.askSigs = sigs(sc.gloss), sigs(sc.concept), sigs(sc.ask)
+	}
+}
+
+// sigs are the signatures of the cues.
+func sigs(cues []cue) []uint64 {
+	s := make([]uint64, len(cues))
+	for i := range cues {
+		s[i] = cues[i].sig()
+	}
+	return s
 }
 
 // parseConcepts reads concepts.txt:
@@ -270,24 +288,40 @@ func directionOf(w string) direction {
 // stemSet holds the stems of a text as bits, by their hashes: a cue with
 // a stem whose bit is not set cannot match, and is left out without a look
 // at the text (a long query meets thousands of cues).
-type stemSet [16]uint64
+type stemSet struct {
+	bits [16]uint64
+	// folded has bit b%64 set for each bit b of bits: a cue whose
+	// signature has a bit it lacks cannot match either (sig).
+	folded uint64
+}
 
 func (ss *stemSet) reset(stems []string) {
 	*ss = stemSet{}
 	for _, st := range stems {
 		b := stemBit(st)
-		ss[b/64] |= 1 << (b % 64)
+		ss.bits[b/64] |= 1 << (b % 64)
+		ss.folded |= 1 << (b % 64)
 	}
 }
 
-// has reports whether every bit of the cue's stems is set.
+// has reports whether every bit of the cue's stems is set, the first
+// being that of the text's stem it was found by.
 func (ss *stemSet) has(c *cue) bool {
-	for _, b := range c.bits {
-		if ss[b/64]&(1<<(b%64)) == 0 {
+	for _, b := range c.bits[1:] {
+		if ss.bits[b/64]&(1<<(b%64)) == 0 {
 			return false
 		}
 	}
 	return true
+}
+
+// sig is the signature of a cue's stems: bit b%64 for each of its bits b.
+func (c *cue) sig() uint64 {
+	var s uint64
+	for _, b := range c.bits {
+		s |= 1 << (b % 64)
+	}
+	return s
 }
 
 // stemBit is the bit of a stem in a stemSet.
@@ -307,12 +341,16 @@ const cueSlack = 2
 const maxCueWords = 8
 
 // matchCues calls found for every cue of cues (those whose first stem is
-// stems[i]) that the stems spell from position i, whose set is ss, with
-// the number n of its words, whose positions it leaves in at[:n]. The
-// words of entries' terms and glosses must follow each other; those people
-// ask with (loose) may come in any order within a few words.
-func matchCues(cues []cue, stems []string, ss *stemSet, i int, loose bool, at *[maxCueWords]int, found func(c *cue, n int)) {
+// stems[i], whose signatures are sigs) that the stems spell from position
+// i, whose set is ss, with the number n of its words, whose positions it
+// leaves in at[:n]. The words of entries' terms and glosses must follow
+// each other; those people ask with (loose) may come in any order within a
+// few words.
+func matchCues(cues []cue, sigs []uint64, stems []string, ss *stemSet, i int, loose bool, at *[maxCueWords]int, found func(c *cue, n int)) {
 	for k := range cues {
+		if sigs[k]&^ss.folded != 0 {
+			continue
+		}
 		c := &cues[k]
 		if len(c.stems) > maxCueWords || !ss.has(c) {
 			continue

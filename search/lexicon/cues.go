@@ -24,7 +24,7 @@ func (p *Parser) findCues() {
 		best := (*cue)(nil)
 		bestSpan := 0
 		if sc := p.seqCues[i]; sc != nil {
-			matchCues(sc.gloss, p.seq[:n], &p.set, i, false, &p.at, func(c *cue, n int) {
+			matchCues(sc.gloss, sc.glossSigs, p.seq[:n], &p.set, i, false, &p.at, func(c *cue, n int) {
 				if n > bestSpan && c.glosses(p.words[p.seqWords[i].from].text) {
 					best, bestSpan = c, n
 				}
@@ -176,7 +176,7 @@ func (p *Parser) markConcepts(seq []string, cues []*stemCues, words []span) {
 		if sc == nil {
 			continue
 		}
-		matchCues(sc.concept, seq, &p.set, i, false, &p.at, func(c *cue, n int) {
+		matchCues(sc.concept, sc.conceptSigs, seq, &p.set, i, false, &p.at, func(c *cue, n int) {
 			if p.misread(c, words, n) {
 				return
 			}
@@ -196,7 +196,7 @@ func (p *Parser) markConcepts(seq []string, cues []*stemCues, words []span) {
 				}
 			}
 		})
-		matchCues(sc.ask, seq, &p.set, i, true, &p.at, func(c *cue, n int) {
+		matchCues(sc.ask, sc.askSigs, seq, &p.set, i, true, &p.at, func(c *cue, n int) {
 			if p.misread(c, words, n) {
 				return
 			}

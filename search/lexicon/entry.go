@@ -87,10 +87,10 @@ func (r *Reader) Field(text string, cues bool, add func(w string)) int {
 		if sc == nil {
 			continue
 		}
-		matchCues(sc.concept, r.seq, &r.set, i, false, &r.at, func(c *cue, _ int) {
+		matchCues(sc.concept, sc.conceptSigs, r.seq, &r.set, i, false, &r.at, func(c *cue, _ int) {
 			r.concepts = append(r.concepts, c.to)
 		})
-		matchCues(sc.gloss, r.seq, &r.set, i, false, &r.at, func(c *cue, _ int) {
+		matchCues(sc.gloss, sc.glossSigs, r.seq, &r.set, i, false, &r.at, func(c *cue, _ int) {
 			if !c.glosses(r.words[i]) {
 				return
 			}
