@@ -5,6 +5,10 @@ package lexicon
 // a cache miss a lookup, and most query words are in none of them.
 type wordFacts struct {
 	stop, personal, live, weak, tool, filler bool
+	// opensFact and opensIdiom mark the first words of the openings of
+	// questions about the world (factOpenings) and of stop idioms: the
+	// few queries that begin one are the only ones looked through for it.
+	opensFact, opensIdiom bool
 	// stopIn and distinctIn are the languages that have the word as a stop
 	// word and as a distinct one (stopLanguages), glossIn those whose words
 	// gloss.txt has it as (glossLanguages): bit i for languages[i].
@@ -29,6 +33,8 @@ var wordFactsOf = func() map[string]wordFacts {
 	set(weakWords, func(f *wordFacts) { f.weak = true })
 	set(toolWords, func(f *wordFacts) { f.tool = true })
 	set(fillerWords, func(f *wordFacts) { f.filler = true })
+	set(firstWords(factOpenings), func(f *wordFacts) { f.opensFact = true })
+	set(firstWords(stopIdioms), func(f *wordFacts) { f.opensIdiom = true })
 	for w, in := range stopLanguages {
 		f := m[w]
 		f.stopIn, f.distinctIn = in.stop, in.distinct
@@ -41,6 +47,15 @@ var wordFactsOf = func() map[string]wordFacts {
 	}
 	return m
 }()
+
+// firstWords is the set of the first words of phrases.
+func firstWords(phrases [][]string) map[string]bool {
+	set := map[string]bool{}
+	for _, ph := range phrases {
+		set[ph[0]] = true
+	}
+	return set
+}
 
 // factsOf returns what the word lists say of w.
 func factsOf(w string) wordFacts { return wordFactsOf[w] }

@@ -40,8 +40,11 @@ func (p *Parser) form() Form {
 	}
 	// A question about the asker's own things is no question about the
 	// world: "where did all my money go", "how many steps did I take".
+	if f.Personal || len(p.words) == 0 || !p.words[0].facts.opensFact {
+		return f
+	}
 	for _, opening := range factOpenings {
-		if !f.Personal && len(opening) <= len(p.words) && startsWith(p.words, opening) {
+		if len(opening) <= len(p.words) && startsWith(p.words, opening) {
 			f.Fact = true
 			break
 		}

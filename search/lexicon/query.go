@@ -553,6 +553,9 @@ func (p *Parser) joinCompounds() {
 // dropIdioms marks the words of stop idioms as stop words.
 func dropIdioms(words []qword) {
 	for i := range words {
+		if !words[i].facts.opensIdiom {
+			continue
+		}
 		for _, idiom := range stopIdioms {
 			if len(words)-i < len(idiom) {
 				continue
