@@ -24,8 +24,13 @@ func Tokenize(s string, emit func(w string, part bool)) {
 	start := -1
 	startIdeo := false
 	for i, r := range s {
-		word := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
-		ideo := word && isIdeographic(r)
+		var word, ideo bool
+		if r < utf8.RuneSelf { // most text, told without Unicode's tables
+			word = isASCIILetter(byte(r)|0x20) || isDigit(byte(r))
+		} else {
+			word = unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+			ideo = word && isIdeographic(r)
+		}
 		if start >= 0 && (!word || ideo != startIdeo) {
 			emitChunk(s[start:i], startIdeo, emit)
 			start = -1
