@@ -141,38 +141,36 @@ func isIdeographic(r rune) bool {
 
 // splitChunk emits one run of letters and digits, whole and then its parts.
 func splitChunk(chunk string, emit func(string, bool)) {
-	whole := fold(chunk)
-	if whole == "" {
-		return // only combining marks, which folding strips
+	// Most words are written as they are searched, in lower-case ASCII:
+	// nothing to fold, and no camelCase parts.
+	lower := isLowerASCII(chunk)
+	whole := chunk
+	if !lower {
+		if whole = fold(chunk); whole == "" {
+			return // only combining marks, which folding strips
+		}
 	}
 	emit(whole, false)
 	var ps parts
 	ps.whole = whole
-	prev, prevPrev := rune(-1), rune(-1)
-	last := 0
-	for i, r := range chunk {
-		// "fooBar" cuts before B; "HTTPServer" cuts before S (the last
-		// capital of a run begins the next word).
-		cut := -1
-		if unicode.IsUpper(r) && unicode.IsLower(prev) {
-			cut = i
-		} else if unicode.IsLower(r) && unicode.IsUpper(prev) && unicode.IsUpper(prevPrev) {
-			cut = i - utf8.RuneLen(prev)
-		}
-		if cut > last {
-			ps.addSplit(fold(chunk[last:cut]))
-			last = cut
-		}
-		prevPrev, prev = prev, r
-	}
-	if last > 0 {
-		ps.addSplit(fold(chunk[last:]))
+	if !lower {
+		ps.splitCamel(chunk)
 	}
 	ps.splitDigits(whole)
 	ps.splitMCP(whole)
 	for _, p := range ps.list[:ps.n] {
 		emit(p, true)
 	}
+}
+
+// isLowerASCII reports whether s is of lower-case ASCII letters and digits.
+func isLowerASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isASCIILetter(s[i]) && !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // parts collects the distinct parts of one compound word.
@@ -193,6 +191,30 @@ func (ps *parts) add(p string) {
 	}
 	ps.list[ps.n] = p
 	ps.n++
+}
+
+// splitCamel adds the camelCase parts of a word as written.
+func (ps *parts) splitCamel(chunk string) {
+	prev, prevPrev := rune(-1), rune(-1)
+	last := 0
+	for i, r := range chunk {
+		// "fooBar" cuts before B; "HTTPServer" cuts before S (the last
+		// capital of a run begins the next word).
+		cut := -1
+		if unicode.IsUpper(r) && unicode.IsLower(prev) {
+			cut = i
+		} else if unicode.IsLower(r) && unicode.IsUpper(prev) && unicode.IsUpper(prevPrev) {
+			cut = i - utf8.RuneLen(prev)
+		}
+		if cut > last {
+			ps.addSplit(fold(chunk[last:cut]))
+			last = cut
+		}
+		prevPrev, prev = prev, r
+	}
+	if last > 0 {
+		ps.addSplit(fold(chunk[last:]))
+	}
 }
 
 // addSplit adds one camelCase part and the parts found in it.
