@@ -32,6 +32,7 @@
 //     concepts.txt, gloss.txt, related.txt, english.txt), embedded in the
 //     binary; everyday English, and the words of English and names of
 //     people and places that are no product's name.
-//   - cache.go: the analyses of query words, kept for one generation of the
-//     index (package gencache).
+//   - cache.go: what the lexicon and the index know of query words, and
+//     their analyses, kept for one generation of the index (package
+//     gencache).
 package lexicon
