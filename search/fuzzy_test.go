@@ -278,15 +278,7 @@ func TestDictionarySearch(t *testing.T) {
 // childEnd counts what a scan counts: for every
 // run of words sharing a prefix, and for a letter no word begins with.
 func TestChildEnd(t *testing.T) {
-	x := New()
-	rng := rand.New(rand.NewPCG(5, 5))
-	for i := range 2000 {
-		b := make([]byte, 1+rng.IntN(6))
-		for j := range b {
-			b[j] = "abcx"[rng.IntN(4)]
-		}
-		x.Upsert(&mcpdir.Entry{ID: fmt.Sprint(i), Name: string(b)})
-	}
+	x := randomWordIndex(5)
 	d := &x.dict
 	if got := d.childEnd(d.search("d"), len(d.words), 0, 'd'); got != 0 {
 		t.Errorf("childEnd for a missing first letter = %d, want 0", got)
@@ -324,4 +316,20 @@ func TestChildEnd(t *testing.T) {
 	if checked < 500 {
 		t.Errorf("%d children checked, want more", checked)
 	}
+}
+
+// randomWordIndex indexes 2,000 entries named by random words of one to six
+// of the letters a, b, c and x: dense runs of shared prefixes, for checking
+// walks of the dictionary against brute force.
+func randomWordIndex(seed uint64) *Index {
+	x := New()
+	rng := rand.New(rand.NewPCG(seed, seed))
+	for i := range 2000 {
+		b := make([]byte, 1+rng.IntN(6))
+		for j := range b {
+			b[j] = "abcx"[rng.IntN(4)]
+		}
+		x.Upsert(&mcpdir.Entry{ID: fmt.Sprint(i), Name: string(b)})
+	}
+	return x
 }

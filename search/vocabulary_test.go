@@ -1,12 +1,9 @@
 package search
 
 import (
-	"fmt"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
-	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/search/lexicon"
 )
 
@@ -43,15 +40,7 @@ func TestTogether(t *testing.T) {
 // TestNext checks Vocabulary.Next against every word of a dictionary of
 // random words, for each of their prefixes and for words it lacks.
 func TestNext(t *testing.T) {
-	x := New()
-	rng := rand.New(rand.NewPCG(3, 6))
-	for i := range 2000 {
-		b := make([]byte, 1+rng.IntN(6))
-		for j := range b {
-			b[j] = "abcx"[rng.IntN(4)]
-		}
-		x.Upsert(&mcpdir.Entry{ID: fmt.Sprint(i), Name: string(b)})
-	}
+	x := randomWordIndex(3)
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	v := vocabulary{x: x}
