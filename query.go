@@ -37,9 +37,12 @@ func (f Filter) IsZero() bool {
 
 // AppendKey appends the query to b as a cache key: its limit, text and
 // filter (not whether it counts facets). Different queries give different
-// keys.
+// keys: each part is written after its length, so none can run into the
+// next, and nothing in it is escaped (a new query's key is built for every
+// search, and quoting its text cost more than the lookup).
 func (q Query) AppendKey(b []byte) []byte {
-	b = strconv.AppendQuote(strconv.AppendInt(b, int64(q.Limit), 10), q.Text)
+	b = strconv.AppendInt(b, int64(q.Limit), 10)
+	b = appendKeyPart(b, q.Text)
 	f := q.Filter
 	if f.IsZero() {
 		return b
@@ -49,12 +52,20 @@ func (q Query) AppendKey(b []byte) []byte {
 		official = strconv.FormatBool(*f.Official)
 	}
 	for _, v := range [...]string{f.Transport, f.Registry, official, f.Live, f.Warnings} {
-		b = strconv.AppendQuote(b, v) // quoted: no two filters give one key
+		b = appendKeyPart(b, v)
 	}
 	for _, t := range f.Tags {
-		b = strconv.AppendQuote(b, t)
+		b = appendKeyPart(b, t)
 	}
 	return b
+}
+
+// appendKeyPart appends ",<length>:" and s.
+func appendKeyPart(b []byte, s string) []byte {
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(len(s)), 10)
+	b = append(b, ':')
+	return append(b, s...)
 }
 
 // Facets are counts over all matches of a search.

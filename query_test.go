@@ -17,3 +17,18 @@ func TestQueryKeysTellFiltersApart(t *testing.T) {
 		seen[k] = i
 	}
 }
+
+// Queries that differ in limit or text never share a key either, however
+// their parts could run into each other.
+func TestQueryKeysTellTextsApart(t *testing.T) {
+	queries := []Query{{Limit: 5, Text: "0"}, {Limit: 50}, {Limit: 1, Text: "10:"}, {Limit: 11, Text: "0:"}, {Text: "a,1:b"},
+		{Text: "a", Filter: Filter{Tags: []string{"b"}}}, {Text: "a", Filter: Filter{Transport: "b"}}, {Text: `a"b`}, {Text: "a b"}}
+	seen := map[string]int{}
+	for i, q := range queries {
+		k := string(q.AppendKey(nil))
+		if j, dup := seen[k]; dup {
+			t.Errorf("queries %+v and %+v share the key %q", queries[j], q, k)
+		}
+		seen[k] = i
+	}
+}
