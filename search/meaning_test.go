@@ -27,6 +27,8 @@ func meaningEntries() []*mcpdir.Entry {
 		entry("url-threat-check", "Look up URLs and domains in VirusTotal and threat intelligence feeds", 0),
 		entry("budget-tracker", "Track spending and budgets across your bank accounts", 0),
 		entry("grocery-list-mcp", "Shared shopping list for groceries", 0),
+		entry("minecraft-status", "Check whether a Minecraft server is up and who is playing on it", 0),
+		entry("census-stats", "US Census population and demographics data", 0),
 	)
 }
 
@@ -65,6 +67,15 @@ func TestSentencesFindWhatTheyMean(t *testing.T) {
 		{"Every morning, look through the open pull requests in our GitHub repository, summarise what changed " +
 			"in each of them and post the digest to the engineering team channel so that reviewers know", "github-pr-digest"},
 	})
+}
+
+// "How many people" asks for a population only where people live: the
+// players on a game server are no census.
+func TestHowManyPeopleIsNoCensus(t *testing.T) {
+	res := newMeaningIndex(t).Search("is there a tool to check if my Minecraft server is online and how many people are on?", 10)
+	if got := names(res); len(got) == 0 || got[0] != "minecraft-status" || slices.Contains(got, "census-stats") {
+		t.Errorf("got %v, want minecraft-status first and no census server", got)
+	}
 }
 
 func TestNonsenseStillAnswersNothing(t *testing.T) {
