@@ -1,6 +1,7 @@
 package search
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"testing"
@@ -68,6 +69,40 @@ func TestWordAnalysisIndependentOfEarlierQueries(t *testing.T) {
 					t.Errorf("%q after %q: %v, a fresh index %v", q, order[0], got, fresh[q])
 				}
 			}
+		}
+	}
+}
+
+// TestParseIndependentOfEarlierQueries parses queries in turn with one
+// searcher, as the pool hands one out, and each must read as it does to a
+// fresh searcher. A foreign query whose compound is cut in two
+// ("extraire" → extr, aire) once left two places of the searcher's word
+// list sharing the arrays of their concepts, so that a later query's
+// adjacent words ("containment namespacing") each named the other's
+// concepts: the answer depended on which searcher a query was given, and
+// changed under concurrent searches.
+func TestParseIndependentOfEarlierQueries(t *testing.T) {
+	x := indexOf([]*mcpdir.Entry{
+		entry("extr-mcp", "Extr reads aire quality sensors", 0),
+		entry("kube-mcp", "Manage Kubernetes pods, namespaces and containers", 0),
+		entry("text-mcp", "Extract text and tables from PDF files", 0),
+		entry("images-mcp", "Generate images", 0),
+		entry("bright-mcp", "Bright data for containment", 0),
+	})
+	reused := &searcher{}
+	for _, q := range []string{
+		"nagios vrm sonos geeknews",
+		"extraire le texte et les tableaux d'un fichier PDF",
+		"imagens ntsa",
+		"openscreen dokumente disclosed",
+		"bright functiontool containment namespacing",
+	} {
+		fresh := &searcher{}
+		fresh.parse(x, q)
+		reused.parse(x, q)
+		// (as printed: a clause's empty expansions may be nil or not)
+		if got, want := fmt.Sprintf("%+v", reused.parser.Clauses), fmt.Sprintf("%+v", fresh.parser.Clauses); got != want {
+			t.Errorf("%q after earlier queries: clauses\n%s\nto a fresh searcher\n%s", q, got, want)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package lexicon
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -78,7 +79,6 @@ type Parser struct {
 	live   int
 
 	words    []qword
-	spare    []qword // the other buffer of words, for rewriting them
 	content  []int
 	seq      []string    // stems of the content words, then glossed
 	seqCues  []*stemCues // the cues starting with each stem of seq
@@ -436,8 +436,14 @@ func (p *Parser) addWord(w string) {
 	} else {
 		p.words = p.words[:len(p.words)+1]
 	}
-	q := &p.words[len(p.words)-1]
-	info := p.info(w)
+	p.words[len(p.words)-1].reset(w, p.info(w))
+}
+
+// reset makes q the word w, keeping the space of its lists. Each word's
+// lists are its own: a word is never copied to another place of p.words,
+// where the two would share the lists' arrays and a later query's words
+// would write each other's concepts.
+func (q *qword) reset(w string, info wordInfo) {
 	*q = qword{text: w, wordInfo: info, stop: info.facts.stop, parts: q.parts[:0], shorts: q.shorts[:0],
 		concepts: q.concepts[:0], gloss: q.gloss[:0], phrased: q.phrased[:0], asked: q.asked[:0]}
 }
@@ -456,19 +462,17 @@ func (p *Parser) foreign() bool {
 	if l == nil {
 		return false
 	}
-	words := p.spare[:0]
-	for _, w := range p.words {
+	for i := len(p.words) - 1; i >= 0; i-- {
+		w := &p.words[i]
 		if w.stop = w.stop || l.stop[w.text]; w.stop {
-			words = append(words, w)
 			continue
 		}
 		if a, b, ok := p.decompound(w.text); ok {
-			words = append(words, qword{text: a, wordInfo: p.info(a)}, qword{text: b, wordInfo: p.info(b)})
-		} else {
-			words = append(words, w)
+			w.reset(a, p.info(a))
+			w.stop = false // (a part of a compound is no stop word)
+			p.words = slices.Insert(p.words, i+1, qword{text: b, wordInfo: p.info(b)})
 		}
 	}
-	p.words, p.spare = words, p.words
 	for i := range p.words {
 		if w := &p.words[i]; !w.stop {
 			if st := l.stemOf(w.text); st != "" {
