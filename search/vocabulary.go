@@ -15,9 +15,13 @@ type vocabulary struct {
 	fuzzy *fuzzyWalk
 }
 
+// Term finds a word some live entry has. A word that only removed or
+// replaced entries had stays in the dictionary until compaction, and is no
+// word of the index: the query reads as it will once compaction drops it,
+// and as on a replica that indexed the same entries afresh.
 func (v *vocabulary) Term(w string) (uint32, bool) {
 	id, ok := v.x.termIDs[w]
-	return id, ok
+	return id, ok && v.x.terms[id].df > 0
 }
 
 func (v *vocabulary) Text(id uint32) string { return v.x.terms[id].text }
@@ -33,8 +37,11 @@ func (v *vocabulary) SameStem(st string, n int, f func(id uint32)) {
 		return
 	}
 	id := head
-	for range n {
-		f(id)
+	for n > 0 {
+		if t := &v.x.terms[id]; t.df > 0 { // (no dead word takes a live one's place)
+			f(id)
+			n--
+		}
 		if id = v.x.terms[id].sameStem; id == head {
 			return
 		}

@@ -602,7 +602,9 @@ func (p *Parser) takeCands(c *Clause, n int) {
 			if a.df != b.df {
 				return a.df > b.df
 			}
-			return a.Term < b.Term
+			// By the words, not their ids: an index that took its
+			// entries in another order takes the same words.
+			return p.v.Text(a.Term) < p.v.Text(b.Term)
 		})
 		p.cands = p.cands[:n]
 	}
