@@ -111,9 +111,12 @@ type Hit struct {
 
 // SearchResult is a page of ranked hits and the number of all matches.
 type SearchResult struct {
-	Hits  []Hit
+	Hits []Hit
+	// Total counts the entries that answer the query: its matches, less
+	// the tail past the floor when the search can tell where that is
+	// (search.Index.Find); the same for a page of any size up to 50.
 	Total int
-	// Facets count the values of all matches, when the query asked.
+	// Facets count the values of what Total counts, when the query asked.
 	Facets *Facets
 }
 

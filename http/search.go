@@ -11,7 +11,7 @@ import (
 )
 
 // searchResponse is the spec's envelope: data and count (the number of items
-// in data), plus total (all matches) and the keywords as understood. The
+// in data), plus total (the entries that answer) and the keywords as understood. The
 // handler assembles it from cached item encodings (encode.go); this type
 // documents the shape and is what those encodings are tested against.
 type searchResponse struct {

@@ -359,7 +359,10 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 	if !prunePrior {
 		maxPrior = float32(math.Inf(1)) // no bound is below the bar
 	}
-	k := limit + collapseSlack
+	// The candidates kept are as many for any limit up to the default, so
+	// that which entries answer (floor), and so total and facets, are the
+	// same for a page of 10 as for one of 50.
+	k := max(limit, defaultLimit) + collapseSlack
 	s.best, s.bar = s.best[:0], 0
 	best := float32(0)
 	total := 0
@@ -436,16 +439,20 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 	if total == 0 || !s.parser.About(s.coverage) {
 		return mcpdir.SearchResult{}
 	}
-	ranked := x.leading(s.best, k, limit)
-	if kept := x.floor(ranked, best); len(kept) < len(ranked) {
-		ranked, total = kept, len(kept)
+	// The tail stops before the leading hits are chosen, so that a hit
+	// past the floor takes no answering one's place, and what a search
+	// answers is the same whatever its limit.
+	answering, all := x.floor(s.best, best, s.bar)
+	if all && len(answering) < total {
+		total = len(answering)
 		if s.withFacets { // the facets count what the search answers
 			s.facets.reset(len(x.facetSets))
-			for _, h := range ranked {
+			for _, h := range answering {
 				s.facets.count(&x.facets[h.doc])
 			}
 		}
 	}
+	ranked := x.leading(answering, k, limit)
 	hits := make([]mcpdir.Hit, len(ranked))
 	for i, h := range ranked {
 		sc := float64(h.score)
@@ -457,27 +464,35 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 	return mcpdir.SearchResult{Hits: hits, Total: total}
 }
 
-// floor keeps, of the ranked hits, those that answer the query: past them
-// the tail stops, so that a small directory shows its two good servers
-// rather than two and eight that share a word with the query. A hit
-// answers when it covers at least Params.FloorCover of what the best
-// covering hit covers (cover: the best coverage of any match, whatever the limit)
-// and scores at least Params.FloorScore of the first
-// hit's score (both fitted on the tune half). It keeps the order, and
-// reorders hs in place.
-func (x *Index) floor(hs []hit, cover float32) []hit {
+// floor keeps, of the candidate hits hs, those that answer the query:
+// past them the tail stops, so that a small directory shows its two good
+// servers rather than two and eight that share a word with the query. A
+// hit answers when it covers at least Params.FloorCover of what the best
+// covering match covers (cover) and scores at least Params.FloorScore of
+// the best hit's score (both fitted on the tune half); the best hit
+// answers, the decision to answer being the query's, made before. It
+// filters hs in place. The matches not among hs scored at most bar: all
+// reports whether none of them can answer, so that kept holds every match
+// that does.
+func (x *Index) floor(hs []hit, cover, bar float32) (kept []hit, all bool) {
 	p := &x.params
 	if len(hs) == 0 || p.FloorCover <= 0 && p.FloorScore <= 0 {
-		return hs
+		return hs, false
 	}
-	minCover, minScore := p.FloorCover*cover*(1-1e-6), p.FloorScore*hs[0].score
-	kept := hs[:1] // the decision to answer is the query's, made before
-	for _, h := range hs[1:] {
-		if h.idf >= minCover && h.score >= minScore {
+	top := 0
+	for i := range hs {
+		if x.better(hs[i], hs[top]) {
+			top = i
+		}
+	}
+	minCover, minScore := p.FloorCover*cover*(1-1e-6), p.FloorScore*hs[top].score
+	kept = hs[:0]
+	for i, h := range hs {
+		if i == top || h.idf >= minCover && h.score >= minScore {
 			kept = append(kept, h)
 		}
 	}
-	return kept
+	return kept, bar < minScore
 }
 
 // need is the IDF an entry must cover to match (less a rounding margin).

@@ -2,8 +2,12 @@ package search
 
 import (
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpdir/mcpdir"
 )
 
 // TestSentenceFloorIsTheAnswerDecision checks that the coverage a match
@@ -79,6 +83,26 @@ func TestWordOfAnAskedTermInItsSense(t *testing.T) {
 	for _, h := range res.Hits[:5] {
 		if text := strings.ToLower(h.Entry.Name + " " + h.Entry.Brief); !strings.Contains(text, "transcri") && !strings.Contains(text, "speech") {
 			t.Errorf("corpus: %s (%q) answers a request to transcribe", h.Entry.Name, h.Entry.Brief)
+		}
+	}
+}
+
+// TestAnswerIndependentOfLimit: a page of 10 is the first 10 of a page of
+// 50, and both tell the same total and facets. On the packages corpus,
+// 155 of 20,000 new queries answered fewer hits at 10 (a fork moved out
+// of the leading hits gave its place to a hit past the floor, which then
+// cut it), and 1,382 told another total (the floor was decided on the
+// page, not on what the search answers).
+func TestAnswerIndependentOfLimit(t *testing.T) {
+	x := loadIndex(t)
+	for _, q := range newQueries(t, 4000) {
+		ten := x.Find(mcpdir.Query{Text: q.Query, Limit: 10, Facets: true})
+		fifty := x.Find(mcpdir.Query{Text: q.Query, Limit: 50, Facets: true})
+		first := fifty.Hits[:min(10, len(fifty.Hits))]
+		if !slices.Equal(hitIDs(ten.Hits), hitIDs(first)) || ten.Total != fifty.Total || !reflect.DeepEqual(ten.Facets, fifty.Facets) {
+			t.Errorf("%q: at 10, %d of %d %v (%v); at 50, %d of %d, first %v (%v)", q.Query,
+				len(ten.Hits), ten.Total, names(mcpdir.SearchResult{Hits: ten.Hits}), ten.Facets,
+				len(fifty.Hits), fifty.Total, names(mcpdir.SearchResult{Hits: first}), fifty.Facets)
 		}
 	}
 }
