@@ -109,7 +109,8 @@ type Hit struct {
 	Score float64
 }
 
-// SearchResult is a page of ranked hits and the number of all matches.
+// SearchResult is a page of ranked hits and the number of entries that
+// answer.
 type SearchResult struct {
 	Hits []Hit
 	// Total counts the entries that answer the query: its matches, less

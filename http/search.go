@@ -11,9 +11,10 @@ import (
 )
 
 // searchResponse is the spec's envelope: data and count (the number of items
-// in data), plus total (the entries that answer) and the keywords as understood. The
-// handler assembles it from cached item encodings (encode.go); this type
-// documents the shape and is what those encodings are tested against.
+// in data), plus total (the entries that answer) and the keywords as
+// understood. The handler assembles it from cached item encodings
+// (encode.go); this type documents the shape and is what those encodings
+// are tested against.
 type searchResponse struct {
 	Data     []wire.SearchItem `json:"data"`
 	Count    int               `json:"count"`

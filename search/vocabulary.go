@@ -38,11 +38,12 @@ func (v *vocabulary) SameStem(st string, n int, f func(id uint32)) {
 	}
 	id := head
 	for n > 0 {
-		if t := &v.x.terms[id]; t.df > 0 { // (no dead word takes a live one's place)
+		t := &v.x.terms[id]
+		if t.df > 0 { // (no dead word takes a live one's place)
 			f(id)
 			n--
 		}
-		if id = v.x.terms[id].sameStem; id == head {
+		if id = t.sameStem; id == head {
 			return
 		}
 	}
