@@ -23,28 +23,53 @@ type Guard interface {
 	Check(key *APIKey) error
 }
 
-// MaxKeywordsBytes bounds the keywords of a search, on every interface.
-const MaxKeywordsBytes = 1024
+// MaxKeywordsBytes bounds the keywords a search is given, on every
+// interface: room for an agent's task pasted whole, line breaks and all.
+// Longer keywords are refused.
+const MaxKeywordsBytes = 8192
+
+// SearchedKeywordsBytes is how much of the keywords is searched: a task of
+// 200 words in about 1,300 bytes fits, and what is past it is cut between
+// words, so that no search, cache key or log line costs more than it.
+const SearchedKeywordsBytes = 2048
 
 // ValidateKeywords checks free-text keywords from any interface (REST, MCP,
-// the command line): valid UTF-8, no control characters, at most
-// MaxKeywordsBytes, not blank. It returns them with surrounding space
-// trimmed and inner runs of space folded to one.
+// the command line): valid UTF-8, no control characters but white space
+// (tabs and line breaks are spaces), at most MaxKeywordsBytes, not blank.
+// It returns them with surrounding space trimmed, inner runs of space
+// folded to one, and cut to SearchedKeywordsBytes between words: what is
+// searched, and echoed.
 func ValidateKeywords(s string) (string, error) {
 	if !utf8.ValidString(s) {
 		return "", Errorf(ECodeInvalidKeywords, "keywords must be valid UTF-8")
 	}
-	if strings.IndexFunc(s, unicode.IsControl) >= 0 {
-		return "", Errorf(ECodeInvalidKeywords, "keywords must not contain control characters (tabs, newlines, NUL, ESC, …)")
+	if strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) && !unicode.IsSpace(r) }) >= 0 {
+		return "", Errorf(ECodeInvalidKeywords, "keywords must not contain control characters (NUL, ESC, …)")
 	}
 	if len(s) > MaxKeywordsBytes {
-		return "", Errorf(ECodeInvalidKeywords, "keywords must be at most %d bytes (got %d): use a few distinctive words", MaxKeywordsBytes, len(s))
+		return "", Errorf(ECodeInvalidKeywords, "keywords must be at most %d bytes (got %d): the first %d are searched", MaxKeywordsBytes, len(s), SearchedKeywordsBytes)
 	}
 	s = strings.Join(strings.Fields(s), " ")
 	if s == "" {
 		return "", Errorf(ECodeMissingKeywords, "keywords must not be blank: pass search terms such as \"postgres\" or \"github issues\"")
 	}
-	return s, nil
+	return cutBetweenWords(s, SearchedKeywordsBytes), nil
+}
+
+// cutBetweenWords returns the longest prefix of s, single-spaced, of at
+// most n bytes that ends at the end of a word; a first word longer than n
+// is cut at a character boundary.
+func cutBetweenWords(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	if i := strings.LastIndexByte(s[:n+1], ' '); i > 0 {
+		return s[:i]
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // RateLimitedError says that the key's budget is spent and when to retry.

@@ -8,33 +8,43 @@ import (
 )
 
 func TestValidateKeywords(t *testing.T) {
+	task := strings.Repeat("word ", 300) // 1,500 bytes: a pasted task
+	long := strings.Repeat("abcdefghi ", 500)
 	for _, c := range []struct{ in, want, code string }{
 		{"postgres", "postgres", ""},
 		{"  postgres  ", "postgres", ""},
 		{"github   issues", "github issues", ""},
 		{"", "", ECodeMissingKeywords},
 		{"   ", "", ECodeMissingKeywords},
-		{"\t", "", ECodeInvalidKeywords},
+		{"\t", "", ECodeMissingKeywords},
+		{"\r\n\n", "", ECodeMissingKeywords},
+		// Line breaks and tabs of a pasted task are spaces.
+		{"Find my PRs.\r\nThen\tlist\vthem\fplease\u0085now\u2028ok", "Find my PRs. Then list them please now ok", ""},
 		{"a\x00b", "", ECodeInvalidKeywords},
 		{"a\x1bb", "", ECodeInvalidKeywords},
 		{"a\x7fb", "", ECodeInvalidKeywords},
-		{"a\u0085b", "", ECodeInvalidKeywords},
 		{"\xc3", "", ECodeInvalidKeywords},
 		{"café ünïcode", "café ünïcode", ""},
-		{strings.Repeat("a", 1024), strings.Repeat("a", 1024), ""},
-		{strings.Repeat("a", 1025), "", ECodeInvalidKeywords},
+		{task, strings.TrimSpace(task), ""},
+		// What is past SearchedKeywordsBytes is cut between words.
+		{long, long[:SearchedKeywordsBytes/10*10-1], ""},
+		{strings.Repeat("a", SearchedKeywordsBytes+5), strings.Repeat("a", SearchedKeywordsBytes), ""},
+		{strings.Repeat("é", SearchedKeywordsBytes), strings.Repeat("é", SearchedKeywordsBytes/2), ""},
+		{strings.Repeat("a", MaxKeywordsBytes), strings.Repeat("a", SearchedKeywordsBytes), ""},
+		{strings.Repeat("a", MaxKeywordsBytes+1), "", ECodeInvalidKeywords},
 	} {
 		got, err := ValidateKeywords(c.in)
 		if c.code == "" && (err != nil || got != c.want) || c.code != "" && ErrorCode(err) != c.code {
-			t.Errorf("ValidateKeywords(%.20q) = %q, %v; want %q, code %q", c.in, got, err, c.want, c.code)
+			t.Errorf("ValidateKeywords(%.20q) = %.30q, %v; want %.30q, code %q", c.in, got, err, c.want, c.code)
 		}
 	}
 }
 
 // Whatever comes in, what is accepted is clean: valid UTF-8, no control
-// characters, bounded, trimmed, never blank.
+// characters, bounded by what is searched, trimmed, never blank, and the
+// words of what came in, in order.
 func FuzzValidateKeywords(f *testing.F) {
-	for _, s := range []string{"postgres", " a  b ", "\x00", "\x1b[31m", "\xff", strings.Repeat("é", 200), "\u2028"} {
+	for _, s := range []string{"postgres", " a  b ", "\x00", "\x1b[31m", "\xff", strings.Repeat("é", 200), "\u2028", "a\r\nb\tc", strings.Repeat("ab ", 700)} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
@@ -45,8 +55,9 @@ func FuzzValidateKeywords(f *testing.F) {
 			}
 			return
 		}
-		if got == "" || len(got) > MaxKeywordsBytes || !utf8.ValidString(got) ||
-			strings.IndexFunc(got, unicode.IsControl) >= 0 || strings.TrimSpace(got) != got {
+		if got == "" || len(got) > SearchedKeywordsBytes || !utf8.ValidString(got) ||
+			strings.IndexFunc(got, unicode.IsControl) >= 0 || strings.TrimSpace(got) != got ||
+			!strings.HasPrefix(strings.Join(strings.Fields(in), " "), got) {
 			t.Fatalf("ValidateKeywords(%q) accepted %q", in, got)
 		}
 	})

@@ -136,9 +136,10 @@ func NewHTTPServer(handler http.Handler, t Timeouts, errorLog *log.Logger) *http
 	}
 }
 
-// Input bounds.
+// Input bounds. A URL holds the longest keywords taken
+// (mcpdir.MaxKeywordsBytes) percent-encoded, three bytes a byte.
 const (
-	MaxURLBytes  = 8 << 10
+	MaxURLBytes  = 3*mcpdir.MaxKeywordsBytes + 1<<10
 	MaxBodyBytes = 1 << 20
 )
 

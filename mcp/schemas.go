@@ -10,7 +10,7 @@ const searchInputSchema = `{
     "keywords": {
       "type": "string",
       "minLength": 1,
-      "description": "What you are looking for: keywords such as \"postgres\", \"github issues\" or \"browser automation\", or a whole sentence describing the task (\"summarise my unread emails every morning\"), in English or another language. Matched by meaning against the names, descriptions, tags and tools of MCP servers. At most 1024 bytes."
+      "description": "What you are looking for: keywords such as \"postgres\", \"github issues\" or \"browser automation\", or a whole sentence describing the task (\"summarise my unread emails every morning\"), in English or another language. Matched by meaning against the names, descriptions, tags and tools of MCP servers. Line breaks count as spaces; at most 8192 bytes, of which the first 2048 are searched."
     },
     "limit": {
       "type": "number",
@@ -320,7 +320,7 @@ const toolsInputSchema = `{
     "keywords": {
       "type": "string",
       "minLength": 1,
-      "description": "What the tool should do, in keywords or a sentence, in English or another language, e.g. \"geocode an address\" or \"create a GitHub issue\". At most 1024 bytes."
+      "description": "What the tool should do, in keywords or a sentence, in English or another language, e.g. \"geocode an address\" or \"create a GitHub issue\". Line breaks count as spaces; at most 8192 bytes, of which the first 2048 are searched."
     },
     "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "How many tools to return."},
     "warnings": {"type": "string", "enum": ["none"], "description": "none: only tools of servers whose tools raised no warning (possible tool poisoning). Nothing is hidden by default."},

@@ -37,15 +37,17 @@ func BenchmarkSearch(b *testing.B) {
 
 // BenchmarkSearchSentences runs the natural-language dev set (testdata/nl.jsonl:
 // paraphrases, questions, multi-constraint asks, other languages, and agent
-// tasks, 40 of them pasted tasks of 60 to 143 words), a task of 30 words
-// and one of 209 words (927 bytes):
+// tasks, 40 of them pasted tasks of 60 to 143 words), a task of 30 words,
+// one of 209 words (927 bytes) and one as long as a search reads (218
+// words in 1,874 bytes):
 //
 //	go test ./search -run '^$' -bench BenchmarkSearchSentences -benchtime 20000x
 func BenchmarkSearchSentences(b *testing.B) {
 	qs := readQueries(b, filepath.Join("testdata", "nl.jsonl"))
 	qs = append(qs,
 		releval.Query{QID: "task-30", Kind: "task-30-words", Query: task30},
-		releval.Query{QID: "task-200", Kind: "task-200-words", Query: task200})
+		releval.Query{QID: "task-200", Kind: "task-200-words", Query: task200},
+		releval.Query{QID: "task-longest", Kind: "task-longest", Query: taskLongest})
 	benchSearch(b, qs, false)
 }
 
@@ -53,8 +55,8 @@ func BenchmarkSearchSentences(b *testing.B) {
 const task30 = "Every morning, look through the open pull requests in our GitHub repository, summarise what changed in " +
 	"each of them and post the digest to the engineering team's Slack channel before standup"
 
-// task200 is a task of 209 words, pasted as people paste them: within the
-// 1,024 bytes a search takes.
+// task200 is a task of 209 words in 927 bytes, pasted as people paste
+// them.
 const task200 = "Hi team, quick one for the bot. We run a small shop on Shopify and our stock of tea, cups and pots is kept " +
 	"in a Google sheet that Sam and I edit by hand. Each day a few orders come in, and we lose track of what is left. " +
 	"Last week we sold out of green tea and did not know for two days. Can you set up a job that reads new orders from " +
@@ -64,6 +66,27 @@ const task200 = "Hi team, quick one for the bot. We run a small shop on Shopify 
 	"clients. If an order is refunded, put the items back. At the end of each week, make a short report of what sold, " +
 	"what ran low and what we need to buy, and post it to the team channel on Friday at five. Thanks a lot, and ask me " +
 	"if you need a key or a login."
+
+// taskLongest is a task of 218 words in 1,874 bytes, line breaks and all:
+// as long as a search reads (mcpdir.SearchedKeywordsBytes), in long words.
+const taskLongest = "Context: our observability platform ingests application telemetry from seventeen Kubernetes clusters " +
+	"distributed across three cloud providers.\n\nObjective: investigate intermittent latency regressions affecting the " +
+	"checkout microservice since yesterday's deployment, correlating distributed traces, Prometheus metrics and " +
+	"structured application logs.\n\nRequirements:\n- retrieve OpenTelemetry traces whose duration exceeds two " +
+	"seconds, grouped by endpoint and downstream dependency;\n- compare Grafana dashboards for CPU throttling, memory " +
+	"pressure and garbage collection pauses before and after the deployment;\n- query Elasticsearch for exceptions, " +
+	"timeouts and connection resets emitted by payment-gateway, inventory-reservation and notification-dispatcher " +
+	"services;\n- inspect Kubernetes events, pod restarts, horizontal autoscaler decisions and node conditions within " +
+	"the production namespaces;\n- summarise database slow-query statistics from PostgreSQL replicas, including lock " +
+	"contention, sequential scans and connection pool saturation;\n- check Sentry for newly introduced regressions " +
+	"attributed to the responsible release, with stack traces and affected customers;\n- produce a chronological " +
+	"incident timeline with hypotheses ranked by supporting evidence.\n\nConstraints: strictly read-only access; never " +
+	"restart workloads, modify deployments, acknowledge alerts or silence PagerDuty incidents. Redact customer " +
+	"identifiers, authentication tokens and personally identifiable information from every excerpt. Deliver findings " +
+	"as a Markdown report attached to the Jira ticket, notifying the platform engineering channel on Slack afterwards, " +
+	"alongside recommended remediation, monitoring improvements, alerting thresholds, capacity adjustments, rollback " +
+	"considerations, ownership assignments, communication templates and follow-up verification checklists for " +
+	"everybody involved."
 
 // benchSearch asks the queries in turn; with facets, counting the facets of
 // every match as REST search does.
@@ -388,7 +411,8 @@ func BenchmarkPrunePrior(b *testing.B) {
 	if os.Getenv("MCPDIR_BENCH_SENTENCES") != "" {
 		qs = append(readQueries(b, filepath.Join("testdata", "nl.jsonl")),
 			releval.Query{QID: "task-30", Kind: "task-30-words", Query: task30},
-			releval.Query{QID: "task-200", Kind: "task-200-words", Query: task200})
+			releval.Query{QID: "task-200", Kind: "task-200-words", Query: task200},
+			releval.Query{QID: "task-longest", Kind: "task-longest", Query: taskLongest})
 	}
 	scale := 1
 	if s := os.Getenv("MCPDIR_BENCH_SCALE"); s != "" {

@@ -109,7 +109,7 @@ func TestOpenAPIDescribesTheServer(t *testing.T) {
 		{"GET", "/api/open/v1/servers/{id}", "00000000-0000-5000-8000-000000000000", "", []string{"Authorization", "Bearer " + key}, 404},
 		{"GET", "/api/open/v1/servers/{id}", "not-an-id", "", []string{"Authorization", "Bearer " + key}, 400},
 		{"GET", "/api/open/v1/servers/{id}", starterID, "", nil, 401},
-		{"GET", "/api/open/v1/search", "?keywords=" + strings.Repeat("a", 9000), "", nil, 414},
+		{"GET", "/api/open/v1/search", "?keywords=" + strings.Repeat("a", 3*mcpdir.MaxKeywordsBytes+1024), "", nil, 414},
 		{"POST", "/api/open/mcp", "", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_mcp","arguments":{"keywords":"github"}}}`, []string{"Authorization", "Bearer " + key, "Accept", "application/json"}, 200},
 		{"POST", "/api/open/mcp", "", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, []string{"Authorization", key}, 200},
 		{"POST", "/api/open/mcp", "", `{"jsonrpc":`, []string{"Authorization", "Bearer " + key}, 400},

@@ -6,11 +6,11 @@ import (
 	"unicode/utf8"
 )
 
-// Query bounds: longer queries are cut, not refused (the HTTP layer
-// validates; the index only protects itself). A pasted task of 200 words
-// fits.
+// Query bounds: longer queries are cut, not refused (mcpdir.ValidateKeywords
+// cuts what the interfaces take to the same bytes; the index only protects
+// itself). A pasted task of 200 words fits.
 const (
-	maxQueryBytes = 1024
+	maxQueryBytes = 2048
 	maxQueryWords = 200
 )
 
