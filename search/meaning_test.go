@@ -327,6 +327,8 @@ func TestSmallTalkInATermIsMeant(t *testing.T) {
 		entry("home-assistant-mcp", "Control Home Assistant lights, switches and climate", 0),
 		entry("access-review-mcp", "Run access reviews and certification campaigns for your apps", 0),
 		entry("team-calendar", "Share a calendar with your assistant and team", 0),
+		entry("telegram-bot-mcp", "Publish and search messages in Telegram channels through your Telegram bot", 0),
+		entry("repo-map", "A structural map of a code repository for navigating large codebases", 0),
 	))
 	s := x.searcher()
 	defer x.searchers.Put(s)
@@ -339,6 +341,10 @@ func TestSmallTalkInATermIsMeant(t *testing.T) {
 		{"which access reviews of our apps are overdue", "access", true},
 		{"give my assistant access to the team calendar", "assistant", false},
 		{"give my assistant access to the team calendar", "access", false},
+		// "The bot" of a sentence is the asker's agent; a Telegram bot is
+		// what is asked for.
+		{"help the bot find its way around a huge code repository", "bot", false},
+		{"post the release notes through our telegram bot", "bot", true},
 	} {
 		s.parse(x, tc.query)
 		kept := slices.ContainsFunc(s.parser.Clauses, func(c lexicon.Clause) bool { return c.Word == tc.word })
@@ -348,5 +354,6 @@ func TestSmallTalkInATermIsMeant(t *testing.T) {
 	}
 	wantFirst(t, x, []struct{ query, first string }{
 		{"control my lights and thermostat through home assistant", "home-assistant-mcp"},
+		{"help the bot find its way around a huge code repository", "repo-map"},
 	})
 }
