@@ -70,6 +70,7 @@ func TestStem(t *testing.T) {
 		{"databases", "database"}, {"forecasts", "forecasting"}, {"diagrams", "diagram"},
 		{"payments", "payment"}, {"coding", "code"}, {"kubernets", "kubernetes"},
 		{"accountant", "accounting"}, {"conversions", "conversion"}, {"presentations", "presentation"},
+		{"executives", "executive"}, {"executes", "execution"},
 	} {
 		if a, b := Stem(pair[0]), Stem(pair[1]); a != b {
 			t.Errorf("stem(%q) = %q, stem(%q) = %q, want equal", pair[0], a, pair[1], b)
@@ -79,7 +80,7 @@ func TestStem(t *testing.T) {
 	for _, pair := range [][2]string{
 		{"accounting", "account"}, {"marketing", "market"}, {"securities", "security"},
 		{"conversion", "conversation"}, {"terminal", "termination"}, {"internal", "international"},
-		{"authorization", "author"}, {"experiment", "experience"},
+		{"authorization", "author"}, {"experiment", "experience"}, {"executive", "execute"},
 	} {
 		if a, b := Stem(pair[0]), Stem(pair[1]); a == b {
 			t.Errorf("stem(%q) = stem(%q) = %q, want them apart", pair[0], pair[1], a)
