@@ -2,6 +2,7 @@ package search
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -181,6 +182,36 @@ func TestEverydayWordsServersAreFor(t *testing.T) {
 	for _, q := range []string{"umbrella", "butterfly", "breakfast", "sandwich", "yellow"} {
 		if res := x.Search(q, 10); res.Total != 0 {
 			t.Errorf("%q answers %v", q, names(res))
+		}
+	}
+}
+
+// TestAWholeTermIsMeantInItsSense checks, on the starter directory, that a
+// keyword query that is as a whole a term entries use ("execute python",
+// "payment processing") reads every word of it in the term's sense, also
+// where one of its words asks for the concept alone: "python" of "execute
+// python" is code to run, not the language MySQL's server is written in
+// ("…run SQL through a Python server" came first), and "processing" of
+// "payment processing" is not any processing.
+func TestAWholeTermIsMeantInItsSense(t *testing.T) {
+	x := starterIndex(t)
+	for _, tc := range []struct {
+		query string
+		top   []string // each among the first three
+		not   string   // not among them
+	}{
+		{"execute python", []string{"io.github.e2b-dev/mcp-server", "io.github.formulahendry/mcp-server-code-runner"}, "io.github.designcomputer/mysql_mcp_server"},
+		{"payment processing", []string{"io.github.stripe/agent-toolkit", "io.github.paypal/agent-toolkit"}, ""},
+	} {
+		res := x.Search(tc.query, 10)
+		top := names(res)[:min(3, len(res.Hits))]
+		for _, want := range tc.top {
+			if !slices.Contains(top, want) {
+				t.Errorf("%q: first three %v, want %s among them", tc.query, top, want)
+			}
+		}
+		if tc.not != "" && slices.Contains(top, tc.not) {
+			t.Errorf("%q: first three %v, want no %s", tc.query, top, tc.not)
 		}
 	}
 }

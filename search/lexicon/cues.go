@@ -11,7 +11,7 @@ import "slices"
 // written and with its foreign words glossed ("wetter morgen" reads as
 // "weather morgen"), so that a German query finds the weather concept.
 func (p *Parser) findCues() {
-	p.seq, p.seqCues, p.seqWords, p.named = p.seq[:0], p.seqCues[:0], p.seqWords[:0], p.named[:0]
+	p.seq, p.seqCues, p.seqWords, p.named, p.whole = p.seq[:0], p.seqCues[:0], p.seqWords[:0], p.named[:0], ""
 	for _, i := range p.content {
 		p.seq = append(p.seq, p.words[i].stem)
 		p.seqCues = append(p.seqCues, p.words[i].cues)
@@ -66,10 +66,13 @@ func (p *Parser) findCues() {
 	// Except for a word of a term people ask with whose own senses no other
 	// word of the query shares: it is meant as the term means it ("memo" of
 	// "turn my voice memo into text" is a recording, not a Word memo).
+	// Nor where the term is the whole of a keyword query: every word of
+	// it is meant in the term's sense ("python" of "execute python" is code
+	// to run, not the language a MySQL server is written in).
 	for i := range p.words {
 		w := &p.words[i]
 		for _, c := range w.phrased {
-			if p.asked(c) && !(slices.Contains(w.asked, c) && p.senseApart(i)) {
+			if c != p.whole && p.asked(c) && !(slices.Contains(w.asked, c) && p.senseApart(i)) {
 				continue
 			}
 			if !slices.ContainsFunc(w.concepts, func(n named) bool { return n.concept == c }) {
@@ -182,6 +185,9 @@ func (p *Parser) markConcepts(seq []string, cues []*stemCues, words []span) {
 			}
 			if !slices.Contains(p.named, c.to) {
 				p.named = append(p.named, c.to)
+			}
+			if n >= 2 && n == len(p.content) && !p.Sentence {
+				p.whole = c.to
 			}
 			for _, q := range p.at[:n] {
 				for j := words[q].from; j < words[q].to; j++ {

@@ -84,6 +84,7 @@ type Parser struct {
 	seqCues  []*stemCues // the cues starting with each stem of seq
 	seqWords []span      // the words each stem of seq stands for
 	named    []string    // the concepts whose entries' terms the query has
+	whole    string      // the concept of an entry term that is the whole query, if one is
 	key      []byte      // a clause's cache key or a joined word, built here
 	at       [maxCueWords]int
 	set      stemSet // the stems cues are matched in
@@ -224,8 +225,8 @@ func (p *Parser) parse(q string) bool {
 	}
 	p.content = content
 	p.joinCompounds()
-	p.findCues()
 	p.Sentence = p.isSentence(foreign)
+	p.findCues()
 	if !p.Sentence {
 		p.keepBorneOut()
 	}
