@@ -77,6 +77,20 @@ func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
 	if blender := rank(got, "io.github.ahujasid/blender-mcp"); min(rank(got, "io.github.e2b-dev/mcp-server"), rank(got, "io.github.formulahendry/mcp-server-code-runner")) > blender {
 		t.Errorf("run python code: %v, want a code runner above Blender", got)
 	}
+	// A tool is of its server's concepts, though its own words do not
+	// name them: "create issue" asks GitHub's "Open an issue", which ranked
+	// below "Search GitHub repositories" when only the latter was of
+	// GitHub's concept.
+	for _, q := range []string{"create issue", "create github issue", "open a github issue"} {
+		r := x.FindTools(mcpdir.Query{Text: q, Limit: 10})
+		if len(r.Hits) == 0 || r.Hits[0].Tool.Name != "create_issue" || r.Hits[0].Server.Name != "io.github.modelcontextprotocol/server-github" {
+			var first []string
+			for _, h := range r.Hits[:min(3, len(r.Hits))] {
+				first = append(first, h.Server.Name+" "+h.Tool.Name)
+			}
+			t.Errorf("%q tools: %v, want GitHub's create_issue first", q, first)
+		}
+	}
 	got = servers("postgres")
 	mongo := rank(got, "io.github.mongodb-js/mongodb-mcp-server")
 	for _, pg := range []string{"io.github.modelcontextprotocol/server-postgres", "io.github.crystaldba/postgres-mcp", "io.github.neondatabase-labs/mcp-server-neon"} {

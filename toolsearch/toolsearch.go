@@ -1,8 +1,9 @@
 // Package toolsearch finds tools across the directory's servers: every tool
 // a server offers (mcpdir.Entry.OfferedTools) is a document of its own in an
 // index of the same engine and meaning layer as servers' — its name, title
-// and words first, its parameters' names below them, its server's name and
-// brief below all — kept beside the servers' index as entries are written.
+// and words first, its parameters' names and its server's name and title
+// below them, its server's brief below all — kept beside the servers' index
+// as entries are written.
 package toolsearch
 
 import (
@@ -133,7 +134,9 @@ func document(server *mcpdir.Entry, t mcpdir.Tool) *mcpdir.Entry {
 		Name:  t.Name,
 		Title: t.Title,
 		Brief: t.Description,
-		Tags:  parameters(t.InputSchema),
+		// Its server's name and title are the tool's own: a tool is of
+		// the concepts they name ("Open an issue" of GitHub is GitHub's).
+		Tags: append(parameters(t.InputSchema), short, server.Title),
 		// The server's words come below the tool's.
 		Description: strings.TrimSpace(short + ". " + server.Title + ". " + server.Brief),
 		Popularity:  server.Popularity,
