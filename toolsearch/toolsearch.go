@@ -137,8 +137,8 @@ func document(server *mcpdir.Entry, t mcpdir.Tool) *mcpdir.Entry {
 		// Its server's name and title are the tool's own: a tool is of
 		// the concepts they name ("Open an issue" of GitHub is GitHub's).
 		Tags: append(parameters(t.InputSchema), short, server.Title),
-		// The server's words come below the tool's.
-		Description: strings.TrimSpace(short + ". " + server.Title + ". " + server.Brief),
+		// The server's brief comes below all.
+		Description: server.Brief,
 		Popularity:  server.Popularity,
 		IsOfficial:  server.IsOfficial,
 		IsVerified:  server.IsVerified,
