@@ -30,20 +30,17 @@ func TestPastedTaskIsAnswered(t *testing.T) {
 	if len(spaced) <= 1024 || len(spaced) > mcpdir.SearchedKeywordsBytes {
 		t.Fatalf("the task is %d bytes", len(spaced))
 	}
-	rest := func(keywords string) (body struct {
+	type echoed struct {
 		searchBody
 		Keywords string `json:"keywords"`
-	}) {
+	}
+	rest := func(keywords string) echoed {
 		t.Helper()
 		resp := get(t, s.URL+"/api/open/v1/search?keywords="+url.QueryEscape(keywords), "Bearer "+key)
 		if resp.StatusCode != 200 {
 			t.Fatalf("%.40q…: status %d", keywords, resp.StatusCode)
 		}
-		body = decode[struct {
-			searchBody
-			Keywords string `json:"keywords"`
-		}](t, resp)
-		return body
+		return decode[echoed](t, resp)
 	}
 	names := func(b searchBody) (out []string) {
 		for _, d := range b.Data {
