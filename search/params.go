@@ -60,6 +60,10 @@ type Params struct {
 	// "play music" on that word alone. (As strict in a sentence, it cost
 	// the agent tasks of the check half 0.631 → 0.623.)
 	Weak, Sense, SenseKeywords float32
+	// Reverse is the factor of an entry that has a direction pair of the
+	// query the other way round and not the pair ("text to image" for
+	// "image to text"): it converts the other way.
+	Reverse float32
 	// An entry ranks only when it answers the query (the tail stops): its
 	// coverage of the query is at least FloorCover times the best entry's,
 	// and its score at least FloorScore times the best score.
@@ -93,6 +97,7 @@ func DefaultParams() Params {
 		Weak:          0.5,
 		Sense:         0.75,
 		SenseKeywords: 0.4,
+		Reverse:       0.5,
 		FloorScore:    0.1,
 		Lexicon: lexicon.Params{
 			Stem: 0.95, Synonym: 0.9, Prefix: 0.512, Typo: 0.48,

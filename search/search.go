@@ -121,9 +121,14 @@ type searcher struct {
 	candidate [window / 64]uint64
 	// strong marks the window offsets the current clause touched by an
 	// expansion that is not weak (lexicon.Expansion.Weak).
-	strong   [window / 64]uint64
-	byIDF    []int
-	optional []bool
+	strong [window / 64]uint64
+	// reversed and forward mark, while the query has a direction pair
+	// (lexicon.Clause.Reverse), the window offsets that have a pair the
+	// other way round, and the pair itself.
+	reversed, forward [window / 64]uint64
+	pairsOn           bool
+	byIDF             []int
+	optional          []bool
 	// sense holds, while the query has sensed words (lexicon.Clause.Sensed),
 	// what each entry of the window lost to those it matched in another
 	// sense, and the concepts of the specific words it matched: an entry
@@ -333,6 +338,16 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			}
 		}
 	}
+	// The pairs the other way round come last, after every clause that
+	// makes an entry a candidate, as a clause of their own: they only mark
+	// the candidates that have them (endReverse).
+	s.pairsOn = false
+	for ci := range s.parser.Clauses {
+		for _, t := range s.parser.Clauses[ci].Reverse {
+			s.cursors = append(s.cursors, cursor{b: x.terms[t].postings, weight: 1, clause: reverseClause, optional: true, weak: true, norms: &s.norms[0]})
+			s.pairsOn = true
+		}
+	}
 	for i := range s.cursors {
 		s.fill(&s.cursors[i], 0, 0, x.liveBits) // decode the first posting
 	}
@@ -385,7 +400,11 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			for ; i < len(s.cursors) && s.cursors[i].clause == ci; i++ {
 				s.fill(&s.cursors[i], base, end, x.liveBits)
 			}
-			s.endClause(&s.parser.Clauses[ci], &x.params)
+			if ci == reverseClause {
+				s.endReverse()
+			} else {
+				s.endClause(&s.parser.Clauses[ci], &x.params)
+			}
 		}
 		for _, off := range s.touched[:s.nTouched] {
 			a := &s.acc[off]
@@ -397,6 +416,14 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 					sc, idf, weight = sc+sa.score, idf+sa.idf, weight+sa.weight
 				}
 				s.sense[off] = senseAcc{}
+			}
+			if s.pairsOn {
+				bit := uint64(1) << (off % 64)
+				if s.reversed[off/64]&^s.forward[off/64]&bit != 0 {
+					sc *= x.params.Reverse
+				}
+				s.reversed[off/64] &^= bit
+				s.forward[off/64] &^= bit
 			}
 			if idf < need {
 				continue
@@ -609,6 +636,24 @@ func (s *searcher) endClause(c *lexicon.Clause, p *Params) {
 	}
 	for _, off := range s.inClause[:s.nIn] {
 		s.strong[off/64] = 0
+		if c.Bonus && s.pairsOn {
+			s.forward[off/64] |= 1 << (off % 64)
+		}
+	}
+	s.nIn = 0
+}
+
+// reverseClause is the clause number of the cursors of direction pairs the
+// other way round (lexicon.Clause.Reverse).
+const reverseClause = -1
+
+// endReverse marks the candidates of the window that have a direction pair
+// of the query the other way round: unless they also have the pair, they
+// convert the other way ("text to image" of "image to text").
+func (s *searcher) endReverse() {
+	for _, off := range s.inClause[:s.nIn] {
+		s.tf[off] = 0
+		s.reversed[off/64] |= 1 << (off % 64)
 	}
 	s.nIn = 0
 }

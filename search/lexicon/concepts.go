@@ -273,6 +273,8 @@ const (
 	towardNone direction = iota
 	towardTo
 	towardFrom
+	// towardUnsaid: stop words that say no way ("images by text prompts").
+	towardUnsaid
 )
 
 func directionOf(w string) direction {

@@ -10,10 +10,11 @@ import "slices"
 // reuses its buffers: one goroutine at a time.
 type Reader struct {
 	stems    stemCache
-	seq      []string  // the stems of the field being read
-	words    []string  // and its words, as written
-	concepts []string  // the entry's concepts, once for each cue found
-	lang     *language // the entry's language, nil for English
+	seq      []string    // the stems of the field being read
+	words    []string    // and its words, as written
+	toward   []direction // and the way said before each ("to" of "speech to text")
+	concepts []string    // the entry's concepts, once for each cue found
+	lang     *language   // the entry's language, nil for English
 	// Lang is the language the entry is written in, by its words or its
 	// script (see Begin).
 	Lang Lang
@@ -52,11 +53,17 @@ func (r *Reader) Field(text string, cues bool, add func(w string)) int {
 	}
 	var pw phraseWindow
 	n := 0
-	r.seq, r.words = r.seq[:0], r.words[:0]
+	r.seq, r.words, r.toward = r.seq[:0], r.words[:0], r.toward[:0]
+	toward := towardNone
 	Tokenize(text, func(w string, part bool) {
 		if stopWords[w] || r.lang != nil && r.lang.stop[w] {
 			if !part {
 				pw.stop(w)
+				if d := directionOf(w); d != towardNone && (toward == towardNone || toward == towardUnsaid) {
+					toward = d
+				} else if toward == towardNone {
+					toward = towardUnsaid
+				}
 			}
 			return
 		}
@@ -66,6 +73,10 @@ func (r *Reader) Field(text string, cues bool, add func(w string)) int {
 		if cues && !part {
 			r.seq = append(r.seq, r.stems.of(w))
 			r.words = append(r.words, w)
+			r.toward = append(r.toward, toward)
+		}
+		if !part {
+			toward = towardNone
 		}
 		if !part {
 			n++
@@ -87,8 +98,10 @@ func (r *Reader) Field(text string, cues bool, add func(w string)) int {
 		if sc == nil {
 			continue
 		}
-		matchCues(sc.concept, sc.conceptSigs, r.seq, &r.set, i, false, &r.at, func(c *cue, _ int) {
-			r.concepts = append(r.concepts, c.to)
+		matchCues(sc.concept, sc.conceptSigs, r.seq, &r.set, i, false, &r.at, func(c *cue, n int) {
+			if r.saidAs(c, n) {
+				r.concepts = append(r.concepts, c.to)
+			}
 		})
 		matchCues(sc.gloss, sc.glossSigs, r.seq, &r.set, i, false, &r.at, func(c *cue, _ int) {
 			if !c.glosses(r.words[i]) {
@@ -100,6 +113,23 @@ func (r *Reader) Field(text string, cues bool, add func(w string)) int {
 		})
 	}
 	return n
+}
+
+// saidAs reports whether the field's words a term matched, at r.at[:n],
+// go the way the term says (see direction): "image to text" is not
+// "images by text prompts", nor "text to speech" "speech from text". Words
+// side by side go the way of their order ("md-pdf" is Markdown to PDF). A
+// term that says no way matches as its words do.
+func (r *Reader) saidAs(c *cue, n int) bool {
+	if c.toward == towardNone {
+		return true
+	}
+	for k := r.at[0] + 1; k <= r.at[n-1]; k++ {
+		if d := r.toward[k]; d != towardNone {
+			return d == c.toward
+		}
+	}
+	return true
 }
 
 // Concepts calls add with the pseudo-word of each concept of the entry read

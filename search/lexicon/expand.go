@@ -159,13 +159,14 @@ func (p *Parser) newClause(w string) *Clause {
 		p.Clauses = append(p.Clauses, Clause{})
 	}
 	c := &p.Clauses[len(p.Clauses)-1]
-	c.Word, c.Stem, c.Exps, c.Bonus, c.Asked = w, "", c.Exps[:0], false, false
+	c.Word, c.Stem, c.Exps, c.Reverse, c.Bonus, c.Asked = w, "", c.Exps[:0], c.Reverse[:0], false, false
 	c.Known, c.DF, c.NameDF, c.Common, c.Cue, c.Damped, c.Sensed, c.Senses = false, 0, 0, false, false, false, false, 0
 	return c
 }
 
 // addPairClauses adds a bonus clause for each direction pair of the query
-// whose two words are clauses, weighing as their mean.
+// whose two words are clauses, weighing as their mean, with the pair's
+// words the other way round.
 func (p *Parser) addPairClauses() {
 	for _, pair := range p.pairs {
 		a, b, _ := strings.Cut(pair, pairSep)
@@ -176,10 +177,13 @@ func (p *Parser) addPairClauses() {
 		weight := p.params.Pair * (ca.Weight + cb.Weight) / 2
 		c := p.newClause(pair)
 		c.Bonus, c.Weight, c.IDF = true, weight, 0
-		for _, sa := range p.withSynonyms(a) {
-			for _, sb := range p.withSynonyms(b) {
+		for _, sa := range p.pairForms(a) {
+			for _, sb := range p.pairForms(b) {
 				if id, ok := p.v.Term(pairOf(sa, sb)); ok {
 					c.add(id, weightExact)
+				}
+				if id, ok := p.v.Term(pairOf(sb, sa)); ok && sa != sb {
+					c.Reverse = append(c.Reverse, id)
 				}
 			}
 		}
@@ -344,6 +348,22 @@ func (p *Parser) topicality(c *Clause, core int) float64 {
 		}
 	}
 	return (named + 1) / (all + prior)
+}
+
+// pairForms are the words a direction pair's word w is written as: w and
+// its synonyms, each also in the plural ("images to pdf" for "image to
+// pdf") or the singular. The entries' pairs are of words as written.
+func (p *Parser) pairForms(w string) []string {
+	var forms []string
+	for _, f := range p.withSynonyms(w) {
+		forms = append(forms, f)
+		if other, ok := strings.CutSuffix(f, "s"); ok {
+			forms = append(forms, other)
+		} else {
+			forms = append(forms, f+"s")
+		}
+	}
+	return forms
 }
 
 // withSynonyms is w and the other words of its synonym group.

@@ -131,6 +131,11 @@ type Clause struct {
 	// adds to the score of entries that match its words in that order,
 	// and is no part of the query's coverage.
 	Bonus bool
+	// Reverse, of a direction pair's clause, are the index words of the
+	// pair the other way round ("markdown to pdf" of "pdf to markdown"):
+	// an entry that has one of them and not the pair converts the other
+	// way, and ranks below those that do not (search.Params.Reverse).
+	Reverse []uint32
 	// Sensed marks a word that names a concept with another word of the
 	// query: its own expansions are weak, the concept's entries strong.
 	Sensed bool
