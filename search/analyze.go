@@ -20,6 +20,7 @@ type analyzed struct {
 	lang  lexicon.Lang
 	doc   doc
 	tie   uint64           // tieKey
+	exact uint32           // exactKey of the name
 	lens  [numFields]uint8 // lenCode of each field's length
 	words [numFields]int   // each field's length in words
 	terms []fieldTerm
@@ -52,6 +53,7 @@ func (a *analyzer) analyze(out *analyzed, e *mcpdir.Entry, p packed.Entry) {
 	out.terms = out.terms[:0]
 	out.doc = doc{nameNext: uint32(head(e.Name))}
 	out.tie = tieKey(e.Popularity, e.Name)
+	out.exact = exactKey(e.Name)
 	out.words = [numFields]int{}
 	publisher, name := splitNamespace(e.Name)
 	a.field(out, fieldName, name)

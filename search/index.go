@@ -104,13 +104,15 @@ type Index struct {
 	packs    []packed.Entry
 	unpacked unpackedCache
 	// priors is each ordinal's prior, langs its entry's language, facets
-	// its facet values and ties its tieKey, kept dense apart from docs: a
-	// search reads them for many candidates (facets for every match when
-	// counted, the tie key for every hit that passes the bar).
+	// its facet values, ties its tieKey and exact its name's exactKey, kept
+	// dense apart from docs: a search reads them for many candidates
+	// (facets for every match when counted, the tie key for every hit that
+	// passes the bar, the exact key for every match of a name typed).
 	priors []float32
 	langs  []lexicon.Lang
 	facets []facetIDs
 	ties   []uint64
+	exact  []uint32
 	// maxPrior is at least every live entry's prior (it is not lowered
 	// when one is removed): ranking leaves out the entries that could not
 	// beat the bar with it.
@@ -287,7 +289,7 @@ func (x *Index) clipPostings() {
 	}
 	// And the arrays by ordinal, which grow as the postings do.
 	x.docs, x.packs, x.priors, x.langs = clipped(x.docs), clipped(x.packs), clipped(x.priors), clipped(x.langs)
-	x.facets, x.ties, x.terms = clipped(x.facets), clipped(x.ties), clipped(x.terms)
+	x.facets, x.ties, x.exact, x.terms = clipped(x.facets), clipped(x.ties), clipped(x.exact), clipped(x.terms)
 }
 
 // clipped is s in an array of its length when appending left much spare.
@@ -326,6 +328,7 @@ func (x *Index) add(a *analyzed) {
 	x.packs = append(x.packs, a.pack)
 	x.facets = append(x.facets, x.internFacets(a.entry))
 	x.ties = append(x.ties, a.tie)
+	x.exact = append(x.exact, a.exact)
 	prior := x.prior(&a.doc, a.entry)
 	x.priors = append(x.priors, prior)
 	x.maxPrior = max(x.maxPrior, prior)
@@ -427,6 +430,7 @@ func (x *Index) compactIfWorthIt() {
 		x.langs[n] = x.langs[i]
 		x.facets[n] = x.facets[i]
 		x.ties[n] = x.ties[i]
+		x.exact[n] = x.exact[i]
 		n++
 	}
 	clear(x.docs[n:])
@@ -439,6 +443,7 @@ func (x *Index) compactIfWorthIt() {
 	x.langs = x.langs[:n]
 	x.facets = x.facets[:n]
 	x.ties = x.ties[:n]
+	x.exact = x.exact[:n]
 	x.liveBits = make([]uint64, (n+63)/64)
 	for d := range n {
 		x.liveBits[d/64] |= 1 << (d % 64)

@@ -64,6 +64,9 @@ type Params struct {
 	// query the other way round and not the pair ("text to image" for
 	// "image to text"): it converts the other way.
 	Reverse float32
+	// ExactName is the factor of an entry whose name is the query as
+	// typed (see queryExactKey).
+	ExactName float32
 	// An entry ranks only when it answers the query (the tail stops): its
 	// coverage of the query is at least FloorCover times the best entry's,
 	// and its score at least FloorScore times the best score.
@@ -98,6 +101,7 @@ func DefaultParams() Params {
 		Sense:         0.75,
 		SenseKeywords: 0.4,
 		Reverse:       0.5,
+		ExactName:     8,
 		FloorScore:    0.1,
 		Lexicon: lexicon.Params{
 			Stem: 0.95, Synonym: 0.9, Prefix: 0.512, Typo: 0.48,

@@ -74,6 +74,7 @@ func (x *Index) find(q mcpdir.Query, limit int) mcpdir.SearchResult {
 		s.facets.reset(len(x.facetSets))
 	}
 	var res mcpdir.SearchResult
+	s.exact = queryExactKey(q.Text)
 	if x.live > 0 && !s.filter.none && s.parse(x, q.Text) {
 		s.computeNorms(x)
 		res = s.rank(x, limit)
@@ -153,6 +154,9 @@ type searcher struct {
 	// the chatty words of a long query (lexicon.Clause.Damped).
 	norms    [2]normTable
 	normsFor [numFields + 2]int64
+	// exact is the query's exactKey: the entries named as it is typed rank
+	// first.
+	exact uint32
 	// The query's filter, and its facet counts when asked.
 	filter     filter
 	withFacets bool
@@ -430,6 +434,9 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			}
 			best = max(best, idf)
 			d := base + uint32(off)
+			if s.exact != 0 && x.exact[d] == s.exact {
+				sc *= x.params.ExactName
+			}
 			if s.filter.active && !s.filter.match(&x.facets[d], x.facetValues(x.facets[d].set)) {
 				continue
 			}
@@ -469,7 +476,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 	// The tail stops before the leading hits are chosen, so that a hit
 	// past the floor takes no answering one's place, and what a search
 	// answers is the same whatever its limit.
-	answering, all := x.floor(s.best, best, s.bar)
+	answering, all := x.floor(s.best, best, s.bar, s.exact)
 	if all && len(answering) < total {
 		total = len(answering)
 		if s.withFacets { // the facets count what the search answers
@@ -501,7 +508,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 // filters hs in place. The matches not among hs scored at most bar: all
 // reports whether none of them can answer, so that kept holds every match
 // that does.
-func (x *Index) floor(hs []hit, cover, bar float32) (kept []hit, all bool) {
+func (x *Index) floor(hs []hit, cover, bar float32, exact uint32) (kept []hit, all bool) {
 	p := &x.params
 	if len(hs) == 0 || p.FloorCover <= 0 && p.FloorScore <= 0 {
 		return hs, false
@@ -512,7 +519,14 @@ func (x *Index) floor(hs []hit, cover, bar float32) (kept []hit, all bool) {
 			top = i
 		}
 	}
-	minCover, minScore := p.FloorCover*cover*(1-1e-6), p.FloorScore*hs[top].score
+	// The floor is a share of the first score as the entry's words earn
+	// it: an entry named as the query is typed ranks first, and does not
+	// raise the floor of the others.
+	topScore := hs[top].score
+	if exact != 0 && x.exact[hs[top].doc] == exact {
+		topScore /= p.ExactName
+	}
+	minCover, minScore := p.FloorCover*cover*(1-1e-6), p.FloorScore*topScore
 	kept = hs[:0]
 	for i, h := range hs {
 		if i == top || h.idf >= minCover && h.score >= minScore {
