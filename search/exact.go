@@ -55,3 +55,42 @@ func queryExactKey(q string) uint32 {
 	}
 	return exactKey(q)
 }
+
+// addressName is the name of the package or repository a pasted address
+// is the page of ("https://www.npmjs.com/package/@notionhq/notion-mcp-server",
+// "pypi.org/project/mcp-server-fetch/", "https://github.com/owner/repo"):
+// a directory is searched by its entries' names, and an address's words
+// ("https", "www", "project") are none of theirs. It is "" for anything
+// else.
+func addressName(q string) string {
+	q = strings.TrimSpace(q)
+	if strings.ContainsAny(q, " \t\r\n") {
+		return ""
+	}
+	if _, rest, ok := strings.Cut(q, "://"); ok {
+		q = rest
+	}
+	if i := strings.IndexAny(q, "?#"); i >= 0 {
+		q = q[:i]
+	}
+	host, path, _ := strings.Cut(q, "/")
+	seg := strings.FieldsFunc(path, func(r rune) bool { return r == '/' })
+	switch strings.TrimPrefix(strings.ToLower(host), "www.") {
+	case "npmjs.com":
+		if len(seg) >= 3 && seg[0] == "package" && strings.HasPrefix(seg[1], "@") {
+			return seg[1] + "/" + seg[2]
+		}
+		if len(seg) >= 2 && seg[0] == "package" {
+			return seg[1]
+		}
+	case "pypi.org":
+		if len(seg) >= 2 && seg[0] == "project" {
+			return seg[1]
+		}
+	case "github.com", "gitlab.com", "codeberg.org", "bitbucket.org":
+		if len(seg) >= 2 {
+			return seg[0] + "/" + strings.TrimSuffix(seg[1], ".git")
+		}
+	}
+	return ""
+}

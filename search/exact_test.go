@@ -8,10 +8,10 @@ import (
 	"github.com/mcpdir/mcpdir"
 )
 
-// TestANameTypedIsThatEntry: a package's name typed as the query answers
-// that package first, however many servers say the name's words more
-// often, and the others still answer below it. Words with spaces, and one
-// word, are read as words.
+// TestANameTypedIsThatEntry: a package's name typed as the query, or the
+// address of its page, answers that package first, however many servers say
+// the name's words more often, and the others still answer below it. Words
+// with spaces, and one word, are read as words.
 func TestANameTypedIsThatEntry(t *testing.T) {
 	entries := []*mcpdir.Entry{
 		entry("mcp-server-fetch", "A Model Context Protocol server providing tools to fetch and convert web content", 0),
@@ -31,7 +31,11 @@ func TestANameTypedIsThatEntry(t *testing.T) {
 		{"MCP_Server_Fetch", "mcp-server-fetch"},
 		{"@acme/notion-mcp-server", "@acme/notion-mcp-server"},
 		{"notion-mcp-server", "@acme/notion-mcp-server"}, // the scope is optional
-		{"weather", "open-weather"},                      // one word is a word
+		// a package's page is its name
+		{"https://pypi.org/project/mcp-server-fetch/", "mcp-server-fetch"},
+		{"https://www.npmjs.com/package/@acme/notion-mcp-server", "@acme/notion-mcp-server"},
+		{"github.com/acme/notion-mcp-server", "@acme/notion-mcp-server"},
+		{"weather", "open-weather"}, // one word is a word
 	} {
 		r := x.Search(tc.query, 10)
 		if len(r.Hits) == 0 || r.Hits[0].Entry.Name != tc.first {

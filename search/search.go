@@ -74,8 +74,12 @@ func (x *Index) find(q mcpdir.Query, limit int) mcpdir.SearchResult {
 		s.facets.reset(len(x.facetSets))
 	}
 	var res mcpdir.SearchResult
-	s.exact = queryExactKey(q.Text)
-	if x.live > 0 && !s.filter.none && s.parse(x, q.Text) {
+	text := q.Text
+	if name := addressName(text); name != "" {
+		text = name
+	}
+	s.exact = queryExactKey(text)
+	if x.live > 0 && !s.filter.none && s.parse(x, text) {
 		s.computeNorms(x)
 		res = s.rank(x, limit)
 	}
