@@ -65,6 +65,12 @@ const askRatio = 2
 // minSentenceTypo is the shortest word of a sentence taken for a typo.
 const minSentenceTypo = 7
 
+// typoFrequency is how much a typo's correction weighs by its frequency
+// against the most frequent correction as near: (df/max)^typoFrequency.
+// Chosen on one sample of typos made of corpus names' words (0, 0.25, 0.5
+// and 1 tried; docs/BENCHMARKS.md).
+const typoFrequency = 0.25
+
 // Typo matching steps in only for words that are rare in the index (found
 // in at most 1 of typoRareness entries, exact, stemmed or as a prefix), and
 // only takes near words typoDominance times as frequent: a rare word next
@@ -595,6 +601,17 @@ func (p *Parser) addTypos(c *Clause, w string, df uint32) {
 			}
 			p.addCand(c, m.ID, weight)
 		}
+	}
+	// Of corrections as near, the more frequent is the likelier meant, as
+	// a spell checker weighs them: "slak" is Slack (in 48 entries) before
+	// ShakerScan (in one), whose name and brief say it more often.
+	maxDF := uint32(0)
+	for _, k := range p.cands {
+		maxDF = max(maxDF, k.df)
+	}
+	for i := range p.cands {
+		k := &p.cands[i]
+		k.Weight *= float32(math.Pow(float64(k.df)/float64(maxDF), typoFrequency))
 	}
 	p.takeCands(c, maxTypoTerms)
 }
