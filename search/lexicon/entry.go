@@ -77,8 +77,6 @@ func (r *Reader) Field(text string, cues bool, add func(w string)) int {
 		}
 		if !part {
 			toward = towardNone
-		}
-		if !part {
 			n++
 			pw.push(w, func(short string, _ int) { add(short) })
 			if r.lang != nil {

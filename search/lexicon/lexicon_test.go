@@ -175,3 +175,32 @@ func TestGlossesAreOfTheirOwnWords(t *testing.T) {
 		}
 	}
 }
+
+// An entry term that says a way is an entry's only where the entry's words
+// go that way: "image to text" (OCR) is not an image generator's "images
+// by text prompts", nor "text to speech" a "speech to text" server's; words
+// side by side go the way of their order.
+func TestEntryTermsGoTheirWay(t *testing.T) {
+	concepts := func(brief string) []string {
+		var r Reader
+		r.Begin("", brief)
+		r.Field(brief, true, func(string) {})
+		var got []string
+		r.Concepts(func(c string) { got = append(got, c) })
+		return got
+	}
+	for _, tc := range []struct {
+		brief, concept string
+		want           bool
+	}{
+		{"Image to text: read the words in screenshots", "§ocr", true},
+		{"Generate images by text prompts with Flux", "§ocr", false},
+		{"Speech to text for meetings", "§speech-to-text", true},
+		{"Speech to text for meetings", "§text-to-speech", false},
+		{"Turn text to speech with natural voices", "§text-to-speech", true},
+	} {
+		if got := slices.Contains(concepts(tc.brief), tc.concept); got != tc.want {
+			t.Errorf("%q: %s is %v, want %v (%v)", tc.brief, tc.concept, got, tc.want, concepts(tc.brief))
+		}
+	}
+}
