@@ -48,6 +48,9 @@ func (x *Index) leading(hs []hit, k, limit int) []hit {
 		x.selectBest(hs, head)
 	}
 	x.sortHits(hs[:head])
+	if x.noCollapse {
+		return hs[:head]
+	}
 	if kept, i := x.collapse(hs, 0, 0, head); kept < collapseTop && i == head && len(hs) > head {
 		if len(hs) > k {
 			x.selectBest(hs[head:], k-head)
@@ -192,6 +195,17 @@ func (x *Index) collapse(hs []hit, kept, i, end int) (int, int) {
 		}
 	}
 	return kept, i
+}
+
+// SetCollapse turns the moving down of near-duplicates on (the default) or
+// off: off for an index whose documents are alternatives to choose from
+// whatever their likeness, as two servers' tools that say "Take a
+// screenshot" are.
+func (x *Index) SetCollapse(on bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.noCollapse = !on
+	x.gen++ // what was kept of earlier searches is dropped
 }
 
 // maxSigDistance is how many of 64 simhash bits near-identical briefs may

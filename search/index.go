@@ -134,6 +134,8 @@ type Index struct {
 	// gen counts the index's changes: what is cached of its words and
 	// statistics holds for one generation.
 	gen uint64
+	// noCollapse leaves near-duplicates where they rank (SetCollapse).
+	noCollapse bool
 	// params are the ranking's weights; paramsGen counts their changes.
 	params    Params
 	paramsGen int64

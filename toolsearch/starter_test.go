@@ -91,6 +91,17 @@ func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
 			t.Errorf("%q tools: %v, want GitHub's create_issue first", q, first)
 		}
 	}
+	// Two servers' tools that do the same are the choice offered, not
+	// forks folded away: Playwright MCP's "Take a screenshot" comes beside
+	// Chrome DevTools', not below Puppeteer's click, fill and hover.
+	r := x.FindTools(mcpdir.Query{Text: "take a screenshot", Limit: 10})
+	var first []string
+	for _, h := range r.Hits[:min(3, len(r.Hits))] {
+		first = append(first, h.Server.Name+" "+h.Tool.Name)
+	}
+	if !slices.Contains(first, "io.github.microsoft/playwright-mcp browser_take_screenshot") {
+		t.Errorf("take a screenshot tools: first %v, want Playwright MCP's browser_take_screenshot among them", first)
+	}
 	got = servers("postgres")
 	mongo := rank(got, "io.github.mongodb-js/mongodb-mcp-server")
 	for _, pg := range []string{"io.github.modelcontextprotocol/server-postgres", "io.github.crystaldba/postgres-mcp", "io.github.neondatabase-labs/mcp-server-neon"} {

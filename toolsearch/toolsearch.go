@@ -52,7 +52,13 @@ type ref struct {
 
 // New returns a tools' index following servers, which must be empty.
 func New(servers Servers) *Index {
-	return &Index{Servers: servers, tools: search.New(), byServer: map[string][]string{}, refs: map[string]ref{}}
+	tools := search.New()
+	// Two servers' tools that do the same are the choice a search for
+	// tools offers, not a server's forks to fold away: "take a screenshot"
+	// lists Playwright's beside Chrome DevTools', above Puppeteer's other
+	// tools. PerServer keeps one server from filling a ten.
+	tools.SetCollapse(false)
+	return &Index{Servers: servers, tools: tools, byServer: map[string][]string{}, refs: map[string]ref{}}
 }
 
 // Upsert adds or replaces servers, and their tools.

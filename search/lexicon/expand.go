@@ -248,9 +248,10 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword, unborne bool) {
 	}
 	// A word that names a concept, or is a word of a concept's term, is a
 	// word, not a typo ("linkedin" is not "linked"); nor is a word of
-	// everyday English, as a spelling checker has it, nor a short word of
-	// a sentence that entries do not have ("unread" is not "unreal").
-	typo := !literal && len(qw.concepts) == 0 && !qw.term && !commonEnglish[w] && (!p.Sentence || len(w) >= minSentenceTypo)
+	// English or a name of a place or person, as a spelling checker has
+	// them ("paris" is not PARI/GP, "cairo" not Cairn), nor a short word
+	// of a sentence that entries do not have ("unread" is not "unreal").
+	typo := !literal && len(qw.concepts) == 0 && !qw.term && !isEnglish(w) && (!p.Sentence || len(w) >= minSentenceTypo)
 	if typo && p.maxDF(c, len(c.Exps)) <= uint32(p.live/typoRareness) {
 		p.addTypos(c, w, p.maxDF(c, len(c.Exps)))
 	}
