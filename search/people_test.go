@@ -215,3 +215,42 @@ func TestAWholeTermIsMeantInItsSense(t *testing.T) {
 		}
 	}
 }
+
+// TestAPlaceIsWhatTheServiceIsFor: a place no entry names, in keywords
+// that name what servers do, is where the service is wanted, not a need
+// of its own: "weather amsterdam" answered nothing (no entry says
+// Amsterdam, and the unknown word weighed as much as "weather"), and
+// "weather cairo" answered Cairn's servers first (a name of a place was
+// taken for a typo). A word that is no place or name stays an unknown word
+// of the query.
+func TestAPlaceIsWhatTheServiceIsFor(t *testing.T) {
+	x := loadIndex(t)
+	for _, tc := range []struct{ query, word string }{
+		{"weather amsterdam", "weather"},
+		{"hotels sydney", "hotel"},
+		{"restaurant lisbon", "restaurant"},
+		// nor a misspelt name of a server: "cairo" is not Cairn
+		{"weather cairo", "weather"},
+	} {
+		r := x.Search(tc.query, 10)
+		if len(r.Hits) == 0 || !strings.Contains(strings.ToLower(r.Hits[0].Entry.Name+" "+r.Hits[0].Entry.Brief), tc.word) {
+			t.Errorf("%q: %d of %d %q, want a %s server first", tc.query, len(r.Hits), r.Total, names(r), tc.word)
+		}
+	}
+	if r := x.Search("weather zorblax", 10); r.Total != 0 {
+		t.Errorf("weather zorblax: %q, want nothing", names(r))
+	}
+}
+
+// TestADenialIsNoSentence: "llm without openai" is keywords that say what
+// is not wanted; its "without" and the word it denies made it a sentence,
+// whose one word left then had to cover more than an entry can, and it
+// answered nothing while "llm" answers a thousand.
+func TestADenialIsNoSentence(t *testing.T) {
+	x := loadIndex(t)
+	for _, q := range []string{"llm without openai", "llm not openai", "chatbot without docker"} {
+		if r := x.Search(q, 10); r.Total == 0 {
+			t.Errorf("%q answers nothing", q)
+		}
+	}
+}

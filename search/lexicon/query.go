@@ -169,7 +169,10 @@ type qword struct {
 	gloss    []string // its English words, if it is a foreign word
 	stop     bool
 	idiom    bool // a word of a stop idiom
-	term     bool // a word of a concept's entry term ("recipe", "air quality")
+	// denial: a denial, or the word it denies (dropDenied), which says
+	// what is not wanted rather than that the query is a sentence
+	denial bool
+	term   bool // a word of a concept's entry term ("recipe", "air quality")
 	// phrased: the concepts of the entry terms of two or more words it is
 	// a word of ("prices" of "stock prices")
 	phrased []string
@@ -286,7 +289,15 @@ func (p *Parser) parse(q string) bool {
 // stop words, or many words (the directory's own: a string of gibberish
 // is no sentence), or is in another language.
 func (p *Parser) isSentence(foreign bool) bool {
-	if len(p.words)-len(p.content) >= 2 || foreign && len(p.words) >= 3 {
+	// A denial and what it denies are no sign of a sentence: "llm without
+	// openai" is keywords.
+	stops := len(p.words) - len(p.content)
+	for i := range p.words {
+		if p.words[i].denial {
+			stops--
+		}
+	}
+	if stops >= 2 || foreign && len(p.words) >= 3 {
 		return true
 	}
 	if len(p.words) < 6 {
@@ -416,6 +427,13 @@ func (p *Parser) dropUnknown() {
 		c := &p.Clauses[i]
 		if !c.Known {
 			if isBigram(c.Word) {
+				continue
+			}
+			// A name of a place or person no entry has, in keywords that
+			// name a concept the directory has ("weather amsterdam",
+			// "hotels sydney"), is what the service is wanted for, not
+			// what it is: it is left out, as a stop word is.
+			if !p.Sentence && !c.Common && isEnglish(c.Word) && p.conceptHere() {
 				continue
 			}
 			share := p.params.Unknown
@@ -601,7 +619,9 @@ func (p *Parser) dropDenied() {
 		}
 		for j := i + 1; j < len(p.words); j++ {
 			if !p.words[j].stop {
-				p.words[j].stop = p.words[i].text == "not" || p.share(j) < deniedShare
+				if p.words[i].text == "not" || p.share(j) < deniedShare {
+					p.words[i].denial, p.words[j].denial, p.words[j].stop = true, true, true
+				}
 				break
 			}
 		}
