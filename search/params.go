@@ -29,8 +29,9 @@ type Params struct {
 	// times log1p(popularity), times Placeholder when its brief and
 	// description say nothing, Republished for a mirror's copy of someone
 	// else's package, Official, Verified, and Down when its latest live
-	// check found its endpoint down. Small on purpose: they order
-	// near-equals and never turn a poor match into a good one.
+	// check found its endpoint down or its record says it is deprecated.
+	// Small on purpose: they order near-equals and never turn a poor match
+	// into a good one.
 	Popularity                                   float32
 	Placeholder, Republished, Official, Verified float32
 	Down                                         float32
@@ -156,13 +157,21 @@ func (x *Index) prior(d *doc, e *mcpdir.Entry) float32 {
 	if e.IsVerified {
 		prior *= float64(p.Verified)
 	}
+	// A server its record says is deprecated (mcpdir.Entry.Deprecated)
+	// weighs as one found down: shown, below the active ones that serve as
+	// well. (The quality set's graders did not grade archived servers
+	// down: not fitted on it.)
+	down := e.Deprecated()
 	if live := e.CheckedLive(); live != nil {
 		switch live.Status {
 		case mcpdir.LiveDown:
-			prior *= float64(p.Down)
+			down = true
 		case mcpdir.LiveUp:
 			prior *= float64(p.Up)
 		}
+	}
+	if down {
+		prior *= float64(p.Down)
 	}
 	if len(e.ToolWarnings) > 0 {
 		warned := p.Warned

@@ -254,3 +254,23 @@ func TestADenialIsNoSentence(t *testing.T) {
 		}
 	}
 }
+
+// TestADeprecatedServerComesAfterItsSuccessor: on the starter directory the
+// archived reference servers (deprecated, as a registry says it) came first
+// for their products, above the maintained servers that replaced them
+// (popularity 60,000 each, from their monorepo, and official too). A
+// deprecated server weighs as one found down.
+func TestADeprecatedServerComesAfterItsSuccessor(t *testing.T) {
+	x := starterIndex(t)
+	for _, tc := range []struct{ query, active, deprecated string }{
+		{"github", "io.github.github/github-mcp-server", "io.github.modelcontextprotocol/server-github"},
+		{"sentry", "io.github.getsentry/sentry-mcp", "io.github.modelcontextprotocol/server-sentry"},
+		{"gitlab", "io.github.zereight/gitlab-mcp", "io.github.modelcontextprotocol/server-gitlab"},
+	} {
+		got := names(x.Search(tc.query, 10))
+		a, d := slices.Index(got, tc.active), slices.Index(got, tc.deprecated)
+		if a < 0 || d < 0 || a > d {
+			t.Errorf("%q: %v, want %s above %s (both listed)", tc.query, got, tc.active, tc.deprecated)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -192,10 +193,17 @@ func TestRequiredFields(t *testing.T) {
 			}
 			seenTool[tool.Name] = true
 		}
-		// ParseRecord keeps unknown fields in Extra, so any here is a typo in
-		// a field name.
+		// ParseRecord keeps unknown fields in Extra, so any here but a
+		// registry's lifecycle status is a typo in a field name.
 		for k := range e.Extra.Map() {
-			t.Errorf("%s: unknown field %q (typo?)", name, k)
+			if k != "registry_status" {
+				t.Errorf("%s: unknown field %q (typo?)", name, k)
+			}
+		}
+		// An archived server is deprecated, as a registry says it (it ranks
+		// below the maintained ones), and only an archived one is.
+		if archived := slices.Contains(e.Tags, "archived"); archived != e.Deprecated() {
+			t.Errorf("%s: tagged archived %v, deprecated %v", name, archived, e.Deprecated())
 		}
 		if e.Popularity < 0 {
 			t.Errorf("%s: negative popularity %d", name, e.Popularity)
