@@ -274,3 +274,25 @@ func TestADeprecatedServerComesAfterItsSuccessor(t *testing.T) {
 		}
 	}
 }
+
+// TestAVersionIsWhatIsWantedOfIt: "python 3.12" put pymcp2221a first and
+// "claude 3.5" OJS's "3.5": a number of one or two digits beside keywords
+// is a version or a count, not what is searched for.
+func TestAVersionIsWhatIsWantedOfIt(t *testing.T) {
+	x := loadIndex(t)
+	for _, tc := range []struct{ query, word string }{
+		{"python 3.12", "python"},
+		{"claude 3.5", "claude"},
+		{"java 17", "java"},
+		{"ubuntu 22.04", "ubuntu"},
+	} {
+		r := x.Search(tc.query, 10)
+		if len(r.Hits) == 0 || !strings.Contains(strings.ToLower(r.Hits[0].Entry.Name+" "+r.Hits[0].Entry.Brief), tc.word) {
+			t.Errorf("%q: %q, want a %s server first", tc.query, names(r), tc.word)
+		}
+	}
+	// A number of more digits is searched for: ISO 20022 is a standard.
+	if r := x.Search("iso 20022", 10); len(r.Hits) == 0 || !strings.Contains(r.Hits[0].Entry.Name+r.Hits[0].Entry.Brief, "20022") {
+		t.Errorf("iso 20022: %q, want an ISO 20022 server first", names(r))
+	}
+}

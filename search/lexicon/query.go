@@ -249,14 +249,24 @@ func (p *Parser) parse(q string) bool {
 	weakFacts := func(f wordFacts) bool { return f.weak || phrased && f.filler }
 	weak := func(w string) bool { return weakFacts(factsOf(w)) }
 	strong := false
+	// A number of one or two digits beside other keywords is a version or
+	// a quantity ("python 3.12", "node 20", "claude 3.5"): what is wanted
+	// of the thing, not the thing; its digits in names and briefs are
+	// others' versions and counts.
+	versioned := false
 	for _, i := range content {
 		strong = strong || !weakFacts(p.words[i].facts)
+		versioned = versioned || !isSmallNumber(p.words[i].text)
 	}
+	versioned = versioned && !p.Sentence
 	p.Clauses = p.Clauses[:0]
 	p.senses = p.senses[:0]
 	for _, i := range content {
 		w := &p.words[i]
 		if strong && weakFacts(w.facts) && (w.facts.weak || len(w.phrased) == 0) {
+			continue
+		}
+		if versioned && isSmallNumber(w.text) {
 			continue
 		}
 		if len(w.parts) > 0 && !w.known {

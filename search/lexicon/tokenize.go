@@ -385,6 +385,11 @@ func isNumber(w string) bool {
 	return true
 }
 
+// isSmallNumber reports whether w is a number of one or two digits.
+func isSmallNumber(w string) bool {
+	return len(w) > 0 && len(w) <= 2 && isDigit(w[0]) && isDigit(w[len(w)-1])
+}
+
 // maxStemCache bounds a stem cache.
 const maxStemCache = 1 << 16
 
