@@ -169,10 +169,8 @@ type qword struct {
 	gloss    []string // its English words, if it is a foreign word
 	stop     bool
 	idiom    bool // a word of a stop idiom
-	// denial: a denial, or the word it denies (dropDenied), which says
-	// what is not wanted rather than that the query is a sentence
-	denial bool
-	term   bool // a word of a concept's entry term ("recipe", "air quality")
+	denial   bool // a denial, or the word it denies (dropDenied): no sign of a sentence
+	term     bool // a word of a concept's entry term ("recipe", "air quality")
 	// phrased: the concepts of the entry terms of two or more words it is
 	// a word of ("prices" of "stock prices")
 	phrased []string
