@@ -223,15 +223,6 @@ func (e *Entry) LiveRemote() (r Remote, ok bool) {
 	return Remote{}, false
 }
 
-// Deprecated reports whether the entry's record says its server is
-// deprecated: a registry's lifecycle status (kept in Extra as
-// "registry_status"), which the official registry shows "with a warning",
-// and the starter directory gives its archived reference servers.
-func (e *Entry) Deprecated() bool {
-	raw, ok := e.Extra.Get("registry_status")
-	return ok && string(raw) == `"`+StatusDeprecated+`"`
-}
-
 // CheckedLive returns the entry's live check when it is of the endpoint a
 // check would connect to now (a check of an endpoint the entry no longer
 // lists says nothing), else nil.

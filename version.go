@@ -18,6 +18,15 @@ const (
 	StatusDeleted    = "deleted"
 )
 
+// Deprecated reports whether the entry's record says its server is
+// deprecated: a registry's lifecycle status (kept in Extra as
+// "registry_status"), which the official registry shows "with a warning",
+// and the starter directory gives its archived reference servers.
+func (e *Entry) Deprecated() bool {
+	raw, ok := e.Extra.Get("registry_status")
+	return ok && string(raw) == `"`+StatusDeprecated+`"`
+}
+
 // ChangeVersion in the change feed: a server's versions changed (Ref is
 // the server's registry name).
 const ChangeVersion = "version"
