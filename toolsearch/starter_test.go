@@ -102,6 +102,16 @@ func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
 	if !slices.Contains(first, "io.github.microsoft/playwright-mcp browser_take_screenshot") {
 		t.Errorf("take a screenshot tools: first %v, want Playwright MCP's browser_take_screenshot among them", first)
 	}
+	// An ask's verb counts: the one tool that deletes a file comes first,
+	// not the Filesystem server's write, move and search (whose server is
+	// of the concept "delete a file" names, where Obsidian's is not).
+	if r := x.FindTools(mcpdir.Query{Text: "delete a file", Limit: 10}); len(r.Hits) == 0 || r.Hits[0].Tool.Name != "delete_file" {
+		var first []string
+		for _, h := range r.Hits[:min(3, len(r.Hits))] {
+			first = append(first, h.Server.Name+" "+h.Tool.Name)
+		}
+		t.Errorf("delete a file tools: first %v, want delete_file", first)
+	}
 	got = servers("postgres")
 	mongo := rank(got, "io.github.mongodb-js/mongodb-mcp-server")
 	for _, pg := range []string{"io.github.modelcontextprotocol/server-postgres", "io.github.crystaldba/postgres-mcp", "io.github.neondatabase-labs/mcp-server-neon"} {
