@@ -14,7 +14,9 @@ import (
 func FuzzSearch(f *testing.F) {
 	for _, q := range []string{"postgres", "kubernets", "k8s", "@scope/mcp-server-postgres", "PostgresMCP",
 		"mcp_server_postgres", "run python code in a sandbox", "zxqv plorbnik", "\xff\xfe", "日本語", strings.Repeat("a", 300),
-		"a b c d e f g h i j k l m n o p", "--", "é́́", "0x1F 2024 v1.2.3", "\u202e"} {
+		"a b c d e f g h i j k l m n o p", "--", "é́́", "0x1F 2024 v1.2.3", "\u202e",
+		"pdf to markdown", "markdown into pdf", "pdf-to-md-mcp", "https://pypi.org/project/pdf2md-mcp/", "github.com/a/b",
+		"weather amsterdam", "slack without docker", "python 3.12", "slak"} {
 		f.Add(q, 10)
 	}
 	x := New()
