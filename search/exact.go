@@ -64,8 +64,8 @@ func queryExactKey(q string) uint32 {
 // else.
 func addressName(q string) string {
 	q = strings.TrimSpace(q)
-	if strings.ContainsAny(q, " \t\r\n") {
-		return ""
+	if !strings.Contains(q, "/") || strings.ContainsAny(q, " \t\r\n") {
+		return "" // most queries: no address, nothing cut or allocated
 	}
 	if _, rest, ok := strings.Cut(q, "://"); ok {
 		q = rest

@@ -652,9 +652,10 @@ func (s *searcher) endClause(c *lexicon.Clause, p *Params) {
 			}
 		}
 	}
+	forward := c.Bonus && s.pairsOn // the entries that have a pair the query's way
 	for _, off := range s.inClause[:s.nIn] {
 		s.strong[off/64] = 0
-		if c.Bonus && s.pairsOn {
+		if forward {
 			s.forward[off/64] |= 1 << (off % 64)
 		}
 	}
