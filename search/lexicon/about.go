@@ -149,8 +149,47 @@ func (p *Parser) About(coverage float32) bool {
 	if !here && p.lacksObject(coverage) {
 		return false
 	}
-	return p.Named(coverage) || here && p.namedFor(coverage) || AboutScore(p.evidence(coverage, here), &p.params.About) > 0
+	return p.Named(coverage) || here && p.namedFor(coverage) || p.widelyUsed() || AboutScore(p.evidence(coverage, here), &p.params.About) > 0
 }
+
+// widelyUsed reports whether the query is a single keyword that at least
+// widelyUsedShare of the entries have, and at least widelyUsedEntries: a
+// word that many servers share is
+// what a directory is about, though it is everyday English by the
+// dictionary, no entry is named for it and it names no concept ("rust",
+// "node", "typescript" are languages and runtimes here). Among the
+// labelled single words (search/testdata/about.jsonl) those no server is
+// for are in at most 0.32 entries in a thousand ("umbrella", "anchor"),
+// and every one in 1 or more is answered by the model too: the bar sits
+// between, in a share, so that it holds at any size. In a small directory
+// a share is a word or two ("house" of ClickHouse, "story" of Asana's user
+// stories in the starter's 214): there the model decides. A word of two
+// letters is too many things at once ("go" is also data.go.kr and go2rtc).
+func (p *Parser) widelyUsed() bool {
+	if p.Sentence {
+		return false
+	}
+	var word *Clause
+	for i := range p.Clauses {
+		c := &p.Clauses[i]
+		switch {
+		case c.Bonus:
+			continue
+		case word != nil || !c.Known:
+			return false
+		}
+		word = c
+	}
+	return word != nil && len(word.Word) > 2 && word.DF >= widelyUsedEntries &&
+		float64(word.DF) >= widelyUsedShare*float64(max(p.live, 1))
+}
+
+// The share of the entries, and how many, a single keyword must be in for
+// widelyUsed.
+const (
+	widelyUsedShare   = 0.001
+	widelyUsedEntries = 20
+)
 
 // namedFor reports whether the query is keywords that an entry has every
 // one of, one of them a word some entry is named for that names a concept
