@@ -80,15 +80,17 @@ func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
 	// A tool is of its server's concepts, though its own words do not
 	// name them: "create issue" asks GitHub's "Open an issue", which ranked
 	// below "Search GitHub repositories" when only the latter was of
-	// GitHub's concept.
+	// GitHub's concept. And a tool weighs as its server does: the
+	// maintained GitHub server's comes before the archived reference
+	// server's (deprecated), as the servers do.
 	for _, q := range []string{"create issue", "create github issue", "open a github issue"} {
 		r := x.FindTools(mcpdir.Query{Text: q, Limit: 10})
-		if len(r.Hits) == 0 || r.Hits[0].Tool.Name != "create_issue" || r.Hits[0].Server.Name != "io.github.modelcontextprotocol/server-github" {
-			var first []string
-			for _, h := range r.Hits[:min(3, len(r.Hits))] {
-				first = append(first, h.Server.Name+" "+h.Tool.Name)
-			}
-			t.Errorf("%q tools: %v, want GitHub's create_issue first", q, first)
+		var first []string
+		for _, h := range r.Hits[:min(3, len(r.Hits))] {
+			first = append(first, h.Server.Name+" "+h.Tool.Name)
+		}
+		if len(first) < 2 || first[0] != "io.github.github/github-mcp-server create_issue" || first[1] != "io.github.modelcontextprotocol/server-github create_issue" {
+			t.Errorf("%q tools: %v, want GitHub's create_issue first, then the archived server's", q, first)
 		}
 	}
 	// Two servers' tools that do the same are the choice offered, not

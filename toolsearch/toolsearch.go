@@ -135,7 +135,7 @@ func (x *Index) Remove(ids ...string) {
 // document is a tool as the tools' index holds it.
 func document(server *mcpdir.Entry, t mcpdir.Tool) *mcpdir.Entry {
 	_, short := splitName(server.Name)
-	return &mcpdir.Entry{
+	d := &mcpdir.Entry{
 		ID:    mcpdir.EntryID("tool:" + server.ID + "/" + t.Name),
 		Name:  t.Name,
 		Title: t.Title,
@@ -151,6 +151,18 @@ func document(server *mcpdir.Entry, t mcpdir.Tool) *mcpdir.Entry {
 		// A flagged server's tools are all left out by warnings=none.
 		ToolWarnings: server.ToolWarnings,
 	}
+	// A tool weighs as its server does: a deprecated server's or one
+	// found down comes after the maintained one's that does the same
+	// (the archived reference GitHub server's create_issue after GitHub's
+	// own), one found up a little before.
+	if server.Deprecated() {
+		d.Extra = mcpdir.NewExtra(map[string]json.RawMessage{"registry_status": json.RawMessage(`"` + mcpdir.StatusDeprecated + `"`)})
+	}
+	if live := server.CheckedLive(); live != nil { // its status, not the tools it listed
+		r, _ := server.LiveRemote()
+		d.Remotes, d.Live = []mcpdir.Remote{{URL: r.URL, Transport: r.Transport}}, &mcpdir.LiveCheck{URL: live.URL, Status: live.Status, CheckedAt: live.CheckedAt}
+	}
+	return d
 }
 
 // parameters are the names of a schema's top-level properties.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/packed"
@@ -148,5 +149,35 @@ func TestPackedWrites(t *testing.T) {
 	x.UpsertPacked(packed.Pack(es["maps"]))
 	if res := x.FindTools(mcpdir.Query{Text: "geocode an address", Limit: 5}); len(res.Hits) == 0 || res.Hits[0].Tool.Name != "geocode" {
 		t.Fatalf("geocode after the server has it again: %v", hitNames(res))
+	}
+}
+
+// TestAToolWeighsAsItsServer: two servers' tools that do the same rank as
+// their servers would: one found down, or deprecated by its registry,
+// after the other, whichever was indexed first.
+func TestAToolWeighsAsItsServer(t *testing.T) {
+	send := mcpdir.Tool{Name: "send_email", Description: "Send an email"}
+	for _, flaw := range []string{"down", "deprecated"} {
+		for _, flawedFirst := range []bool{true, false} {
+			// Equal but for the flaw, the flawed server's name would win the tie.
+			good, bad := server("mailer-b", "Email", send), server("mailer-a", "Email", send)
+			switch flaw {
+			case "down":
+				bad.Remotes = []mcpdir.Remote{{URL: "https://mail.example.com/mcp", Transport: mcpdir.TransportStreamableHTTP}}
+				bad.Live = &mcpdir.LiveCheck{URL: "https://mail.example.com/mcp", Status: mcpdir.LiveDown, CheckedAt: time.Now()}
+			case "deprecated":
+				bad.Extra = mcpdir.NewExtra(map[string]json.RawMessage{"registry_status": json.RawMessage(`"deprecated"`)})
+			}
+			x := toolsearch.New(search.New())
+			if flawedFirst {
+				x.Upsert(bad, good)
+			} else {
+				x.Upsert(good, bad)
+			}
+			r := x.FindTools(mcpdir.Query{Text: "send an email", Limit: 5})
+			if len(r.Hits) != 2 || r.Hits[0].Server != good {
+				t.Errorf("%s server indexed first=%v: %v, want mailer-b's send_email first", flaw, flawedFirst, hitNames(r))
+			}
+		}
 	}
 }
