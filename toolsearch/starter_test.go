@@ -2,6 +2,7 @@ package toolsearch_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mcpdir/mcpdir"
@@ -113,6 +114,32 @@ func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
 			first = append(first, h.Server.Name+" "+h.Tool.Name)
 		}
 		t.Errorf("delete a file tools: first %v, want delete_file", first)
+	}
+	// A server's tools past its three in a ten wait for other servers'
+	// that do the same, not for ones that merely share a word: Jira's
+	// issue tools come before Playwright's browser_close, and Todoist's
+	// before Neon's complete_database_migration.
+	for _, tc := range []struct{ query, tools, weaker string }{
+		{"close a jira ticket", "jira_", "browser_close"},
+		{"complete a todo", "todoist_", "complete_database_migration"},
+	} {
+		r := x.FindTools(mcpdir.Query{Text: tc.query, Limit: 10})
+		var all []string
+		n, weaker := 0, false
+		for _, h := range r.Hits {
+			all = append(all, h.Server.Name+" "+h.Tool.Name)
+			if strings.HasPrefix(h.Tool.Name, tc.tools) {
+				n++
+				if weaker {
+					t.Errorf("%q tools: %v, want every %s tool before %s", tc.query, all, tc.tools, tc.weaker)
+					break
+				}
+			}
+			weaker = weaker || h.Tool.Name == tc.weaker
+		}
+		if n <= toolsearch.PerServer {
+			t.Errorf("%q tools: %v, want more than %d %s tools", tc.query, all, toolsearch.PerServer, tc.tools)
+		}
 	}
 	got = servers("postgres")
 	mongo := rank(got, "io.github.mongodb-js/mongodb-mcp-server")

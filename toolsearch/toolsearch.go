@@ -27,8 +27,14 @@ type Servers interface {
 
 // PerServer is how many tools of one server a top 10 holds, unless the
 // query names the server: a search for what a tool does should show what
-// several servers offer, not one server's whole list.
-const PerServer = 3
+// several servers offer, not one server's whole list. Its tools beyond
+// that wait only for other servers' that score at least heldShare of them:
+// "close a jira ticket" lists Jira's other issue tools before Playwright's
+// browser_close, which has only "close".
+const (
+	PerServer = 3
+	heldShare = 0.75
+)
 
 // maxCandidates bounds how many matches a search ranks before it applies
 // PerServer.
@@ -201,6 +207,13 @@ func (x *Index) FindTools(q mcpdir.Query) mcpdir.ToolResult {
 	words := queryWords(q.Text)
 	out := mcpdir.ToolResult{Total: res.Total}
 	perServer := map[string]int{}
+	add := func(hit mcpdir.ToolHit) {
+		perServer[hit.Server.ID]++
+		out.Hits = append(out.Hits, hit)
+		if len(out.Hits)%10 == 0 {
+			clear(perServer) // the next ten start afresh
+		}
+	}
 	var held []mcpdir.ToolHit // beyond a server's share of a ten: after the others
 	for _, h := range res.Hits {
 		r, ok := x.refs[h.Entry.ID]
@@ -208,16 +221,17 @@ func (x *Index) FindTools(q mcpdir.Query) mcpdir.ToolResult {
 			continue
 		}
 		hit := mcpdir.ToolHit{Server: r.server, Tool: r.tool, Score: h.Score}
+		// … but not after much weaker ones: another server's tool is a
+		// choice beside them, not one that merely shares a word.
+		for len(held) > 0 && hit.Score < heldShare*held[0].Score {
+			add(held[0])
+			held = held[1:]
+		}
 		if perServer[r.server.ID] >= PerServer && !names(words, r.server) {
 			held = append(held, hit)
 			continue
 		}
-		perServer[r.server.ID]++
-		out.Hits = append(out.Hits, hit)
-		if len(out.Hits) == 10 {
-			// The next ten start afresh.
-			clear(perServer)
-		}
+		add(hit)
 	}
 	out.Hits = append(out.Hits, held...)
 	if len(out.Hits) > q.Limit {
