@@ -109,7 +109,7 @@ func DefaultParams() Params {
 			Concept: 0.4032, Gloss: 0.864, Related: 0.45,
 			Unknown: 0.5, UnknownSentence: 0.125,
 			Topicality: 0.375, SentencePrior: 20,
-			Pair: 2, Product: 2,
+			Pair: 2, Product: 2, Place: 0.5,
 			About: [lexicon.AboutFeatures + 1]float32{
 				0.202, 1.032, -0.381, 0.684, 1.537, -0.265, 2.341, -0.502, -0.49, 0.722, 2.172, 2.022, 2.436, -2.178, 1.75, -4.435,
 			},

@@ -324,3 +324,25 @@ func TestAWordManyServersShareIsAnswered(t *testing.T) {
 		}
 	}
 }
+
+// TestAPlaceQualifiesTheNeed: "weather in tokyo" put Tokyo's traffic data
+// first, "weather texas" a Texas grocery, "hotels in paris" a number
+// theory library (Snowball's "pari") and "news in india" a library of
+// India's company filings: the place, rarer than the need, outweighed it.
+// A name the spelling lists write capitalized only, ending a query after
+// a word that names a concept the directory has, now weighs at most half
+// the need's least word. A product that is also a word ("amazon") is no
+// place.
+func TestAPlaceQualifiesTheNeed(t *testing.T) {
+	x := loadIndex(t)
+	for _, tc := range []struct{ query, word string }{
+		{"weather in tokyo", "weather"},
+		{"weather texas", "weather"},
+		{"weather paris", "weather"},
+		{"hotels in paris", "hotel"},
+		{"news in india", "news"},
+		{"amazon orders", "amazon"},
+	} {
+		wantFirstSays(t, x, tc.query, tc.word)
+	}
+}

@@ -28,6 +28,10 @@ type Params struct {
 	// Pair is how much the direction pair of "a to b" weighs, as a share
 	// of its two words' mean weight.
 	Pair float32
+	// Place is the most a place that qualifies the need weighs ("weather
+	// tokyo", "restaurants in tokyo"), as a share of the least weight of
+	// the query's other words (see qualify).
+	Place float32
 	// About are the weights of the model that decides whether the
 	// directory is about a query (see Evidence), the bias last.
 	About [AboutFeatures + 1]float32

@@ -283,6 +283,7 @@ func (p *Parser) parse(q string) bool {
 	if len(p.Clauses) == 0 {
 		return false
 	}
+	p.qualify()
 	p.addPairClauses()
 	p.SensesLacked = 0
 	for i, concept := range p.senses {

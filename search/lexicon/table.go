@@ -104,24 +104,29 @@ var commonEnglish = func() map[string]bool {
 	return set
 }()
 
-// knownEnglish are the other words of English and the names of people and
-// places (english.txt's larger list, proper nouns in lower case), sorted:
-// a word that is neither one of them nor common English is a product's
-// name where servers are named for it ("zendesk", "xero"; not "acme",
-// "norman" or "lisbon"). Read on first use, and kept as slices of the
-// table's text: 90,000 words cost their headers alone.
-var knownEnglish = sync.OnceValue(func() []string {
-	var words []string
-	for r := range records(englishText) {
-		if r.heading == "known" {
-			words = append(words, r.items...)
+// knownEnglish are the other words of English, and namesEnglish the names
+// of people and places (english.txt's larger list, proper nouns in lower
+// case), each sorted: a word that is neither one of them nor common English
+// is a product's name where servers are named for it ("zendesk", "xero";
+// not "acme", "norman" or "lisbon"). Read on first use, and kept as slices
+// of the table's text: 90,000 words cost their headers alone.
+var knownEnglish, namesEnglish = englishBlock("known"), englishBlock("names")
+
+// englishBlock reads a block of english.txt, sorted, on first use.
+func englishBlock(heading string) func() []string {
+	return sync.OnceValue(func() []string {
+		var words []string
+		for r := range records(englishText) {
+			if r.heading == heading {
+				words = append(words, r.items...)
+			}
 		}
-	}
-	if !slices.IsSorted(words) {
-		slices.Sort(words)
-	}
-	return words
-})
+		if !slices.IsSorted(words) {
+			slices.Sort(words)
+		}
+		return words
+	})
+}
 
 // isEnglish reports whether w (lower case) is a word of English or a name
 // of a person or place.
@@ -130,5 +135,13 @@ func isEnglish(w string) bool {
 		return true
 	}
 	_, found := slices.BinarySearch(knownEnglish(), w)
+	return found || isName(w)
+}
+
+// isName reports whether w (lower case) is a name of a person, place or
+// month, as the spelling lists write one: capitalized only ("tokyo",
+// "claude"; not "amazon", which is also a word, nor "api").
+func isName(w string) bool {
+	_, found := slices.BinarySearch(namesEnglish(), w)
 	return found
 }

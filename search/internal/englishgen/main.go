@@ -5,7 +5,8 @@
 // word list; and the other words and names of English, that tell a word
 // of the language or a name of a person or place ("acme", "norman",
 // "lisbon") from the name of a product ("zendesk", "xero"), the words of a
-// large SCOWL list, proper nouns among them, written in lower case.
+// large SCOWL list, proper nouns among them, written in lower case, the
+// names (those it writes capitalized only) in a block of their own.
 //
 //	go run ./search/internal/englishgen -dict /usr/share/dict/american-english-small -known /usr/share/dict/american-english-large -o search/lexicon/english.txt
 //
@@ -53,8 +54,17 @@ func run(args []string, stderr io.Writer) error {
 		return err
 	}
 	common := letterWords(small, false)
+	in := func(words []string) func(string) bool {
+		return func(w string) bool { _, found := slices.BinarySearch(words, w); return found }
+	}
+	// A name is written capitalized only ("Tokyo", "Claude"; not "API",
+	// nor "Amazon", which is also a word): the words of the other letter
+	// cases are the other words.
+	names := slices.DeleteFunc(capitalized(large), in(letterWords(large, false)))
+	names = slices.DeleteFunc(names, in(common))
 	others := letterWords(large, true)
-	others = slices.DeleteFunc(others, func(w string) bool { _, found := slices.BinarySearch(common, w); return found })
+	others = slices.DeleteFunc(others, in(common))
+	others = slices.DeleteFunc(others, in(names))
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `# English words, in the lexicon's one text format (see words.txt). Generated: do not edit; remake with
 #
@@ -63,18 +73,20 @@ func run(args []string, stderr io.Writer) error {
 # Source: SCOWL (Spell Checker Oriented Word Lists, Kevin Atkinson). The common words are those of size 35, the
 # common words of American English, as Debian's package wamerican-small ships it (american-english-small, sha256
 # %x): its words of lower-case letters only (no proper nouns, no possessives). The known words are those of size 70
-# as Debian's wamerican-large ships it (american-english-large, sha256 %x): its words of letters only, proper
-# nouns among them, in lower case, less the common ones. Their licence, which this file must carry, is in
-# search/lexicon/english-LICENSE.
+# as Debian's wamerican-large ships it (american-english-large, sha256 %x): its words of letters only, in
+# lower case, less the common ones; of them, the names are those it writes capitalized only (names of people,
+# places, months: "Tokyo", not "API" nor "Amazon", which is also a word). Their licence, which this file must
+# carry, is in search/lexicon/english-LICENSE.
 #
 # Blocks of records keyed by first letter.
 `, sha256.Sum256(small), sha256.Sum256(large))
 	writeBlock(&b, "common | Words of everyday English", common)
-	writeBlock(&b, "known | Other words of English, and names of people and places", others)
+	writeBlock(&b, "known | Other words of English", others)
+	writeBlock(&b, "names | Names of people and places", names)
 	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "englishgen: %d common words, %d known ones\n", len(common), len(others))
+	fmt.Fprintf(stderr, "englishgen: %d common words, %d known ones, %d names\n", len(common), len(others), len(names))
 	return nil
 }
 
@@ -93,6 +105,22 @@ func writeBlock(b *bytes.Buffer, heading string, words []string) {
 		}
 		i = j
 	}
+}
+
+// capitalized are the list's words of ASCII letters written with a capital
+// first and lower case after it, folded to lower case and sorted.
+func capitalized(data []byte) []string {
+	var words []string
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		w := strings.TrimSpace(sc.Text())
+		if len(w) < 2 || w[0] < 'A' || w[0] > 'Z' || strings.IndexFunc(w[1:], func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+			continue
+		}
+		words = append(words, strings.ToLower(w))
+	}
+	slices.Sort(words)
+	return slices.Compact(words)
 }
 
 // letterWords are the list's words of ASCII letters, sorted: those written
