@@ -346,3 +346,23 @@ func TestAPlaceQualifiesTheNeed(t *testing.T) {
 		wantFirstSays(t, x, tc.query, tc.word)
 	}
 }
+
+// TestAServerNamedBesideWordsNoEntryHas: on the starter directory "stripe
+// cancel" and "cancel stripe subscription" answered nothing while "stripe
+// subscription" answered Stripe: no starter entry says "cancel", and an
+// everyday word no entry has counted against the query. A query that
+// names a server the directory has, beside everyday words no entry has,
+// is about that server; gibberish or a name beside it is not.
+func TestAServerNamedBesideWordsNoEntryHas(t *testing.T) {
+	x := starterIndex(t)
+	for _, q := range []string{"stripe cancel", "cancel stripe subscription", "postgres cancel"} {
+		if got := names(x.Search(q, 10)); len(got) == 0 || !strings.Contains(got[0], strings.Fields(strings.Replace(q, "cancel ", "", 1))[0]) {
+			t.Errorf("%q: %v, want the server it names first", q, got)
+		}
+	}
+	for _, q := range []string{"github frobnicate", "chocolate cake", "marie curie"} {
+		if r := x.Search(q, 10); r.Total != 0 {
+			t.Errorf("%q: %v, want nothing", q, names(r))
+		}
+	}
+}

@@ -149,7 +149,37 @@ func (p *Parser) About(coverage float32) bool {
 	if !here && p.lacksObject(coverage) {
 		return false
 	}
-	return p.Named(coverage) || here && p.namedFor(coverage) || p.widelyUsed() || AboutScore(p.evidence(coverage, here), &p.params.About) > 0
+	return p.Named(coverage) || here && p.namedFor(coverage) || p.widelyUsed() || p.namedBeside(coverage, here) ||
+		AboutScore(p.evidence(coverage, here), &p.params.About) > 0
+}
+
+// namedBeside reports whether the query is keywords that name a server
+// the directory has, beside everyday words no entry has: an entry has
+// every word the index knows, one of them a product's name (isProduct) or
+// a word entries are named for that names a concept the directory has
+// ("stripe cancel", "postgres cancel" in the starter, whose entries never
+// say "cancel"). The everyday words no entry has are what the server is
+// wanted for, beyond the words of the directory; a word no entry has that
+// is no everyday English is gibberish or a name ("marie curie").
+func (p *Parser) namedBeside(coverage float32, here bool) bool {
+	if p.Sentence {
+		return false
+	}
+	known, named, unknown := float32(0), false, false
+	for i := range p.Clauses {
+		c := &p.Clauses[i]
+		switch {
+		case c.Bonus:
+		case !c.Known && !c.Common:
+			return false // gibberish, or a name no entry has ("marie curie")
+		case !c.Known:
+			unknown = true
+		default:
+			known += c.IDF
+			named = named || c.NameDF > 0 && (isProduct(c) || c.Cue && here)
+		}
+	}
+	return unknown && named && coverage >= known/p.TotalIDF*(1-1e-4)
 }
 
 // widelyUsed reports whether the query is a single keyword that at least
