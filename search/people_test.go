@@ -366,3 +366,20 @@ func TestAServerNamedBesideWordsNoEntryHas(t *testing.T) {
 		}
 	}
 }
+
+// TestAQueryInRussianIsRead: "погода" (weather), "перевод текста"
+// (translate text) and "прогноз погоды в москве" answered nothing: no
+// table gave Russian words their English ones, nor told Russian by its
+// stop words and stemmed it ("погоды", "москве"). Russian is read as
+// German or French is.
+func TestAQueryInRussianIsRead(t *testing.T) {
+	x := loadIndex(t)
+	for _, tc := range []struct{ query, word string }{
+		{"погода", "weather"},
+		{"прогноз погоды в москве", "weather"},
+		{"перевод текста", "transl"},
+		{"отправить письмо", "email"},
+	} {
+		wantFirstSays(t, x, tc.query, tc.word)
+	}
+}

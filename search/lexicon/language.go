@@ -10,6 +10,7 @@ import (
 	"github.com/blevesearch/snowballstem/german"
 	"github.com/blevesearch/snowballstem/italian"
 	"github.com/blevesearch/snowballstem/portuguese"
+	"github.com/blevesearch/snowballstem/russian"
 	"github.com/blevesearch/snowballstem/spanish"
 )
 
@@ -37,6 +38,7 @@ var languages = []*language{
 	newLanguage("portuguese", "pt", portuguese.Stem),
 	newLanguage("italian", "it", italian.Stem),
 	newLanguage("dutch", "nl", dutch.Stem),
+	newLanguage("russian", "ru", russian.Stem),
 }
 
 func newLanguage(name, code string, stemmer func(*snowballstem.Env) bool) *language {
@@ -162,9 +164,9 @@ func (l *language) stemOf(w string) string {
 // their scripts.
 type Lang uint8
 
-// The languages told by their scripts, after the six of languages.
+// The languages told by their scripts, after the seven of languages.
 const (
-	LangChinese Lang = 7 + iota
+	LangChinese Lang = 8 + iota
 	LangJapanese
 	LangKorean
 )

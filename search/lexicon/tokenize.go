@@ -28,7 +28,9 @@ func Tokenize(s string, emit func(w string, part bool)) {
 		if r < utf8.RuneSelf { // most text, told without Unicode's tables
 			word = isASCIILetter(byte(r)|0x20) || isDigit(byte(r))
 		} else {
-			word = unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+			// Marks are of the word they follow: the vowel signs of
+			// Devanagari, Bengali or Tamil (Mc) split "मौसम" in two.
+			word = unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.In(r, unicode.Mn, unicode.Mc)
 			ideo = word && isIdeographic(r)
 		}
 		if start >= 0 && (!word || ideo != startIdeo) {

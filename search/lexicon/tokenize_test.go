@@ -39,6 +39,9 @@ func TestTokenizeCompounds(t *testing.T) {
 		{in: "mcpdoc todoistmcp", whole: []string{"mcpdoc", "todoistmcp"}, want: []string{"doc", "todoist"}},
 		{in: "k8s s3 mp3 web3", whole: []string{"k8s", "s3", "mp3", "web3"}, not: []string{"k", "s", "mp", "web"}},
 		{in: "Café Zürich", whole: []string{"cafe", "zurich"}},
+		// A script's vowel signs (Mc) are of their word: "मौसम" (weather) is
+		// one word, not "म" and "सम"; Cyrillic and Greek are words as Latin is.
+		{in: "मौसम ভাষা Погода καιρός", whole: []string{"मौसम", "ভাষা", "погода", "καιρος"}},
 		{in: "Text-to-Speech, v2.0!", whole: []string{"text", "to", "speech", "v2", "0"}},
 		{in: "将Mermaid图表转换", whole: []string{"将", "mermaid", "图表", "表转", "转换"}},
 		{in: "株価を調べる 한국어 검색", whole: []string{"株価", "価を", "を調", "調べ", "べる", "한국", "국어", "검색"}},
