@@ -141,6 +141,14 @@ func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
 			t.Errorf("%q tools: %v, want more than %d %s tools", tc.query, all, toolsearch.PerServer, tc.tools)
 		}
 	}
+	// A query that names a server that lists no tools asks for that
+	// server's tools: none, not another product's ("create a linear
+	// issue" is no GitHub create_issue, "add a card to trello" no Chroma).
+	for _, q := range []string{"create a linear issue", "add a card to trello", "linear issues"} {
+		if r := x.FindTools(mcpdir.Query{Text: q, Limit: 10}); len(r.Hits) > 0 {
+			t.Errorf("%q tools: %s %s first, want none", q, r.Hits[0].Server.Name, r.Hits[0].Tool.Name)
+		}
+	}
 	got = servers("postgres")
 	mongo := rank(got, "io.github.mongodb-js/mongodb-mcp-server")
 	for _, pg := range []string{"io.github.modelcontextprotocol/server-postgres", "io.github.crystaldba/postgres-mcp", "io.github.neondatabase-labs/mcp-server-neon"} {

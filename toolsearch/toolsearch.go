@@ -196,15 +196,23 @@ func (x *Index) Generation() uint64 { return x.Servers.Generation() + x.tools.Ge
 // It answers nothing for a query the servers' search answers nothing for:
 // the decision whether the directory is about a query is the same for
 // servers and their tools ("get the weather" is no redis get), and the
-// tools' own search stops its tail as the servers' does.
+// tools' own search stops its tail as the servers' does. Nor for one that
+// names the server that answers it best, where that server lists no tools.
 func (x *Index) FindTools(q mcpdir.Query) mcpdir.ToolResult {
-	if x.Servers.Find(mcpdir.Query{Text: q.Text, Limit: 1}).Total == 0 {
+	top := x.Servers.Find(mcpdir.Query{Text: q.Text, Limit: 1})
+	if top.Total == 0 {
+		return mcpdir.ToolResult{}
+	}
+	// A query that names the server it is best answered by asks for that
+	// server's tools: where it lists none, another product's are not them
+	// ("create a linear issue" is no GitHub create_issue).
+	words := queryWords(q.Text)
+	if s := top.Hits[0].Entry; len(s.OfferedTools()) == 0 && names(words, s) {
 		return mcpdir.ToolResult{}
 	}
 	res := x.tools.Find(mcpdir.Query{Text: q.Text, Limit: maxCandidates, Filter: mcpdir.Filter{Warnings: q.Filter.Warnings}})
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	words := queryWords(q.Text)
 	out := mcpdir.ToolResult{Total: res.Total}
 	perServer := map[string]int{}
 	add := func(hit mcpdir.ToolHit) {
