@@ -383,3 +383,18 @@ func TestAQueryInRussianIsRead(t *testing.T) {
 		wantFirstSays(t, x, tc.query, tc.word)
 	}
 }
+
+// TestTheKindOfThingIsNoPartOfTheNeed: on the starter directory "crm app"
+// and "to-do app" listed Heroku and DigitalOcean after the CRM and to-do
+// servers, on their "apps": the kind of thing asked for ("app",
+// "software") is dropped from keywords that have a word naming a concept
+// the directory has.
+func TestTheKindOfThingIsNoPartOfTheNeed(t *testing.T) {
+	x := starterIndex(t)
+	for _, q := range []string{"crm app", "to-do app", "crm software"} {
+		got := names(x.Search(q, 10))
+		if len(got) == 0 || slices.Contains(got, "io.github.heroku/heroku-mcp-server") {
+			t.Errorf("%q: %v, want its servers and no Heroku", q, got)
+		}
+	}
+}

@@ -4,7 +4,7 @@ package lexicon
 // looks them up once (addWord) rather than once a list: each list is a map,
 // a cache miss a lookup, and most query words are in none of them.
 type wordFacts struct {
-	stop, personal, live, weak, tool, filler bool
+	stop, personal, live, weak, tool, filler, generic bool
 	// opensFact and opensIdiom mark the first words of the openings of
 	// questions about the world (factOpenings) and of stop idioms: the
 	// few queries that begin one are the only ones looked through for it.
@@ -33,6 +33,7 @@ var wordFactsOf = func() map[string]wordFacts {
 	set(weakWords, func(f *wordFacts) { f.weak = true })
 	set(toolWords, func(f *wordFacts) { f.tool = true })
 	set(fillerWords, func(f *wordFacts) { f.filler = true })
+	set(genericWords, func(f *wordFacts) { f.generic = true })
 	set(firstWords(factOpenings), func(f *wordFacts) { f.opensFact = true })
 	set(firstWords(stopIdioms), func(f *wordFacts) { f.opensIdiom = true })
 	for w, in := range stopLanguages {

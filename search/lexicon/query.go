@@ -257,11 +257,24 @@ func (p *Parser) parse(q string) bool {
 		versioned = versioned || !isSmallNumber(p.words[i].text)
 	}
 	versioned = versioned && !p.Sentence
+	// In keywords, the kind of thing asked for ("messaging app") is no
+	// part of the need beside a word that names a concept the directory
+	// has: hosting servers' "apps" are not a messaging app.
+	kinded := false
+	if !p.Sentence {
+		for _, i := range content {
+			kinded = kinded || !p.words[i].facts.generic && (p.words[i].term || len(p.words[i].concepts) > 0)
+		}
+		kinded = kinded && p.conceptHere()
+	}
 	p.Clauses = p.Clauses[:0]
 	p.senses = p.senses[:0]
 	for _, i := range content {
 		w := &p.words[i]
 		if strong && weakFacts(w.facts) && (w.facts.weak || len(w.phrased) == 0) {
+			continue
+		}
+		if kinded && w.facts.generic && !w.term && len(w.phrased) == 0 {
 			continue
 		}
 		if versioned && isSmallNumber(w.text) {

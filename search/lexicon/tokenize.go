@@ -329,6 +329,7 @@ var (
 	stopWords        = tokenSet(wordSet("stop"))
 	weakWords        = wordSet("weak")
 	fillerWords      = wordSet("filler")
+	genericWords     = wordSet("generic")
 	placeholderWords = wordSet("placeholder")
 	stopIdioms       = idioms()
 	ownStems         = func() map[string]string {
