@@ -162,24 +162,22 @@ func (p *Parser) About(coverage float32) bool {
 // wanted for, beyond the words of the directory; a word no entry has that
 // is no everyday English is gibberish or a name ("marie curie").
 func (p *Parser) namedBeside(coverage float32, here bool) bool {
-	if p.Sentence {
+	if p.Sentence || !slices.ContainsFunc(p.Clauses, func(c Clause) bool { return !c.Bonus && !c.Known }) {
 		return false
 	}
-	known, named, unknown := float32(0), false, false
+	known, named := float32(0), false
 	for i := range p.Clauses {
 		c := &p.Clauses[i]
 		switch {
 		case c.Bonus:
 		case !c.Known && !c.Common:
 			return false // gibberish, or a name no entry has ("marie curie")
-		case !c.Known:
-			unknown = true
-		default:
+		case c.Known:
 			known += c.IDF
-			named = named || c.NameDF > 0 && (isProduct(c) || c.Cue && here)
+			named = named || c.NameDF > 0 && (c.Cue && here || isProduct(c))
 		}
 	}
-	return unknown && named && coverage >= known/p.TotalIDF*(1-1e-4)
+	return named && coverage >= known/p.TotalIDF*(1-1e-4)
 }
 
 // widelyUsed reports whether the query is a single keyword that at least

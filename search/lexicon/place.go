@@ -1,5 +1,7 @@
 package lexicon
 
+import "slices"
+
 // placePrepositions are the words a place follows in a phrase that asks
 // for something there ("restaurants in tokyo", "hotels near lisbon").
 var placePrepositions = map[string]bool{"in": true, "near": true, "around": true, "at": true}
@@ -19,7 +21,10 @@ const maxPlaceWords = 3
 // of the query's IDF are at most Params.Place of the least of the others'.
 // (A place no entry has is left out already: dropUnknown.)
 func (p *Parser) qualify() {
-	if p.params.Place <= 0 {
+	if p.params.Place <= 0 || len(p.content) < 2 {
+		return
+	}
+	if p.Sentence && !slices.ContainsFunc(p.words, func(w qword) bool { return w.stop && placePrepositions[w.text] }) {
 		return
 	}
 	first := len(p.content)
@@ -72,5 +77,5 @@ func (p *Parser) qualify() {
 // "india", "october") that names no concept and is no word of a term
 // entries use.
 func (p *Parser) isPlace(w *qword) bool {
-	return !w.stop && !w.term && len(w.concepts) == 0 && isName(w.text)
+	return !w.stop && !w.term && len(w.concepts) == 0 && w.name
 }

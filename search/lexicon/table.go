@@ -104,20 +104,21 @@ var commonEnglish = func() map[string]bool {
 	return set
 }()
 
-// knownEnglish are the other words of English, and namesEnglish the names
-// of people and places (english.txt's larger list, proper nouns in lower
-// case), each sorted: a word that is neither one of them nor common English
-// is a product's name where servers are named for it ("zendesk", "xero";
-// not "acme", "norman" or "lisbon"). Read on first use, and kept as slices
-// of the table's text: 90,000 words cost their headers alone.
-var knownEnglish, namesEnglish = englishBlock("known"), englishBlock("names")
+// knownEnglish are the other words of English and the names of people and
+// places (english.txt's larger list, proper nouns in lower case), and
+// namesEnglish the names alone, each sorted: a word that is neither one of
+// them nor common English is a product's name where servers are named for
+// it ("zendesk", "xero"; not "acme", "norman" or "lisbon"). Read on first
+// use, and kept as slices of the table's text: 90,000 words cost their
+// headers alone.
+var knownEnglish, namesEnglish = englishBlocks("known", "names"), englishBlocks("names")
 
-// englishBlock reads a block of english.txt, sorted, on first use.
-func englishBlock(heading string) func() []string {
+// englishBlocks reads blocks of english.txt, sorted, on first use.
+func englishBlocks(headings ...string) func() []string {
 	return sync.OnceValue(func() []string {
 		var words []string
 		for r := range records(englishText) {
-			if r.heading == heading {
+			if slices.Contains(headings, r.heading) {
 				words = append(words, r.items...)
 			}
 		}
@@ -135,7 +136,7 @@ func isEnglish(w string) bool {
 		return true
 	}
 	_, found := slices.BinarySearch(knownEnglish(), w)
-	return found || isName(w)
+	return found
 }
 
 // isName reports whether w (lower case) is a name of a person, place or
