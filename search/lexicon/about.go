@@ -162,17 +162,24 @@ func (p *Parser) About(coverage float32) bool {
 // wanted for, beyond the words of the directory; a word no entry has that
 // is no everyday English is gibberish or a name ("marie curie").
 func (p *Parser) namedBeside(coverage float32, here bool) bool {
-	if p.Sentence || !slices.ContainsFunc(p.Clauses, func(c Clause) bool { return !c.Bonus && !c.Known }) {
+	if p.Sentence {
+		return false
+	}
+	unknown := false
+	for i := range p.Clauses {
+		if c := &p.Clauses[i]; !c.Known && !c.Bonus {
+			if !c.Common {
+				return false // gibberish, or a name no entry has ("marie curie")
+			}
+			unknown = true
+		}
+	}
+	if !unknown {
 		return false
 	}
 	known, named := float32(0), false
 	for i := range p.Clauses {
-		c := &p.Clauses[i]
-		switch {
-		case c.Bonus:
-		case !c.Known && !c.Common:
-			return false // gibberish, or a name no entry has ("marie curie")
-		case c.Known:
+		if c := &p.Clauses[i]; c.Known && !c.Bonus {
 			known += c.IDF
 			named = named || c.NameDF > 0 && (c.Cue && here || isProduct(c))
 		}

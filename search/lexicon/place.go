@@ -24,7 +24,7 @@ func (p *Parser) qualify() {
 	if p.params.Place <= 0 || len(p.content) < 2 {
 		return
 	}
-	if p.Sentence && !slices.ContainsFunc(p.words, func(w qword) bool { return w.stop && placePrepositions[w.text] }) {
+	if p.Sentence && !slices.ContainsFunc(p.content, func(i int) bool { return i > 0 && placePrepositions[p.words[i-1].text] }) {
 		return
 	}
 	first := len(p.content)

@@ -260,12 +260,14 @@ func (p *Parser) parse(q string) bool {
 	// In keywords, the kind of thing asked for ("messaging app") is no
 	// part of the need beside a word that names a concept the directory
 	// has: hosting servers' "apps" are not a messaging app.
-	kinded := false
+	kinded, generic := false, false
 	if !p.Sentence {
 		for _, i := range content {
-			kinded = kinded || !p.words[i].facts.generic && (p.words[i].term || len(p.words[i].concepts) > 0)
+			w := &p.words[i]
+			generic = generic || w.facts.generic
+			kinded = kinded || !w.facts.generic && (w.term || len(w.concepts) > 0)
 		}
-		kinded = kinded && p.conceptHere()
+		kinded = kinded && generic && p.conceptHere()
 	}
 	p.Clauses = p.Clauses[:0]
 	p.senses = p.senses[:0]
