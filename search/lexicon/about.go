@@ -189,17 +189,17 @@ func (p *Parser) namedBeside(coverage float32, here bool) bool {
 
 // widelyUsed reports whether the query is a single keyword that at least
 // widelyUsedShare of the entries have, and at least widelyUsedEntries: a
-// word that many servers share is
-// what a directory is about, though it is everyday English by the
-// dictionary, no entry is named for it and it names no concept ("rust",
-// "node", "typescript" are languages and runtimes here). Among the
-// labelled single words (search/testdata/about.jsonl) those no server is
-// for are in at most 0.32 entries in a thousand ("umbrella", "anchor"),
-// and every one in 1 or more is answered by the model too: the bar sits
-// between, in a share, so that it holds at any size. In a small directory
-// a share is a word or two ("house" of ClickHouse, "story" of Asana's user
-// stories in the starter's 214): there the model decides. A word of two
-// letters is too many things at once ("go" is also data.go.kr and go2rtc).
+// word that many servers share is what a directory is about, though it is
+// everyday English by the dictionary, no entry is named for it and it
+// names no concept ("rust", "node", "typescript" are languages and
+// runtimes here). Among the labelled single words
+// (search/testdata/about.jsonl) those no server is for are in at most
+// 0.32 entries in a thousand ("umbrella", "anchor"), and every one in 1 or
+// more is answered by the model too: the bar sits between, in a share, so
+// that it holds at any size. In a small directory a share is a word or
+// two ("house" of ClickHouse, "story" of Asana's user stories in the
+// starter's 214): there the model decides. A word of two letters is too
+// many things at once ("go" is also data.go.kr and go2rtc).
 func (p *Parser) widelyUsed() bool {
 	if p.Sentence {
 		return false

@@ -1,7 +1,5 @@
 package lexicon
 
-import "slices"
-
 // placePrepositions are the words a place follows in a phrase that asks
 // for something there ("restaurants in tokyo", "hotels near lisbon").
 var placePrepositions = map[string]bool{"in": true, "near": true, "around": true, "at": true}
@@ -14,17 +12,14 @@ const maxPlaceWords = 3
 // has only the place (Tokyo's traffic data, a library of India's company
 // filings) is not what is asked for; one that does what is asked is, and
 // one that also has the place is the best. A place is a name the spelling
-// lists write capitalized only (isName) that names no concept, the last
-// words of keywords or those after "in", "near", "around" or "at", after
-// a word that names a concept (as entries or people say it), one the
-// directory has. Its weight and its share
-// of the query's IDF are at most Params.Place of the least of the others'.
-// (A place no entry has is left out already: dropUnknown.)
+// lists write capitalized only (isName) that names no concept: the last
+// words of keywords, or of a sentence after "in", "near", "around" or
+// "at", after a word that names a concept (as entries or people say it)
+// the directory has. Its weight and its share of the query's IDF are at
+// most Params.Place of the least of the others'. (A place no entry has is
+// left out already: dropUnknown.)
 func (p *Parser) qualify() {
 	if p.params.Place <= 0 || len(p.content) < 2 {
-		return
-	}
-	if p.Sentence && !slices.ContainsFunc(p.content, func(i int) bool { return i > 0 && placePrepositions[p.words[i-1].text] }) {
 		return
 	}
 	first := len(p.content)
