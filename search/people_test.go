@@ -277,16 +277,22 @@ func TestADeprecatedServerComesAfterItsSuccessor(t *testing.T) {
 // is a version or a count, not what is searched for.
 func TestAVersionIsWhatIsWantedOfIt(t *testing.T) {
 	x := loadIndex(t)
-	for _, tc := range []struct{ query, word string }{
+	wantEachFirstSays(t, x, [][2]string{
 		{"python 3.12", "python"},
 		{"claude 3.5", "claude"},
 		{"java 17", "java"},
 		{"ubuntu 22.04", "ubuntu"},
-	} {
-		wantFirstSays(t, x, tc.query, tc.word)
-	}
+	})
 	// A number of more digits is searched for: ISO 20022 is a standard.
 	wantFirstSays(t, x, "iso 20022", "20022")
+}
+
+// wantEachFirstSays is wantFirstSays of each query and word.
+func wantEachFirstSays(t *testing.T, x *Index, queryWords [][2]string) {
+	t.Helper()
+	for _, qw := range queryWords {
+		wantFirstSays(t, x, qw[0], qw[1])
+	}
 }
 
 // wantFirstSays checks that the query's first answer has word in its name
@@ -335,16 +341,14 @@ func TestAWordManyServersShareIsAnswered(t *testing.T) {
 // place.
 func TestAPlaceQualifiesTheNeed(t *testing.T) {
 	x := loadIndex(t)
-	for _, tc := range []struct{ query, word string }{
+	wantEachFirstSays(t, x, [][2]string{
 		{"weather in tokyo", "weather"},
 		{"weather texas", "weather"},
 		{"weather paris", "weather"},
 		{"hotels in paris", "hotel"},
 		{"news in india", "news"},
 		{"amazon orders", "amazon"},
-	} {
-		wantFirstSays(t, x, tc.query, tc.word)
-	}
+	})
 }
 
 // TestAServerNamedBesideWordsNoEntryHas: on the starter directory "stripe
@@ -355,11 +359,11 @@ func TestAPlaceQualifiesTheNeed(t *testing.T) {
 // is about that server; gibberish or a name beside it is not.
 func TestAServerNamedBesideWordsNoEntryHas(t *testing.T) {
 	x := starterIndex(t)
-	for _, q := range []string{"stripe cancel", "cancel stripe subscription", "postgres cancel"} {
-		if got := names(x.Search(q, 10)); len(got) == 0 || !strings.Contains(got[0], strings.Fields(strings.Replace(q, "cancel ", "", 1))[0]) {
-			t.Errorf("%q: %v, want the server it names first", q, got)
-		}
-	}
+	wantEachFirstSays(t, x, [][2]string{
+		{"stripe cancel", "stripe"},
+		{"cancel stripe subscription", "stripe"},
+		{"postgres cancel", "postgres"},
+	})
 	for _, q := range []string{"github frobnicate", "chocolate cake", "marie curie"} {
 		if r := x.Search(q, 10); r.Total != 0 {
 			t.Errorf("%q: %v, want nothing", q, names(r))
@@ -374,14 +378,12 @@ func TestAServerNamedBesideWordsNoEntryHas(t *testing.T) {
 // German or French is.
 func TestAQueryInRussianIsRead(t *testing.T) {
 	x := loadIndex(t)
-	for _, tc := range []struct{ query, word string }{
+	wantEachFirstSays(t, x, [][2]string{
 		{"погода", "weather"},
 		{"прогноз погоды в москве", "weather"},
 		{"перевод текста", "transl"},
 		{"отправить письмо", "email"},
-	} {
-		wantFirstSays(t, x, tc.query, tc.word)
-	}
+	})
 }
 
 // TestTheKindOfThingIsNoPartOfTheNeed: on the starter directory "crm app"
