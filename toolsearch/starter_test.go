@@ -141,6 +141,17 @@ func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
 			t.Errorf("%q tools: %v, want more than %d %s tools", tc.query, all, toolsearch.PerServer, tc.tools)
 		}
 	}
+	// A tool is of its server's tags: Basic Memory's search_notes, its
+	// server tagged "notes" and "obsidian", is a notes tool, the one that
+	// does what "search my notes" asks (it came 8th, below Obsidian's
+	// append_content, delete_file and get_file_contents).
+	if r := x.FindTools(mcpdir.Query{Text: "search my notes", Limit: 10}); len(r.Hits) == 0 || r.Hits[0].Tool.Name != "search_notes" {
+		var first []string
+		for _, h := range r.Hits[:min(3, len(r.Hits))] {
+			first = append(first, h.Server.Name+" "+h.Tool.Name)
+		}
+		t.Errorf("search my notes tools: first %v, want search_notes", first)
+	}
 	// A query that names a server that lists no tools asks for that
 	// server's tools: none, not another product's ("create a linear
 	// issue" is no GitHub create_issue, "add a card to trello" no Chroma).

@@ -28,12 +28,12 @@ type Servers interface {
 // PerServer is how many tools of one server a top 10 holds, unless the
 // query names the server: a search for what a tool does should show what
 // several servers offer, not one server's whole list. Its tools beyond
-// that wait only for other servers' that score at least heldShare of them:
-// "close a jira ticket" lists Jira's other issue tools before Playwright's
-// browser_close, which has only "close".
+// that wait only for other servers' that score at least heldShare of them,
+// within a tenth: "close a jira ticket" lists Jira's other issue tools
+// before Playwright's browser_close, which has only "close".
 const (
 	PerServer = 3
-	heldShare = 0.75
+	heldShare = 0.9
 )
 
 // maxCandidates bounds how many matches a search ranks before it applies
@@ -146,9 +146,11 @@ func document(server *mcpdir.Entry, t mcpdir.Tool) *mcpdir.Entry {
 		Name:  t.Name,
 		Title: t.Title,
 		Brief: t.Description,
-		// Its server's name and title are the tool's own: a tool is of
-		// the concepts they name ("Open an issue" of GitHub is GitHub's).
-		Tags: append(parameters(t.InputSchema), short, server.Title),
+		// Its server's name, title and tags are the tool's own: a tool is
+		// of the concepts they name ("Open an issue" of GitHub is
+		// GitHub's; Basic Memory's search_notes, tagged "notes" and
+		// "obsidian", is a notes tool).
+		Tags: append(append(parameters(t.InputSchema), short, server.Title), server.Tags...),
 		// The server's brief comes below all.
 		Description: server.Brief,
 		Popularity:  server.Popularity,
