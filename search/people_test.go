@@ -400,15 +400,3 @@ func TestTheKindOfThingIsNoPartOfTheNeed(t *testing.T) {
 		}
 	}
 }
-
-// TestTwoTyposAreStillTheWords: "postgress databse" and "gogle drvie"
-// answered nothing, though each typo alone was corrected: one entry spells
-// "postgress" and one "Gogle", so the misspelling counted as a rare word
-// of its own, whose weak correction left the query uncovered. A word of
-// one or two entries beside a near spelling of fifty times as many is a
-// misspelling, and its correction stands for it.
-func TestTwoTyposAreStillTheWords(t *testing.T) {
-	x := loadIndex(t)
-	wantFirstSays(t, x, "postgress databse", "postgres")
-	wantFirstSays(t, x, "gogle drvie", "google drive")
-}

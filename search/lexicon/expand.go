@@ -80,13 +80,6 @@ const (
 	typoDominance = 8
 )
 
-// A word in at most misspeltDF entries whose correction is in misspeltRatio
-// times as many is a misspelling (see addClause).
-const (
-	misspeltDF    = 2
-	misspeltRatio = 50
-)
-
 // addClause adds a clause for query word w (the word qw, or one of its
 // parts) unless one with the same stem exists. The analysis of a word is
 // cached across searches.
@@ -259,22 +252,8 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword, unborne bool) {
 	// them ("paris" is not PARI/GP, "cairo" not Cairn), nor a short word
 	// of a sentence that entries do not have ("unread" is not "unreal").
 	typo := !literal && len(qw.concepts) == 0 && !qw.term && !isEnglish(w) && (!p.Sentence || len(w) >= minSentenceTypo)
-	typos := len(c.Exps)
 	if typo && p.maxDF(c, len(c.Exps)) <= uint32(p.live/typoRareness) {
 		p.addTypos(c, w, p.maxDF(c, len(c.Exps)))
-	}
-	// A word of one or two entries beside a near spelling of many is a
-	// misspelling, in the query and in those entries alike ("gogle",
-	// "postgress"): its correction stands for it, as for a word no entry
-	// has, and the rare spelling does not make it a rare word.
-	if own && p.maxDF(c, core) <= misspeltDF {
-		corrected := uint32(0)
-		for _, e := range c.Exps[typos:] {
-			corrected = max(corrected, p.df(e.Term))
-		}
-		if corrected >= misspeltRatio*p.maxDF(c, core) {
-			own, core = false, len(c.Exps)
-		}
 	}
 	if own {
 		c.markWeak(core)
