@@ -215,8 +215,18 @@ func (p *Parser) widelyUsed() bool {
 		}
 		word = c
 	}
-	return word != nil && len(word.Word) > 2 && word.DF >= widelyUsedEntries &&
-		float64(word.DF) >= widelyUsedShare*float64(max(p.live, 1))
+	if word == nil || len(word.Word) < 3 {
+		return false
+	}
+	// The word as typed, not its stem's other words: "handed" is not
+	// what the entries with "hand" share.
+	df := uint32(0)
+	for _, e := range word.Exps {
+		if p.v.Text(e.Term) == word.Word {
+			df = p.df(e.Term)
+		}
+	}
+	return df >= widelyUsedEntries && float64(df) >= widelyUsedShare*float64(max(p.live, 1))
 }
 
 // The share of the entries, and how many, a single keyword must be in for
