@@ -44,7 +44,7 @@ type wordInfo struct {
 	cues  *stemCues // the cues starting with stem
 	id    uint32    // its index word, if known
 	known bool
-	name  bool      // a name of a person or place (isName)
+	place bool      // the name of a place (isPlaceName)
 	next  uint64    // Vocabulary.Next of the word
 	alone *analysis // its analysis as a clause of its own, once found (see addClause)
 }
@@ -59,7 +59,7 @@ func (p *Parser) info(w string) wordInfo {
 		}
 	}
 	st := Stem(w)
-	a := wordInfo{facts: factsOf(w), stem: st, cues: cuesByStem[st], name: isName(w)}
+	a := wordInfo{facts: factsOf(w), stem: st, cues: cuesByStem[st], place: isPlaceName(w)}
 	if p.v != nil {
 		a.id, a.known = p.v.Term(w)
 		a.next = p.v.Next(w)

@@ -11,11 +11,10 @@ const maxPlaceWords = 3
 // ("weather tokyo", "restaurants in tokyo", "news in india"): an entry that
 // has only the place (Tokyo's traffic data, a library of India's company
 // filings) is not what is asked for; one that does what is asked is, and
-// one that also has the place is the best. A place is a name the spelling
-// lists write capitalized only (isName) that names no concept: the last
-// words of keywords, or of a sentence after "in", "near", "around" or
-// "at", after a word that names a concept (as entries or people say it)
-// the directory has. Its weight and its share of the query's IDF are at
+// one that also has the place is the best. A place is the name of one
+// (isPlaceName) that names no concept: the last words of keywords, or of a
+// sentence after "in", "near", "around" or "at", after a word that names a
+// concept (as entries or people say it) the directory has. Its weight and its share of the query's IDF are at
 // most Params.Place of the least of the others'. (A place no entry has is
 // left out already: dropUnknown.)
 func (p *Parser) qualify() {
@@ -68,9 +67,9 @@ func (p *Parser) qualify() {
 	}
 }
 
-// isPlace reports whether a query word may be a place: a name ("tokyo",
-// "india", "october") that names no concept and is no word of a term
+// isPlace reports whether a query word may be a place: the name of one
+// ("tokyo", "india") that names no concept and is no word of a term
 // entries use.
 func (p *Parser) isPlace(w *qword) bool {
-	return !w.stop && !w.term && len(w.concepts) == 0 && w.name
+	return !w.stop && !w.term && len(w.concepts) == 0 && w.place
 }

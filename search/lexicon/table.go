@@ -106,19 +106,19 @@ var commonEnglish = func() map[string]bool {
 
 // knownEnglish are the other words of English and the names of people and
 // places (english.txt's larger list, proper nouns in lower case), and
-// namesEnglish the names alone, each sorted: a word that is neither one of
-// them nor common English is a product's name where servers are named for
-// it ("zendesk", "xero"; not "acme", "norman" or "lisbon"). Read on first
-// use, and kept as slices of the table's text: 90,000 words cost their
-// headers alone.
-var knownEnglish, namesEnglish = englishBlocks("known", "names"), englishBlocks("names")
+// placesEnglish the names of places, each sorted: a word that is neither
+// one of them nor common English is a product's name where servers are
+// named for it ("zendesk", "xero"; not "acme", "norman" or "lisbon"). Read
+// on first use, and kept as slices of the table's text: 90,000 words cost
+// their headers alone.
+var knownEnglish, placesEnglish = englishBlock("known"), englishBlock("places")
 
-// englishBlocks reads blocks of english.txt, sorted, on first use.
-func englishBlocks(headings ...string) func() []string {
+// englishBlock reads a block of english.txt, sorted, on first use.
+func englishBlock(heading string) func() []string {
 	return sync.OnceValue(func() []string {
 		var words []string
 		for r := range records(englishText) {
-			if slices.Contains(headings, r.heading) {
+			if r.heading == heading {
 				words = append(words, r.items...)
 			}
 		}
@@ -139,10 +139,10 @@ func isEnglish(w string) bool {
 	return found
 }
 
-// isName reports whether w (lower case) is a name of a person, place or
-// month, as the spelling lists write one: capitalized only ("tokyo",
-// "claude"; not "amazon", which is also a word, nor "api").
-func isName(w string) bool {
-	_, found := slices.BinarySearch(namesEnglish(), w)
+// isPlaceName reports whether w (lower case) is the name of a place
+// (english.txt's places: "tokyo", "texas", "korea"; not "gemini", "linux"
+// nor "java").
+func isPlaceName(w string) bool {
+	_, found := slices.BinarySearch(placesEnglish(), w)
 	return found
 }

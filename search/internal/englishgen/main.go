@@ -5,14 +5,15 @@
 // word list; and the other words and names of English, that tell a word
 // of the language or a name of a person or place ("acme", "norman",
 // "lisbon") from the name of a product ("zendesk", "xero"), the words of a
-// large SCOWL list, proper nouns among them, written in lower case, the
-// names (those it writes capitalized only) in a block of their own.
+// large SCOWL list, proper nouns among them, written in lower case; and
+// of those, the names of places (written capitalized only, and places in
+// WordNet), in a block of their own.
 //
-//	go run ./search/internal/englishgen -dict /usr/share/dict/american-english-small -known /usr/share/dict/american-english-large -o search/lexicon/english.txt
+//	go run ./search/internal/englishgen -dict /usr/share/dict/american-english-small -known /usr/share/dict/american-english-large -wordnet /usr/share/wordnet -o search/lexicon/english.txt
 //
 // The lists are Debian's wamerican-small (SCOWL size 35, the common words
-// of American English) and wamerican-large (SCOWL size 70). The same lists
-// give the same bytes.
+// of American English) and wamerican-large (SCOWL size 70), and WordNet 3.0
+// as Debian's wordnet-base ships it. The same sources give the same bytes.
 package main
 
 import (
@@ -24,6 +25,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -38,6 +40,7 @@ func run(args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("englishgen", flag.ContinueOnError)
 	dict := fs.String("dict", "/usr/share/dict/american-english-small", "the list of common words (one word a line)")
 	known := fs.String("known", "/usr/share/dict/american-english-large", "the list of other words and names (one a line)")
+	wordnet := fs.String("wordnet", "/usr/share/wordnet", "WordNet 3.0's dictionary folder (its data.noun tells places)")
 	out := fs.String("o", "", "the file to write (search/lexicon/english.txt)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -53,40 +56,45 @@ func run(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	nouns, err := os.ReadFile(filepath.Join(*wordnet, "data.noun"))
+	if err != nil {
+		return err
+	}
 	common := letterWords(small, false)
 	in := func(words []string) func(string) bool {
 		return func(w string) bool { _, found := slices.BinarySearch(words, w); return found }
 	}
-	// A name is written capitalized only ("Tokyo", "Claude"; not "API",
-	// nor "Amazon", which is also a word): the words of the other letter
-	// cases are the other words.
+	others := slices.DeleteFunc(letterWords(large, true), in(common))
+	// A place is a name the large list writes capitalized only ("Tokyo";
+	// not "Java", also written "java") that WordNet has as a place.
+	wnPlaces := places(nouns)
+	slices.Sort(wnPlaces)
 	names := slices.DeleteFunc(capitalized(large), in(letterWords(large, false)))
-	names = slices.DeleteFunc(names, in(common))
-	others := letterWords(large, true)
-	others = slices.DeleteFunc(others, in(common))
-	others = slices.DeleteFunc(others, in(names))
+	placeNames := slices.DeleteFunc(slices.DeleteFunc(names, in(common)), func(w string) bool { return !in(wnPlaces)(w) })
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `# English words, in the lexicon's one text format (see words.txt). Generated: do not edit; remake with
 #
-#   go run ./search/internal/englishgen -dict /usr/share/dict/american-english-small -known /usr/share/dict/american-english-large -o search/lexicon/english.txt
+#   go run ./search/internal/englishgen -dict /usr/share/dict/american-english-small -known /usr/share/dict/american-english-large -wordnet /usr/share/wordnet -o search/lexicon/english.txt
 #
 # Source: SCOWL (Spell Checker Oriented Word Lists, Kevin Atkinson). The common words are those of size 35, the
 # common words of American English, as Debian's package wamerican-small ships it (american-english-small, sha256
 # %x): its words of lower-case letters only (no proper nouns, no possessives). The known words are those of size 70
-# as Debian's wamerican-large ships it (american-english-large, sha256 %x): its words of letters only, in
-# lower case, less the common ones; of them, the names are those it writes capitalized only (names of people,
-# places, months: "Tokyo", not "API" nor "Amazon", which is also a word). Their licence, which this file must
-# carry, is in search/lexicon/english-LICENSE.
+# as Debian's wamerican-large ships it (american-english-large, sha256 %x): its words of letters only, proper
+# nouns among them, in lower case, less the common ones. Their licence, which this file must carry, is in
+# search/lexicon/english-LICENSE. The places are the names the large list writes capitalized only ("Tokyo"; not
+# "Java", also written "java") that WordNet 3.0 (Debian's wordnet-base, data.noun sha256 %x) has as an instance
+# of a location or of land, part of another ("Tokyo" of Japan; not "Gemini", a sign of the zodiac); WordNet's
+# licence is in search/lexicon/related-LICENSE.
 #
 # Blocks of records keyed by first letter.
-`, sha256.Sum256(small), sha256.Sum256(large))
+`, sha256.Sum256(small), sha256.Sum256(large), sha256.Sum256(nouns))
 	writeBlock(&b, "common | Words of everyday English", common)
-	writeBlock(&b, "known | Other words of English", others)
-	writeBlock(&b, "names | Names of people and places", names)
+	writeBlock(&b, "known | Other words of English, and names of people and places", others)
+	writeBlock(&b, "places | Names of places", placeNames)
 	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "englishgen: %d common words, %d known ones, %d names\n", len(common), len(others), len(names))
+	fmt.Fprintf(stderr, "englishgen: %d common words, %d known ones, %d places\n", len(common), len(others), len(placeNames))
 	return nil
 }
 

@@ -9,18 +9,30 @@ import (
 )
 
 // The common block holds the small list's lower-case words; the known
-// block the large list's other words in lower case; the names block those
-// it writes capitalized only ("Norman"; not "Amazon", also written
-// "amazon", nor "API"); and none holds a possessive or a word of other
-// characters.
+// block the large list's other words and its names, in lower case; the
+// places block the names it writes capitalized only that WordNet has as
+// places ("Tokyo"; not "Claude", nor "Java", also written "java"); and
+// none holds a possessive or a word of other characters.
 func TestBlocks(t *testing.T) {
 	dir := t.TempDir()
 	small := filepath.Join(dir, "small")
 	large := filepath.Join(dir, "large")
 	out := filepath.Join(dir, "english.txt")
-	os.WriteFile(small, []byte("tower\nTokyo\ntower's\n"), 0o644)
-	os.WriteFile(large, []byte("tower\nacme\nNorman\nNorman's\nCafé\nzebra\nAmazon\namazon\nAPI\n"), 0o644)
-	if err := run([]string{"-dict", small, "-known", large, "-o", out}, io.Discard); err != nil {
+	os.WriteFile(small, []byte("tower\ntower's\n"), 0o644)
+	os.WriteFile(large, []byte("tower\nacme\nNorman\nNorman's\nCafé\nzebra\nTokyo\nClaude\nJava\njava\n"), 0o644)
+	// data.noun's format: offset, lexicographer file, type, lemma count
+	// (hex), lemmas with their ids, pointer count, pointers.
+	os.MkdirAll(filepath.Join(dir, "wordnet"), 0o755)
+	os.WriteFile(filepath.Join(dir, "wordnet", "data.noun"), []byte(strings.Join([]string{
+		"  1 This software and database is being provided ...",
+		"00027167 03 n 01 location 0 000 | a point or extent in space",
+		"08691669 15 n 02 national_capital 0 capital 0 001 @ 00027167 n 0000 | the capital of a nation",
+		"08921850 15 n 01 Japan 0 001 @i 00027167 n 0000 | a country",
+		"08923348 15 n 01 Tokyo 0 002 @i 08691669 n 0000 #p 08921850 n 0000 | the capital of Japan",
+		"09287613 17 n 01 Java 0 002 @i 08691669 n 0000 #p 08921850 n 0000 | an island",
+		"11111111 18 n 01 Claude 0 000 | a person",
+	}, "\n")+"\n"), 0o644)
+	if err := run([]string{"-dict", small, "-known", large, "-wordnet", filepath.Join(dir, "wordnet"), "-o", out}, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(out)
@@ -29,22 +41,22 @@ func TestBlocks(t *testing.T) {
 	}
 	_, body, _ := strings.Cut(string(data), "\n= common")
 	common, rest, ok := strings.Cut(body, "\n= known")
-	known, names, ok2 := strings.Cut(rest, "\n= names")
+	known, places, ok2 := strings.Cut(rest, "\n= places")
 	if !ok || !ok2 {
-		t.Fatalf("no known or names block:\n%s", data)
+		t.Fatalf("no known or places block:\n%s", data)
 	}
-	if !strings.Contains(common, "t: tower\n") || strings.Contains(common, "tokyo") {
+	if !strings.Contains(common, "t: tower\n") {
 		t.Errorf("common block:\n%s", common)
 	}
-	for _, want := range []string{"a: acme, amazon, api\n", "z: zebra\n"} {
+	for _, want := range []string{"a: acme\n", "c: claude\n", "n: norman\n", "t: tokyo\n", "z: zebra\n"} {
 		if !strings.Contains(known, want) {
 			t.Errorf("known block lacks %q:\n%s", want, known)
 		}
 	}
-	if strings.Contains(known, "tower") || strings.Contains(known, "norman") || strings.Contains(known, "caf") || strings.Contains(known, "'") {
+	if strings.Contains(known, "tower") || strings.Contains(known, "caf") || strings.Contains(known, "'") {
 		t.Errorf("known block:\n%s", known)
 	}
-	if !strings.Contains(names, "n: norman\n") || strings.Contains(names, "amazon") || strings.Contains(names, "api") {
-		t.Errorf("names block:\n%s", names)
+	if !strings.Contains(places, "t: tokyo\n") || strings.Contains(places, "claude") || strings.Contains(places, "java") {
+		t.Errorf("places block:\n%s", places)
 	}
 }
