@@ -68,7 +68,6 @@ func run(args []string, stderr io.Writer) error {
 	// A place is a name the large list writes capitalized only ("Tokyo";
 	// not "Java", also written "java") that WordNet has as a place.
 	wnPlaces := places(nouns)
-	slices.Sort(wnPlaces)
 	names := slices.DeleteFunc(capitalized(large), in(letterWords(large, false)))
 	placeNames := slices.DeleteFunc(slices.DeleteFunc(names, in(common)), func(w string) bool { return !in(wnPlaces)(w) })
 	var b bytes.Buffer

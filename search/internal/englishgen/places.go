@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -18,9 +19,9 @@ const (
 // places are the single-word lemmas of WordNet's nouns that are instances
 // of a location or of land, and part of another ("Tokyo", a national
 // capital, of Honshu and Japan; "Korea", a peninsula, of Asia; "Texas", an
-// American state), folded to lower case and sorted, read
-// from data.noun: a name that is a place, not a product ("Gemini" is a
-// constellation, "Linux" an operating system, "Microsoft" none).
+// American state), folded to lower case and sorted, read from data.noun:
+// a name that is a place, not a product ("Gemini" is a constellation and a
+// sign of the zodiac, "Linux" an operating system, "Microsoft" none).
 func places(dataNoun []byte) []string {
 	type synset struct {
 		lemmas            []string
@@ -106,5 +107,6 @@ func places(dataNoun []byte) []string {
 			break
 		}
 	}
+	slices.Sort(out)
 	return out
 }
