@@ -160,6 +160,11 @@ func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
 			t.Errorf("%q tools: %s %s first, want none", q, r.Hits[0].Server.Name, r.Hits[0].Tool.Name)
 		}
 	}
+	// "email" finds the mail suites too, not Gmail alone beside Upstash
+	// (whose description says "account email").
+	if got := servers("email"); !slices.Contains(got, "io.github.softeria/ms-365-mcp-server") || !slices.Contains(got, "io.github.taylorwilsdon/google_workspace_mcp") {
+		t.Errorf("email: %v, want Microsoft 365 and Google Workspace among them", got)
+	}
 	got = servers("postgres")
 	mongo := rank(got, "io.github.mongodb-js/mongodb-mcp-server")
 	for _, pg := range []string{"io.github.modelcontextprotocol/server-postgres", "io.github.crystaldba/postgres-mcp", "io.github.neondatabase-labs/mcp-server-neon"} {
