@@ -1,5 +1,7 @@
 package lexicon
 
+import "slices"
+
 // placePrepositions are the words a place follows in a phrase that asks
 // for something there ("restaurants in tokyo", "hotels near lisbon").
 var placePrepositions = map[string]bool{"in": true, "near": true, "around": true, "at": true}
@@ -34,9 +36,9 @@ func (p *Parser) qualify() {
 			return
 		}
 	}
-	place := map[string]bool{}
-	for _, i := range p.content[first:] {
-		place[p.words[i].text] = true
+	tail := p.content[first:]
+	place := func(c *Clause) bool {
+		return slices.ContainsFunc(tail, func(i int) bool { return p.words[i].text == c.Word })
 	}
 	head := false
 	for _, i := range p.content[:first] {
@@ -47,7 +49,7 @@ func (p *Parser) qualify() {
 	}
 	weight, idf := float32(-1), float32(-1)
 	for i := range p.Clauses {
-		if c := &p.Clauses[i]; !c.Bonus && !place[c.Word] {
+		if c := &p.Clauses[i]; !c.Bonus && !place(c) {
 			if weight < 0 || c.Weight < weight {
 				weight = c.Weight
 			}
@@ -60,7 +62,7 @@ func (p *Parser) qualify() {
 		return
 	}
 	for i := range p.Clauses {
-		if c := &p.Clauses[i]; place[c.Word] {
+		if c := &p.Clauses[i]; place(c) {
 			c.Weight = min(c.Weight, p.params.Place*weight)
 			c.IDF = min(c.IDF, p.params.Place*idf)
 		}

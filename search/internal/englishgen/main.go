@@ -60,6 +60,10 @@ func run(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	wnPlaces, err := places(*wordnet)
+	if err != nil {
+		return err
+	}
 	common := letterWords(small, false)
 	in := func(words []string) func(string) bool {
 		return func(w string) bool { _, found := slices.BinarySearch(words, w); return found }
@@ -67,7 +71,6 @@ func run(args []string, stderr io.Writer) error {
 	others := slices.DeleteFunc(letterWords(large, true), in(common))
 	// A place is a name the large list writes capitalized only ("Tokyo";
 	// not "Java", also written "java") that WordNet has as a place.
-	wnPlaces := places(nouns)
 	names := slices.DeleteFunc(capitalized(large), in(letterWords(large, false)))
 	placeNames := slices.DeleteFunc(slices.DeleteFunc(names, in(common)), func(w string) bool { return !in(wnPlaces)(w) })
 	var b bytes.Buffer

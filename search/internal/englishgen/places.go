@@ -1,112 +1,68 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"slices"
-	"strconv"
-	"strings"
+
+	"github.com/mcpdir/mcpdir/search/internal/wordnet"
 )
 
 // locationSynset and landSynset are WordNet 3.0's nouns "location" (a
 // point or extent in space), above every region, country and city, and
 // "land" (the solid part of the earth), above every island and peninsula.
 const (
-	locationSynset = 27167
-	landSynset     = 9334396
+	locationSynset = "00027167n"
+	landSynset     = "09334396n"
 )
 
-// places are the single-word lemmas of WordNet's nouns that are instances
-// of a location or of land, and part of another ("Tokyo", a national
-// capital, of Honshu and Japan; "Korea", a peninsula, of Asia; "Texas", an
-// American state), folded to lower case and sorted, read from data.noun:
-// a name that is a place, not a product ("Gemini" is a constellation and a
+// places are the single-word lemmas of WordNet's nouns (data.noun of dir)
+// that are instances of a location or of land, and part of another
+// ("Tokyo", a national capital, of Honshu and Japan; "Korea", a peninsula,
+// of Asia; "Texas", an American state), folded to lower case and sorted: a
+// name that is a place, not a product ("Gemini" is a constellation and a
 // sign of the zodiac, "Linux" an operating system, "Microsoft" none).
-func places(dataNoun []byte) []string {
-	type synset struct {
-		lemmas            []string
-		hypernyms, instOf []int
-		partOf            bool // has a part holonym: Tokyo of Honshu and Japan
+func places(dir string) ([]string, error) {
+	var nouns []*wordnet.Synset
+	byKey := map[string]*wordnet.Synset{}
+	err := wordnet.Each(dir, "noun", func(s *wordnet.Synset) error {
+		nouns = append(nouns, s)
+		byKey[s.Key] = s
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	synsets := map[int]*synset{}
-	sc := bufio.NewScanner(bytes.NewReader(dataNoun))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) < 4 || f[0] == "" || f[0][0] < '0' || f[0][0] > '9' {
-			continue // the licence header
-		}
-		off, _ := strconv.Atoi(f[0])
-		n, err := strconv.ParseInt(f[3], 16, 32)
-		if err != nil || len(f) < 4+2*int(n)+1 {
-			continue
-		}
-		s := &synset{}
-		for i := range int(n) {
-			if w := f[4+2*i]; !strings.Contains(w, "_") {
-				s.lemmas = append(s.lemmas, strings.ToLower(w))
-			}
-		}
-		at := 4 + 2*int(n)
-		pn, _ := strconv.Atoi(f[at])
-		for i := range pn {
-			p := at + 1 + 4*i
-			if p+2 >= len(f) || f[p+2] != "n" {
-				continue
-			}
-			target, _ := strconv.Atoi(f[p+1])
-			switch f[p] {
-			case "@":
-				s.hypernyms = append(s.hypernyms, target)
-			case "@i":
-				s.instOf = append(s.instOf, target)
-			case "#p":
-				s.partOf = true
-			}
-		}
-		synsets[off] = s
-	}
-	// Whether a synset is a location, or a kind of one, memoised.
-	located := map[int]bool{}
-	var isLocation func(off int, depth int) bool
-	isLocation = func(off int, depth int) bool {
-		if off == locationSynset || off == landSynset {
+	// Whether a synset is a location or land, or a kind of one, memoised
+	// (false while it is looked into: a guard against cycles).
+	located := map[string]bool{}
+	var isLocation func(key string) bool
+	isLocation = func(key string) bool {
+		if key == locationSynset || key == landSynset {
 			return true
 		}
-		if v, ok := located[off]; ok || depth > 32 {
+		if v, ok := located[key]; ok {
 			return v
 		}
-		located[off] = false // a guard against cycles
-		s := synsets[off]
-		v := false
-		for _, h := range append(s.hypernyms, s.instOf...) {
-			if synsets[h] != nil && isLocation(h, depth+1) {
-				v = true
-				break
-			}
-		}
-		located[off] = v
+		located[key] = false
+		s := byKey[key]
+		v := s != nil && slices.ContainsFunc(s.Pointers, func(p wordnet.Pointer) bool {
+			return (p.Symbol == "@" || p.Symbol == "@i") && isLocation(p.Key)
+		})
+		located[key] = v
 		return v
 	}
-	seen := map[string]bool{}
 	var out []string
-	for _, s := range synsets {
-		if !s.partOf {
-			continue // a region of the sky ("Gemini", the sign) is part of nothing
-		}
-		for _, kind := range s.instOf {
-			if synsets[kind] == nil || !isLocation(kind, 0) {
-				continue
-			}
-			for _, w := range s.lemmas {
-				if !seen[w] {
-					seen[w] = true
+	for _, s := range nouns {
+		// A region of the sky ("Gemini", the sign) is part of nothing.
+		partOf := slices.ContainsFunc(s.Pointers, func(p wordnet.Pointer) bool { return p.Symbol == "#p" })
+		place := slices.ContainsFunc(s.Pointers, func(p wordnet.Pointer) bool { return p.Symbol == "@i" && isLocation(p.Key) })
+		if partOf && place {
+			for _, w := range s.Words {
+				if w != "" {
 					out = append(out, w)
 				}
 			}
-			break
 		}
 	}
 	slices.Sort(out)
-	return out
+	return slices.Compact(out), nil
 }

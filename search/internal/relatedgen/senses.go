@@ -1,11 +1,11 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/mcpdir/mcpdir/search/internal/wordnet"
 )
 
 // wnSense is one WordNet synset as the sense filter reads it: its
@@ -49,34 +49,13 @@ func readSenses(dir string) (*wnSenses, error) {
 	synsets := map[string]raw{}
 	var order []string
 	for _, pos := range []string{"noun", "verb", "adj", "adv"} {
-		data, err := os.ReadFile(filepath.Join(dir, "data."+pos))
+		err := wordnet.Each(dir, pos, func(w *wordnet.Synset) error {
+			synsets[w.Key] = raw{related(w), w.Gloss, w.Proper}
+			order = append(order, w.Key)
+			return nil
+		})
 		if err != nil {
 			return nil, err
-		}
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			line := sc.Bytes()
-			if len(line) == 0 || line[0] == ' ' {
-				continue
-			}
-			key, s, err := parseSynset(line)
-			if err != nil {
-				return nil, err
-			}
-			gloss, head := "", line
-			if i := bytes.Index(line, []byte(" | ")); i >= 0 {
-				gloss, head = string(line[i+3:]), line[:i]
-			}
-			f := bytes.Fields(head)
-			proper := make([]bool, len(s.words))
-			for i := range proper {
-				if w := f[4+2*i]; w[0] >= 'A' && w[0] <= 'Z' {
-					proper[i] = true
-				}
-			}
-			synsets[key] = raw{s, gloss, proper}
-			order = append(order, key)
 		}
 	}
 	ws := &wnSenses{of: map[string][]senseRef{}, base: map[string][]string{}}

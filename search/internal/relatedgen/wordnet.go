@@ -1,13 +1,7 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"fmt"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
+	"github.com/mcpdir/mcpdir/search/internal/wordnet"
 )
 
 // wordNet holds, for each single word of WordNet, the words it relates to
@@ -32,7 +26,8 @@ var relations = map[string]kinship{
 	"@": akin, "@i": akin, "~": akin, "~i": akin, "^": akin, "=": akin, ";c": akin, "-c": akin,
 }
 
-// synset is one line of a data.* file, parsed.
+// synset is one line of a data.* file, with the pointers that relate
+// words.
 type synset struct {
 	words    []string // lemmas, lower case; "" for a multi-word lemma
 	pointers []pointer
@@ -50,27 +45,11 @@ func readWordNet(dir string) (wordNet, error) {
 	synsets := map[string]*synset{}
 	var order []string
 	for _, pos := range []string{"noun", "verb", "adj", "adv"} {
-		f, err := os.Open(filepath.Join(dir, "data."+pos))
-		if err != nil {
-			return nil, err
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			line := sc.Bytes()
-			if len(line) == 0 || line[0] == ' ' { // the licence
-				continue
-			}
-			key, s, err := parseSynset(line)
-			if err != nil {
-				f.Close()
-				return nil, fmt.Errorf("data.%s: %w", pos, err)
-			}
-			synsets[key] = s
-			order = append(order, key)
-		}
-		err = sc.Err()
-		f.Close()
+		err := wordnet.Each(dir, pos, func(w *wordnet.Synset) error {
+			synsets[w.Key] = related(w)
+			order = append(order, w.Key)
+			return nil
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -118,57 +97,14 @@ func (wn wordNet) relate(a, b string, k kinship) {
 	}
 }
 
-// parseSynset parses "offset lex_filenum ss_type w_cnt word lex_id … p_cnt
-// pointer_symbol offset pos source/target … | gloss".
-func parseSynset(line []byte) (string, *synset, error) {
-	if i := bytes.Index(line, []byte(" | ")); i >= 0 {
-		line = line[:i]
-	}
-	f := strings.Fields(string(line))
-	if len(f) < 4 {
-		return "", nil, fmt.Errorf("short line %q", line)
-	}
-	pos := f[2]
-	if pos == "s" { // satellite adjectives share the adjectives' offsets
-		pos = "a"
-	}
-	key := f[0] + pos
-	n, err := strconv.ParseInt(f[3], 16, 32)
-	if err != nil || 4+2*int(n) >= len(f) {
-		return "", nil, fmt.Errorf("bad word count in %q", line)
-	}
-	s := &synset{}
-	for i := range int(n) {
-		w := strings.ToLower(f[4+2*i])
-		if j := strings.IndexByte(w, '('); j >= 0 { // "galore(ip)"
-			w = w[:j]
+// related is a synset with the pointers that relate words (relations).
+func related(w *wordnet.Synset) *synset {
+	s := &synset{words: w.Words}
+	for _, p := range w.Pointers {
+		if kin := relations[p.Symbol]; kin != 0 {
+			s.pointers = append(s.pointers, pointer{key: p.Key, kin: kin, from: p.From, to: p.To,
+				hyper: p.Symbol == "@" || p.Symbol == "@i"})
 		}
-		if strings.ContainsAny(w, "_-.'") {
-			w = ""
-		}
-		s.words = append(s.words, w)
 	}
-	rest := f[4+2*n:]
-	pc, err := strconv.Atoi(rest[0])
-	if err != nil || len(rest) < 1+4*pc {
-		return "", nil, fmt.Errorf("bad pointer count in %q", line)
-	}
-	for i := range pc {
-		p := rest[1+4*i : 5+4*i]
-		kin := relations[p[0]]
-		if kin == 0 {
-			continue
-		}
-		tpos := p[2]
-		if tpos == "s" {
-			tpos = "a"
-		}
-		st, err := strconv.ParseUint(p[3], 16, 16)
-		if err != nil {
-			return "", nil, fmt.Errorf("bad source/target in %q", line)
-		}
-		s.pointers = append(s.pointers, pointer{key: p[1] + tpos, kin: kin, from: int(st >> 8), to: int(st & 0xff),
-			hyper: p[0] == "@" || p[0] == "@i"})
-	}
-	return key, s, nil
+	return s
 }
