@@ -56,6 +56,38 @@ end
 LUA
 }
 
+# each_lua QUERIES SIZES KEY prints a wrk script that asks the equal-body
+# limit as rest_lua asks search, query by query with the key KEY, for a body
+# of the size in the same line of SIZES (response_sizes): the same requests
+# from the same client, each answered with a body of its answer's size.
+each_lua() {
+  cat <<LUA
+local queries, sizes = {}, {}
+for line in io.lines("$1") do queries[#queries + 1] = line end
+for line in io.lines("$2") do sizes[#sizes + 1] = line end
+local i = 0
+wrk.headers["Authorization"] = "Bearer $3"
+request = function()
+  i = i % #queries + 1
+  return wrk.format("GET", "/debug/baseline?bytes=" .. sizes[i] .. "&keywords=" .. queries[i])
+end
+LUA
+}
+
+# response_sizes URL KEY QUERIES prints the size in bytes of REST search's
+# answer to each URL-encoded query of the file QUERIES, one a line, asked on
+# one kept-alive connection.
+response_sizes() {
+  python3 - "$1" "$2" "$3" <<'PY'
+import http.client, sys, urllib.parse
+url, key, queries = sys.argv[1:4]
+conn = http.client.HTTPConnection(urllib.parse.urlsplit(url).netloc)
+for line in open(queries):
+    conn.request("GET", "/api/open/v1/search?keywords=" + line.strip(), headers={"Authorization": "Bearer " + key})
+    print(len(conn.getresponse().read()))
+PY
+}
+
 # mcp_sessions URL KEY prints the ids of 16 Streamable HTTP sessions
 # (2025-11-25) opened and initialized at the server URL with the API key
 # KEY, as desktop clients keep one open: the 16 a key may hold.
