@@ -27,6 +27,9 @@ func (x *Index) Find(q mcpdir.Query) mcpdir.SearchResult {
 	}
 	x.mu.RLock()
 	defer x.mu.RUnlock()
+	if !x.results.On() { // no result is kept: a key would be made for nothing
+		return x.find(q, limit)
+	}
 	var keyBuf [128]byte
 	key := mcpdir.Query{Text: q.Text, Limit: limit, Filter: q.Filter}.AppendKey(keyBuf[:0])
 	if q.Facets {
