@@ -151,7 +151,7 @@ type Index struct {
 	facetSetIDs  map[string]uint32
 	facetScratch []uint32
 	facetKey     []byte
-	searchers    sync.Pool
+	searchers    searcherPool
 }
 
 var _ mcpdir.SearchIndex = (*Index)(nil)

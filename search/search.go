@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync/atomic"
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/search/lexicon"
@@ -105,6 +106,7 @@ func (x *Index) find(q mcpdir.Query, limit int) mcpdir.SearchResult {
 // of the index, so they stay in cache, and every postings list is read
 // once, in order, across the windows.
 type searcher struct {
+	idle    atomic.Bool // no search has it (searcherPool)
 	parser  lexicon.Parser
 	vocab   vocabulary
 	fuzzy   fuzzyWalk
@@ -213,13 +215,7 @@ type cursor struct {
 	norms    *normTable // the searcher's, with names damped or not
 }
 
-func (x *Index) searcher() *searcher {
-	s, _ := x.searchers.Get().(*searcher)
-	if s == nil {
-		s = &searcher{}
-	}
-	return s
-}
+func (x *Index) searcher() *searcher { return x.searchers.Get() }
 
 // computeNorms fills the norm table unless the index statistics are those
 // it was last filled for.
