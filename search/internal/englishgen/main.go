@@ -72,7 +72,8 @@ func run(args []string, stderr io.Writer) error {
 	// A place is a name the large list writes capitalized only ("Tokyo";
 	// not "Java", also written "java") that WordNet has as a place.
 	names := slices.DeleteFunc(capitalized(large), in(letterWords(large, false)))
-	placeNames := slices.DeleteFunc(slices.DeleteFunc(names, in(common)), func(w string) bool { return !in(wnPlaces)(w) })
+	isPlace := in(wnPlaces)
+	placeNames := slices.DeleteFunc(slices.DeleteFunc(names, in(common)), func(w string) bool { return !isPlace(w) })
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `# English words, in the lexicon's one text format (see words.txt). Generated: do not edit; remake with
 #
