@@ -51,6 +51,9 @@ type cue struct {
 	// words that share its stem are not it ("termin" is no "terminal",
 	// "vente" no "vent"; see glosses).
 	word string
+	// lang is a gloss's language, a bit of languages (0: one told by its
+	// script).
+	lang uint8
 }
 
 // glosses reports whether the gloss cue c, found at a word written w,
@@ -217,7 +220,11 @@ func parseGloss(text string) cueTable {
 			})
 		}
 		if len(words) > 0 {
-			t.add([]string{r.key}, cue{words: words, word: r.key})
+			var lang uint8
+			if i := slices.IndexFunc(languages, func(l *language) bool { return l.code == r.heading }); i >= 0 {
+				lang = 1 << i
+			}
+			t.add([]string{r.key}, cue{words: words, word: r.key, lang: lang})
 		}
 	}
 	return t

@@ -61,6 +61,7 @@ var englishLooking = wordSet("english-looking")
 type languageCount struct {
 	hits    [8]int // distinct stop words of each language
 	english [8]int // English stop words that are not the language's
+	stops   int    // English stop words
 	n       int
 }
 
@@ -69,6 +70,9 @@ func (lc *languageCount) add(w string) { lc.addFacts(factsOf(w)) }
 // addFacts counts a word whose facts are f.
 func (lc *languageCount) addFacts(f wordFacts) {
 	lc.n++
+	if f.stop {
+		lc.stops++
+	}
 	distinct := f.distinctIn | f.glossIn
 	if distinct == 0 && !f.stop {
 		return // most words: not a word of any language's
@@ -125,6 +129,18 @@ var glossLanguages = func() map[string]uint8 {
 	return m
 }()
 
+// languages has the bit of each language the text has a distinct stop
+// word or a glossed word of.
+func (lc *languageCount) languages() uint8 {
+	var bits uint8
+	for i, n := range lc.hits {
+		if n > 0 {
+			bits |= 1 << i
+		}
+	}
+	return bits
+}
+
 // language is the language most of whose distinct stop words the text
 // has, if it has two of them (one in a text of six words or fewer) and
 // more than English stop words; nil for English or when it cannot tell.
@@ -145,10 +161,8 @@ func (lc *languageCount) language() *language {
 // stemOf is the language's stem of folded word w, or "" when it is w or w
 // is not a word of letters.
 func (l *language) stemOf(w string) string {
-	for i := 0; i < len(w); i++ {
-		if !isASCIILetter(w[i]) {
-			return ""
-		}
+	if !asciiLetters(w) {
+		return ""
 	}
 	env := snowballstem.NewEnv(w)
 	l.stemmer(env)
@@ -156,6 +170,17 @@ func (l *language) stemOf(w string) string {
 		return s
 	}
 	return ""
+}
+
+// asciiLetters reports whether folded word w is written in letters a to z
+// only: a word of a Latin alphabet.
+func asciiLetters(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if !isASCIILetter(w[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // Lang tells a text's language apart from the others the lexicon knows: 0

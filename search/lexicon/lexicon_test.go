@@ -149,7 +149,10 @@ func TestProductNamesAreNoEnglish(t *testing.T) {
 
 // A foreign word glosses itself, not the English words its stem spells:
 // German "Termin" is an appointment, "terminal" is not; Spanish
-// "informe" is a report, "information" is not.
+// "informe" is a report, "information" is not. In an English entry a word
+// a foreign one's stem spells is a name or an English word ("Sonos" is no
+// Portuguese "sono", sleep) unless the entry has other words of that
+// language.
 func TestGlossesAreOfTheirOwnWords(t *testing.T) {
 	words := func(brief string) []string {
 		var r Reader
@@ -163,6 +166,9 @@ func TestGlossesAreOfTheirOwnWords(t *testing.T) {
 		{brief: "Informe de ventas mensual", want: "report"},
 		{brief: "Run commands in a terminal session", not: "appointment"},
 		{brief: "Information about reception desks and vents", not: "report|recipe|sales"},
+		{brief: "Local Sonos controller: CLI and MCP server, no cloud required", not: "sleep"},
+		{brief: "Sono: a tracker of the sleep of a baby and of its naps", want: "sleep"},
+		{brief: "Brazilian company data for the CNPJ of a firm: empresas, sócios e endereço", want: "companies"},
 	} {
 		got := words(tc.brief)
 		if tc.want != "" && !slices.Contains(got, tc.want) {
