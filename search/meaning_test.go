@@ -164,6 +164,31 @@ func TestForeignWordsAreNotEnglishNames(t *testing.T) {
 	}
 }
 
+// TestEnglishNamesAreNotForeignWords: a name an English entry has is not
+// the foreign word its stem spells, in the entry or in a query ("Sonos" is
+// no Portuguese "sono", sleep), while a Portuguese query still finds the
+// English entries of its words.
+func TestEnglishNamesAreNotForeignWords(t *testing.T) {
+	x := indexOf([]*mcpdir.Entry{
+		entry("sonos-py", "Local Sonos controller: CLI and MCP server, no cloud required", 0),
+		entry("sleep-tracker-mcp", "Log your sleep and see the stats of your nights", 0),
+		entry("oura-mcp", "Oura Ring sleep, readiness and heart rate data", 0),
+	})
+	for _, tc := range []struct{ query, not string }{
+		{"sleep", "sonos-py"},
+		{"how did I sleep this week", "sonos-py"},
+		{"sonos", "sleep-tracker-mcp"},
+		{"sonos", "oura-mcp"},
+	} {
+		if got := names(x.Search(tc.query, 10)); slices.Contains(got, tc.not) {
+			t.Errorf("%s: %v, want no %s", tc.query, got, tc.not)
+		}
+	}
+	if got := names(x.Search("meu sono", 10)); !slices.Contains(got, "sleep-tracker-mcp") {
+		t.Errorf("meu sono: %v, want sleep-tracker-mcp among them", got)
+	}
+}
+
 // TestKoreanAsCharacterPairs checks that Korean is searched as Chinese and
 // Japanese are, so that a word meets its forms with particles.
 func TestKoreanAsCharacterPairs(t *testing.T) {

@@ -6,6 +6,15 @@ import "slices"
 // with English ones: the cues of concepts.txt and gloss.txt matched in the
 // query.
 
+// mayGloss reports whether the one-word gloss cue c, matched at w by its
+// stem, stands for w: a word some entry has as written means what the
+// entries mean by it ("sonos" is Sonos, not the Portuguese "sono", sleep),
+// unless it is the foreign word itself or the query is in another
+// language.
+func (p *Parser) mayGloss(c *cue, w *qword) bool {
+	return w.text == c.word || !w.known || p.Foreign
+}
+
 // findCues marks the words of the query that name concepts or are foreign
 // words with an English gloss. Concepts are looked for in the query as
 // written and with its foreign words glossed ("wetter morgen" reads as
@@ -25,7 +34,7 @@ func (p *Parser) findCues() {
 		bestSpan := 0
 		if sc := p.seqCues[i]; sc != nil {
 			matchCues(sc.gloss, sc.glossSigs, p.seq[:n], &p.set, i, false, &p.at, func(c *cue, n int) {
-				if n > bestSpan && c.glosses(p.words[p.seqWords[i].from].text) {
+				if w := &p.words[p.seqWords[i].from]; n > bestSpan && c.glosses(w.text) && (n > 1 || p.mayGloss(c, w)) {
 					best, bestSpan = c, n
 				}
 			})
