@@ -18,20 +18,16 @@ type Reader struct {
 	// Lang is the language the entry is written in, by its words or its
 	// script (see Begin).
 	Lang Lang
-	// english: the entry is told English by its stop words. A word of it
-	// in letters a to z is then glossed only as written, or where the
-	// entry has other words of the gloss's language (its bit in foreign):
-	// "Sonos" is no Portuguese "sono", sleep, but "sócios" of a Brazilian
-	// company register's English brief is "sócio", partner.
-	english bool
+	// foreign has the bit of each language the entry has a distinct stop
+	// word or a glossed word of. In an entry read as English (Lang 0), a
+	// word in letters a to z is glossed only as written, or where the
+	// entry has other words of the gloss's language: "Sonos" is no
+	// Portuguese "sono", sleep, but "sócios" of a Brazilian company
+	// register's English brief is "sócio", partner.
 	foreign uint8
 	at      [maxCueWords]int // where a cue's words are
 	set     stemSet          // the stems of the field being read
 }
-
-// minEnglishStops is how many English stop words tell an entry that no
-// other language's stop words tell English.
-const minEnglishStops = 2
 
 // maxConceptTF bounds how many of a concept's terms count for an entry.
 const maxConceptTF = 3
@@ -52,7 +48,6 @@ func (r *Reader) Begin(title, brief string) {
 	if r.Lang = scriptLang(title, brief); r.Lang == 0 {
 		r.Lang = langOf(r.lang)
 	}
-	r.english = r.Lang == 0 && lc.stops >= minEnglishStops
 	r.foreign = lc.languages()
 }
 
@@ -115,7 +110,7 @@ func (r *Reader) Field(text string, cues bool, add func(w string)) int {
 			}
 		})
 		matchCues(sc.gloss, sc.glossSigs, r.seq, &r.set, i, false, &r.at, func(c *cue, _ int) {
-			if !c.glosses(r.words[i]) || r.english && r.foreign&c.lang == 0 && r.words[i] != c.word && asciiLetters(r.words[i]) {
+			if !c.glosses(r.words[i]) || r.Lang == 0 && r.foreign&c.lang == 0 && r.words[i] != c.word && asciiLetters(r.words[i]) {
 				return
 			}
 			for _, w := range c.words {

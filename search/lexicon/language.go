@@ -61,7 +61,6 @@ var englishLooking = wordSet("english-looking")
 type languageCount struct {
 	hits    [8]int // distinct stop words of each language
 	english [8]int // English stop words that are not the language's
-	stops   int    // English stop words
 	n       int
 }
 
@@ -70,9 +69,6 @@ func (lc *languageCount) add(w string) { lc.addFacts(factsOf(w)) }
 // addFacts counts a word whose facts are f.
 func (lc *languageCount) addFacts(f wordFacts) {
 	lc.n++
-	if f.stop {
-		lc.stops++
-	}
 	distinct := f.distinctIn | f.glossIn
 	if distinct == 0 && !f.stop {
 		return // most words: not a word of any language's

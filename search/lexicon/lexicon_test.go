@@ -167,6 +167,7 @@ func TestGlossesAreOfTheirOwnWords(t *testing.T) {
 		{brief: "Run commands in a terminal session", not: "appointment"},
 		{brief: "Information about reception desks and vents", not: "report|recipe|sales"},
 		{brief: "Local Sonos controller: CLI and MCP server, no cloud required", not: "sleep"},
+		{brief: "Sonos MCP server", not: "sleep"},
 		{brief: "Sono: a tracker of the sleep of a baby and of its naps", want: "sleep"},
 		{brief: "Brazilian company data for the CNPJ of a firm: empresas, sócios e endereço", want: "companies"},
 	} {
