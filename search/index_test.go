@@ -154,6 +154,25 @@ func TestPlaceholderBriefRanksLower(t *testing.T) {
 	}
 }
 
+// A name reserved for a server to come says nothing of what it will do:
+// it ranks below the servers that do what the query asks.
+func TestReservedNameRanksLower(t *testing.T) {
+	x := indexOf([]*mcpdir.Entry{
+		entry("datasphere-mcp", "This name has been reserved using Reserver", 0),
+		entry("table-booking-mcp", "Book a table at restaurants near you", 0),
+		entry("reservation-desk", "Make and manage restaurant reservations", 0),
+	})
+	for _, q := range []string{"book", "reserve a table"} {
+		r := x.Search(q, 10)
+		if i, j := rankOf(r, "datasphere-mcp"), rankOf(r, "table-booking-mcp"); j < 0 || i >= 0 && i < j {
+			t.Errorf("%s: %q, want the reserved name below table-booking-mcp", q, names(r))
+		}
+		if i, j := rankOf(r, "datasphere-mcp"), rankOf(r, "reservation-desk"); j >= 0 && i >= 0 && i < j {
+			t.Errorf("%s: %q, want the reserved name below reservation-desk", q, names(r))
+		}
+	}
+}
+
 func TestNearDuplicatesCollapse(t *testing.T) {
 	x := New()
 	brief := "A Model Context Protocol server providing tools to read, search, and manipulate Git repositories"
