@@ -189,6 +189,25 @@ func TestEnglishNamesAreNotForeignWords(t *testing.T) {
 	}
 }
 
+// TestSetPhrasesAreNoNeed: the words of a set phrase that only pads a
+// sentence ("so far", "right now") are not searched for: "far" is not the
+// Federal Acquisition Regulations.
+func TestSetPhrasesAreNoNeed(t *testing.T) {
+	x := indexOf([]*mcpdir.Entry{
+		entry("calorie-log-mcp", "Log the calories of your meals and see your daily total", 0),
+		entry("far-search", "Federal Acquisition Regulations (FAR) search", 0),
+		entry("now-playing", "See what is playing right now on your speakers", 0),
+	})
+	for _, tc := range []struct{ query, not string }{
+		{"how many calories have I eaten today so far", "far-search"},
+		{"log the calories of my lunch right now", "now-playing"},
+	} {
+		if got := names(x.Search(tc.query, 10)); slices.Contains(got, tc.not) || !slices.Contains(got, "calorie-log-mcp") {
+			t.Errorf("%s: %v, want calorie-log-mcp and no %s", tc.query, got, tc.not)
+		}
+	}
+}
+
 // TestKoreanAsCharacterPairs checks that Korean is searched as Chinese and
 // Japanese are, so that a word meets its forms with particles.
 func TestKoreanAsCharacterPairs(t *testing.T) {
