@@ -21,9 +21,15 @@ import (
 // the text's pairs wherever they share a two-character word.
 func Tokenize(s string, emit func(w string, part bool)) {
 	s = joinStopPairs(s)
-	start := -1
+	start, skip := -1, 0
 	startIdeo := false
 	for i, r := range s {
+		if start < 0 && isThousands(s, i) {
+			skip = i + 3 // "2,000" is 2 thousand, not 2 and "000"
+		}
+		if i < skip {
+			continue
+		}
 		var word, ideo bool
 		if r < utf8.RuneSelf { // most text, told without Unicode's tables
 			word = isASCIILetter(byte(r)|0x20) || isDigit(byte(r))
@@ -44,6 +50,20 @@ func Tokenize(s string, emit func(w string, part bool)) {
 	if start >= 0 {
 		emitChunk(s[start:], startIdeo, emit)
 	}
+}
+
+// isThousands reports whether s has, at i, the three digits that follow a
+// thousands comma ("000" of "2,000").
+func isThousands(s string, i int) bool {
+	if i < 2 || s[i-1] != ',' || !isDigit(s[i-2]) || i+3 > len(s) {
+		return false
+	}
+	for _, c := range []byte(s[i : i+3]) {
+		if !isDigit(c) {
+			return false
+		}
+	}
+	return i+3 == len(s) || !isDigit(s[i+3]) && !isASCIILetter(s[i+3]|0x20)
 }
 
 // joinStopPairs writes a word of two stop words joined by a hyphen as one

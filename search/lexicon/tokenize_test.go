@@ -43,6 +43,8 @@ func TestTokenizeCompounds(t *testing.T) {
 		// one word, not "म" and "सम"; Cyrillic and Greek are words as Latin is.
 		{in: "मौसम ভাষা Погода καιρός", whole: []string{"मौसम", "ভাষা", "погода", "καιρος"}},
 		{in: "Text-to-Speech, v2.0!", whole: []string{"text", "to", "speech", "v2", "0"}},
+		// A thousands comma joins a number's groups: "2,000" is no "000".
+		{in: "AUD 2,000, 1,000,000 rows, 3,14 and 1,5000", whole: []string{"aud", "2", "1", "rows", "3", "14", "and", "1", "5000"}},
 		{in: "将Mermaid图表转换", whole: []string{"将", "mermaid", "图表", "表转", "转换"}},
 		{in: "株価を調べる 한국어 검색", whole: []string{"株価", "価を", "を調", "調べ", "べる", "한국", "국어", "검색"}},
 		// Two stop words hyphenated are a word: "to-do" is no "to" and "do".
