@@ -13,6 +13,7 @@ type Reader struct {
 	seq      []string    // the stems of the field being read
 	words    []string    // and its words, as written
 	toward   []direction // and the way said before each ("to" of "speech to text")
+	apart    []bool      // and whether "and" or "or" comes before each
 	concepts []string    // the entry's concepts, once for each cue found
 	lang     *language   // the entry's language, nil for English
 	// Lang is the language the entry is written in, by its words or its
@@ -61,11 +62,12 @@ func (r *Reader) Field(text string, cues bool, add func(w string)) int {
 	}
 	var pw phraseWindow
 	n := 0
-	r.seq, r.words, r.toward = r.seq[:0], r.words[:0], r.toward[:0]
-	toward := towardNone
+	r.seq, r.words, r.toward, r.apart = r.seq[:0], r.words[:0], r.toward[:0], r.apart[:0]
+	toward, apart := towardNone, false
 	Tokenize(text, func(w string, part bool) {
 		if stopWords[w] || r.lang != nil && r.lang.stop[w] {
 			if !part {
+				apart = apart || w == "and" || w == "or"
 				pw.stop(w)
 				if d := directionOf(w); d != towardNone && (toward == towardNone || toward == towardUnsaid) {
 					toward = d
@@ -82,9 +84,10 @@ func (r *Reader) Field(text string, cues bool, add func(w string)) int {
 			r.seq = append(r.seq, r.stems.of(w))
 			r.words = append(r.words, w)
 			r.toward = append(r.toward, toward)
+			r.apart = append(r.apart, apart)
 		}
 		if !part {
-			toward = towardNone
+			toward, apart = towardNone, false
 			n++
 			pw.push(w, func(short string, _ int) { add(short) })
 			if r.lang != nil {
@@ -105,7 +108,7 @@ func (r *Reader) Field(text string, cues bool, add func(w string)) int {
 			continue
 		}
 		matchCues(sc.concept, sc.conceptSigs, r.seq, &r.set, i, false, &r.at, func(c *cue, n int) {
-			if r.saidAs(c, n) {
+			if r.saidAs(c, n) && r.together(n) {
 				r.concepts = append(r.concepts, c.to)
 			}
 		})
@@ -119,6 +122,17 @@ func (r *Reader) Field(text string, cues bool, add func(w string)) int {
 		})
 	}
 	return n
+}
+
+// together reports whether the words a term matched, at r.at[:n], are
+// not two things listed: "stock and pricing" says no "stock price".
+func (r *Reader) together(n int) bool {
+	for k := 1; k < n; k++ {
+		if r.apart[r.at[k]] {
+			return false
+		}
+	}
+	return true
 }
 
 // saidAs reports whether the field's words a term matched, at r.at[:n],

@@ -186,7 +186,8 @@ func TestGlossesAreOfTheirOwnWords(t *testing.T) {
 // An entry term that says a way is an entry's only where the entry's words
 // go that way: "image to text" (OCR) is not an image generator's "images
 // by text prompts", nor "text to speech" a "speech to text" server's; words
-// side by side go the way of their order.
+// side by side go the way of their order; words "and" or "or" list apart
+// are no term.
 func TestEntryTermsGoTheirWay(t *testing.T) {
 	concepts := func(brief string) []string {
 		var r Reader
@@ -205,6 +206,10 @@ func TestEntryTermsGoTheirWay(t *testing.T) {
 		{"Speech to text for meetings", "§speech-to-text", true},
 		{"Speech to text for meetings", "§text-to-speech", false},
 		{"Turn text to speech with natural voices", "§text-to-speech", true},
+		// Words listed apart are no term: "images and generation" is not
+		// "image generation".
+		{"Generate images from text prompts", "§image-generation", true},
+		{"Images and generation of captions", "§image-generation", false},
 	} {
 		if got := slices.Contains(concepts(tc.brief), tc.concept); got != tc.want {
 			t.Errorf("%q: %s is %v, want %v (%v)", tc.brief, tc.concept, got, tc.want, concepts(tc.brief))
