@@ -189,6 +189,20 @@ func TestEnglishNamesAreNotForeignWords(t *testing.T) {
 	}
 }
 
+// TestForeignStemsAreNotEnglishWords: a foreign word's stem that is an
+// everyday English word is not that word: the German stem of "München" is
+// "munch", which Rug Munch's server is named for.
+func TestForeignStemsAreNotEnglishWords(t *testing.T) {
+	x := indexOf([]*mcpdir.Entry{
+		entry("rug-munch-mcp", "Rug Munch Intelligence: crypto rug pull checks", 0),
+		entry("bahn-mcp", "Zugverbindungen und Fahrpläne der Deutschen Bahn", 0),
+	})
+	got := names(x.Search("Zugverbindungen von München nach Berlin heraussuchen", 10))
+	if slices.Contains(got, "rug-munch-mcp") || !slices.Contains(got, "bahn-mcp") {
+		t.Errorf("Zugverbindungen von München nach Berlin heraussuchen: %v, want bahn-mcp and no rug-munch-mcp", got)
+	}
+}
+
 // TestSetPhrasesAreNoNeed: the words of a set phrase that only pads a
 // sentence ("so far", "right now") are not searched for: "far" is not the
 // Federal Acquisition Regulations.

@@ -521,9 +521,11 @@ func (p *Parser) foreign() bool {
 			p.words = slices.Insert(p.words, i+1, qword{text: b, wordInfo: p.info(b)})
 		}
 	}
+	// A word's stem in the language also finds it, unless the stem is an
+	// everyday English word: "munch" of "München" is no Munch.
 	for i := range p.words {
 		if w := &p.words[i]; !w.stop {
-			if st := l.stemOf(w.text); st != "" {
+			if st := l.stemOf(w.text); st != "" && !commonEnglish[st] {
 				w.shorts = append(w.shorts, st)
 			}
 		}
