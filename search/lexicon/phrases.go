@@ -56,6 +56,11 @@ func (pw *phraseWindow) stop(w string) {
 func (pw *phraseWindow) push(w string, found func(short string, span int)) {
 	if pw.to && pw.prev[0] != "" && !weakWords[pw.prev[0]] && !weakWords[w] {
 		found(pairOf(pw.prev[0], w), 2)
+		// "markdown notes to pdf": the format is the word before the
+		// notes.
+		if holderWords[pw.prev[0]] && pw.prev[1] != "" && !weakWords[pw.prev[1]] && !holderWords[pw.prev[1]] {
+			found(pairOf(pw.prev[1], w), 3)
+		}
 	}
 	pw.to = false
 	last := w

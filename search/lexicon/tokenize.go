@@ -351,6 +351,7 @@ var (
 	fillerWords      = wordSet("filler")
 	genericWords     = wordSet("generic")
 	placeholderWords = wordSet("placeholder")
+	holderWords      = wordSet("holders")
 	stopIdioms       = idioms()
 	ownStems         = func() map[string]string {
 		m := map[string]string{}
