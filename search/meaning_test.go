@@ -203,6 +203,19 @@ func TestForeignStemsAreNotEnglishWords(t *testing.T) {
 	}
 }
 
+// TestAnEnglishEntryWinsTiesForEnglish: of entries a query matches
+// equally, one written in English comes first for a query in English, as
+// one written in the query's language does for any other. In the corpus,
+// nine currency servers tie on the concept of "pounds in yen", and Blender
+// FX's Korean brief ("FX" of visual effects) came first by its name.
+func TestAnEnglishEntryWinsTiesForEnglish(t *testing.T) {
+	x := loadIndex(t)
+	r := x.Search("how much is 250 pounds in japanese yen today", 10)
+	if i := rankOf(r, "blender-fx-mcp"); i >= 0 && i < 8 {
+		t.Errorf("pounds in yen: %v, want the Korean blender-fx-mcp below the English servers it ties with", names(r))
+	}
+}
+
 // TestSetPhrasesAreNoNeed: the words of a set phrase that only pads a
 // sentence ("so far", "right now") are not searched for: "far" is not the
 // Federal Acquisition Regulations.

@@ -366,12 +366,14 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 		s.sense = make([]senseAcc, window)
 	}
 	// An entry in the query's language is the better answer of equals: a
-	// Chinese question is best answered by Chinese servers. No entry is
-	// told to be of Lang 0 (English, or a language the lexicon cannot
-	// tell): for such a query no language is read, nor raises the bound.
+	// Chinese question is best answered by Chinese servers. For a query in
+	// English (Lang 0, or a language the lexicon cannot tell) an entry in
+	// English wins ties only: Blender FX's Korean brief is no better a
+	// currency converter than the English ones its concept ties it with,
+	// and a larger factor cost every blind set (docs/BENCHMARKS.md).
 	lang, sameLang := s.parser.Lang, x.params.SameLanguage
 	if lang == 0 {
-		sameLang = 1
+		sameLang = englishTie
 	}
 	// An entry's score is at most (sc*maxPrior)*langUp, rounded as its
 	// score is: one below the bar is left without reading its prior, which
@@ -452,7 +454,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 				continue // k hits are better whatever its prior
 			}
 			sc *= x.priors[d]
-			if lang != 0 && x.langs[d] == lang {
+			if x.langs[d] == lang {
 				sc *= sameLang
 			}
 			if sc < s.bar {
@@ -675,6 +677,10 @@ func (s *searcher) endReverse() {
 	}
 	s.nIn = 0
 }
+
+// englishTie is the factor of an entry in English for a query in English:
+// enough to order equal scores, too little to reorder others.
+const englishTie = 1 + 1e-5
 
 // isZero is 1 for a zero sum of positive counts or scores and 0 for any
 // other, computed without a branch.
