@@ -20,11 +20,7 @@ type Reader struct {
 	// script (see Begin).
 	Lang Lang
 	// foreign has the bit of each language the entry has a distinct stop
-	// word or a glossed word of. In an entry read as English (Lang 0), a
-	// word in letters a to z is glossed only as written, or where the
-	// entry has other words of the gloss's language: "Sonos" is no
-	// Portuguese "sono", sleep, but "sócios" of a Brazilian company
-	// register's English brief is "sócio", partner.
+	// word or a glossed word of (see glossed).
 	foreign uint8
 	at      [maxCueWords]int // where a cue's words are
 	set     stemSet          // the stems of the field being read
@@ -113,7 +109,7 @@ func (r *Reader) Field(text string, cues bool, add func(w string)) int {
 			}
 		})
 		matchCues(sc.gloss, sc.glossSigs, r.seq, &r.set, i, false, &r.at, func(c *cue, _ int) {
-			if !c.glosses(r.words[i]) || r.Lang == 0 && r.foreign&c.lang == 0 && r.words[i] != c.word && asciiLetters(r.words[i]) {
+			if !r.glossed(c, r.words[i]) {
 				return
 			}
 			for _, w := range c.words {
@@ -122,6 +118,17 @@ func (r *Reader) Field(text string, cues bool, add func(w string)) int {
 		})
 	}
 	return n
+}
+
+// glossed reports whether the gloss cue c, found at the field's word w,
+// stands for it. In an entry read as English (Lang 0), a word in letters a
+// to z that a foreign word's stem spells is an English word or a name,
+// unless it is the foreign word as written or the entry has other words of
+// the gloss's language: "Sonos" is no Portuguese "sono", sleep, but
+// "sócios" of a Brazilian company register's English brief is "sócio",
+// partner.
+func (r *Reader) glossed(c *cue, w string) bool {
+	return c.glosses(w) && (r.Lang != 0 || w == c.word || r.foreign&c.lang != 0 || !asciiLetters(w))
 }
 
 // together reports whether the words a term matched, at r.at[:n], are
