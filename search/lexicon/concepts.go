@@ -220,11 +220,7 @@ func parseGloss(text string) cueTable {
 			})
 		}
 		if len(words) > 0 {
-			var lang uint8
-			if i := slices.IndexFunc(languages, func(l *language) bool { return l.code == r.heading }); i >= 0 {
-				lang = 1 << i
-			}
-			t.add([]string{r.key}, cue{words: words, word: r.key, lang: lang})
+			t.add([]string{r.key}, cue{words: words, word: r.key, lang: languageBit(r.heading)})
 		}
 	}
 	return t

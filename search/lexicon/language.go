@@ -103,6 +103,15 @@ var stopLanguages = func() map[string]struct{ stop, distinct uint8 } {
 	return m
 }()
 
+// languageBit is the bit of the language of code ("de") among languages, 0
+// for a language not among them (told by its script, or none).
+func languageBit(code string) uint8 {
+	if i := slices.IndexFunc(languages, func(l *language) bool { return l.code == code }); i >= 0 {
+		return 1 << i
+	}
+	return 0
+}
+
 // glossLanguages tells, of the words gloss.txt gives English words for,
 // which of the languages they are words of (bit i for languages[i]): a
 // query of everyday foreign words ("Kalender verwalten", "gestionar
@@ -111,15 +120,15 @@ var stopLanguages = func() map[string]struct{ stop, distinct uint8 } {
 var glossLanguages = func() map[string]uint8 {
 	m := map[string]uint8{}
 	for r := range records(glossText) {
-		i := slices.IndexFunc(languages, func(l *language) bool { return l.code == r.heading })
-		if i < 0 {
+		bit := languageBit(r.heading)
+		if bit == 0 {
 			continue
 		}
 		// Keyed as a query has it, folded ("prüfen" is read "prufen").
 		var words []string
 		Tokenize(r.key, func(w string, _ bool) { words = append(words, w) })
 		if len(words) == 1 && !commonEnglish[words[0]] && !stopWords[words[0]] && !englishLooking[words[0]] {
-			m[words[0]] |= 1 << i
+			m[words[0]] |= bit
 		}
 	}
 	return m
