@@ -478,6 +478,23 @@ func TestNoMisspellingOfAWordQueriesDrop(t *testing.T) {
 	}
 }
 
+// TestNoCompletionToAWordQueriesDrop checks that a word is not read as
+// the beginning of one a query does not search for either: "serv" was
+// "server", and matched 20,002 of the packages corpus's entries, each of
+// whose postings it read.
+func TestNoCompletionToAWordQueriesDrop(t *testing.T) {
+	x := indexOf([]*mcpdir.Entry{
+		entry("weather-server", "An MCP server for weather forecasts", 0),
+		entry("model-serving", "Serving of machine learning models", 0),
+	})
+	if r := x.Search("serv", 10); !slices.Equal(names(r), []string{"model-serving"}) {
+		t.Errorf("serv: %q", names(r))
+	}
+	if r := x.Search("serv weather", 10); rankOf(r, "weather-server") != 0 {
+		t.Errorf("the query's other words still find theirs: %q", names(r))
+	}
+}
+
 // TestPackageHostsAreNotWords checks that the host a package is served
 // from ("github.com/…", "ghcr.io/…") is no word of its entry: every Go
 // module's server used to match "github".

@@ -557,11 +557,16 @@ func (p *Parser) addStem(c *Clause, st string, weight float32) {
 	})
 }
 
-// addPrefixed adds the words that w begins, the most frequent first.
+// addPrefixed adds the words that w begins, the most frequent first;
+// never a word a query does not search for, as addTypos: "ser" is not
+// "server", which nearly every entry has, and whose postings it would
+// scan for nothing.
 func (p *Parser) addPrefixed(c *Clause, w string) {
 	p.cands = p.cands[:0]
 	p.v.Prefixed(w, func(id uint32, text string) {
-		p.addCand(c, id, p.params.Prefix*prefixWeight(w, text))
+		if !factsOf(text).weak {
+			p.addCand(c, id, p.params.Prefix*prefixWeight(w, text))
+		}
 	})
 	p.takeCands(c, maxPrefixTerms)
 }
