@@ -307,6 +307,26 @@ func TestSensedWordsAreEverydayWords(t *testing.T) {
 	}
 }
 
+// TestAWordSaidInAPhraseIsMeantAsIt checks that the one word of a phrase
+// people ask with that is stop words and that word, said as written, is
+// meant in the phrase's sense: "time" of "what is the time in tokyo" is the
+// clock's: on the starter directory, ClickUp's time tracking came second,
+// at half the time server's score.
+func TestAWordSaidInAPhraseIsMeantAsIt(t *testing.T) {
+	x := starterIndex(t)
+	for _, q := range []string{"what is the time in tokyo", "what time is it in tokyo"} {
+		res := x.Search(q, 10)
+		if len(res.Hits) == 0 || res.Hits[0].Entry.Name != "io.github.modelcontextprotocol/server-time" {
+			t.Fatalf("%q: %v, want the time server first", q, names(res))
+		}
+		for _, h := range res.Hits[1:] {
+			if h.Score > res.Hits[0].Score/3 {
+				t.Errorf("%q: %s scores %.3f of the time server's %.3f, want under a third", q, h.Entry.Name, h.Score, res.Hits[0].Score)
+			}
+		}
+	}
+}
+
 // TestOneWordOfATermByHowWidespread checks, on the packages corpus, that
 // the one word of a term people ask with that is stop words and that word
 // stands for the term alone only where few entries have it: "afternoon"

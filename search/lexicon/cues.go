@@ -101,6 +101,9 @@ func (p *Parser) findCues() {
 					c.words++
 				}
 			}
+			if c.said { // its stop words name the concept with it
+				c.words = max(c.words, 2)
+			}
 		}
 	}
 	// A word that names a concept with other words of the query is meant
@@ -174,6 +177,7 @@ type named struct {
 	concept string // its pseudo-word
 	words   int    // how many words of the query ask for it
 	phrase  bool   // named by an entry term of two or more words the query has
+	said    bool   // named by a phrase of stop words and it, as written
 }
 
 // span is a run of query words, p.words[from:to].
@@ -215,6 +219,9 @@ func (p *Parser) markConcepts(seq []string, cues []*stemCues, words []span) {
 			if p.misread(c, words, n) {
 				return
 			}
+			// A word said in a phrase of stop words and it is meant as the
+			// phrase means it: "time" of "what time is it in".
+			said := c.said != nil && p.saidAs(c, words[p.at[0]].from)
 			for k, q := range p.at[:n] {
 				for j := words[q].from; j < words[q].to; j++ {
 					w := &p.words[j]
@@ -224,8 +231,13 @@ func (p *Parser) markConcepts(seq []string, cues []*stemCues, words []span) {
 						// name the concept: its first pair does.
 						continue
 					}
-					if !w.stop && !slices.ContainsFunc(w.concepts, func(n named) bool { return n.concept == c.to }) {
-						w.concepts = append(w.concepts, named{concept: c.to})
+					if w.stop {
+						continue
+					}
+					if k := slices.IndexFunc(w.concepts, func(n named) bool { return n.concept == c.to }); k >= 0 {
+						w.concepts[k].said = w.concepts[k].said || said
+					} else {
+						w.concepts = append(w.concepts, named{concept: c.to, said: said})
 					}
 				}
 			}
