@@ -222,6 +222,22 @@ func TestAnEnglishEntryWinsTiesForEnglish(t *testing.T) {
 	}
 }
 
+// TestACountrysMoneyIsItsCurrency checks, on the packages corpus, that
+// "japanese money" asks for exchange rates as "yen" does: the question
+// answered nothing.
+func TestACountrysMoneyIsItsCurrency(t *testing.T) {
+	x := loadIndex(t)
+	r := x.Search("how much is 200 dollars in japanese money", 10)
+	if len(r.Hits) < 5 {
+		t.Fatalf("dollars in japanese money: %v", names(r))
+	}
+	for _, h := range r.Hits[:5] {
+		if b := strings.ToLower(h.Entry.Brief); !strings.Contains(b, "currenc") && !strings.Contains(b, "exchange rate") {
+			t.Errorf("dollars in japanese money: %s (%q) in the top 5, want currency servers", h.Entry.Name, h.Entry.Brief)
+		}
+	}
+}
+
 // TestSetPhrasesAreNoNeed: the words of a set phrase that only pads a
 // sentence ("so far", "right now") are not searched for: "far" is not the
 // Federal Acquisition Regulations.
