@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"strconv"
 	"sync"
@@ -126,6 +127,7 @@ func (o output) appendResult(dst []byte, serverInfo json.RawMessage) []byte {
 // detail, since a model pays for every byte of text.
 type searchOutput struct {
 	hits     []mcpdir.Hit
+	items    [][]byte // the hits' encodings (encodeItem), once looked up
 	total    int
 	keywords string
 	limit    int
@@ -143,12 +145,21 @@ type leanItem struct {
 	Transports []string `json:"transports"`
 }
 
-// encodeLeanItem is the lean item's JSON, escaped to sit in the text's
-// string literal.
-func encodeLeanItem(e *mcpdir.Entry) []byte {
+// encodeItem is an entry's search item as an answer carries it twice: the
+// length of the lean item (uvarint), the lean item's JSON escaped to sit in
+// the text's string literal, then the full item up to its score
+// (wire.EncodeSearchItemHead). itemParts splits it.
+func encodeItem(e *mcpdir.Entry) []byte {
 	it := wire.NewSearchItem(mcpdir.Hit{Entry: e})
 	b, _ := wire.MarshalPlain(leanItem{ID: it.ID, Name: it.Name, Title: it.Title, Brief: it.Brief, WebsiteURL: it.WebsiteURL, Transports: it.Transports})
-	return appendEscaped(nil, string(b), true)
+	lean := appendEscaped(nil, string(b), true)
+	return append(append(binary.AppendUvarint(nil, uint64(len(lean))), lean...), wire.EncodeSearchItemHead(e)...)
+}
+
+// itemParts splits encodeItem's encoding into its lean and full items.
+func itemParts(enc []byte) (lean, full []byte) {
+	n, k := binary.Uvarint(enc)
+	return enc[k : k+int(n)], enc[k+int(n):]
 }
 
 // appendSearch appends a search's answer, {success, data, count, total,
@@ -158,10 +169,6 @@ func encodeLeanItem(e *mcpdir.Entry) []byte {
 // model pays for every byte of text) as marshal writes them, escaped as
 // encoding/json escapes a string (the lean items are cached escaped).
 func (t *tools) appendSearch(dst []byte, o *searchOutput, structured bool) []byte {
-	items, tail := t.lean, (func([]byte, mcpdir.Hit) []byte)(nil)
-	if structured {
-		items, tail = t.items, wire.AppendItemScore
-	}
 	// lit appends JSON punctuation and names, escaped inside the text's
 	// literal; numbers need no escaping.
 	lit := func(dst []byte, s string) []byte {
@@ -177,7 +184,20 @@ func (t *tools) appendSearch(dst []byte, o *searchOutput, structured bool) []byt
 		return appendEscaped(dst, string(appendString(nil, s, false)), true)
 	}
 	dst = lit(dst, `{"success":true,"data":[`)
-	dst = items.AppendJoined(dst, o.hits, tail)
+	if o.items == nil && len(o.hits) > 0 { // the text and the structured content look them up once
+		o.items = t.items.Lookup(make([][]byte, 0, len(o.hits)), o.hits)
+	}
+	for i, enc := range o.items {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		lean, full := itemParts(enc)
+		if !structured {
+			dst = append(dst, lean...)
+			continue
+		}
+		dst = wire.AppendItemScore(append(dst, full...), o.hits[i])
+	}
 	dst = lit(dst, `],"count":`)
 	dst = strconv.AppendInt(dst, int64(len(o.hits)), 10)
 	dst = lit(dst, `,"total":`)

@@ -45,8 +45,9 @@ type tools struct {
 	toolIndex ToolIndex // nil: no search_tools
 	log       *slog.Logger
 	now       func() time.Time
-	// Cached encodings of search items: full and lean.
-	items, lean *wire.EncodingCache
+	// items keeps each entry's search item encoded twice, lean and full
+	// (encodeItem): one lookup a hit finds both.
+	items *wire.EncodingCache
 	// answers keeps whole answers of searches and details, encoded, by
 	// their arguments.
 	answers *gencache.Cache[*encodedOutput]
@@ -56,8 +57,7 @@ type tools struct {
 
 func newTools(index Index, log *slog.Logger, answerCacheBytes int) *tools {
 	return &tools{index: index, log: log, now: time.Now,
-		items:   wire.NewEncodingCache(wire.EncodeSearchItemHead),
-		lean:    wire.NewEncodingCache(encodeLeanItem),
+		items:   wire.NewEncodingCache(encodeItem),
 		answers: gencache.New(answerCacheBytes, (*encodedOutput).size), insight: mcpdir.NoInsight}
 }
 

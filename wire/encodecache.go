@@ -33,30 +33,40 @@ func NewEncodingCache(encode func(*mcpdir.Entry) []byte) *EncodingCache {
 // AppendJoined appends the encodings of the hits' entries to dst, separated
 // by commas; after each it appends what tail adds for the hit (nil: nothing).
 func (c *EncodingCache) AppendJoined(dst []byte, hits []mcpdir.Hit, tail func(dst []byte, h mcpdir.Hit) []byte) []byte {
-	// Usually every encoding is cached: one lookup a hit.
-	start := len(dst)
-	c.mu.RLock()
-	for i, h := range hits {
-		enc, ok := c.enc[h.Entry]
-		if !ok {
-			c.mu.RUnlock()
-			return c.appendEncoding(dst[:start], hits, tail)
-		}
+	var buf [64][]byte
+	for i, enc := range c.Lookup(buf[:0], hits) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
 		dst = append(dst, enc...)
 		if tail != nil {
-			dst = tail(dst, h)
+			dst = tail(dst, hits[i])
 		}
+	}
+	return dst
+}
+
+// Lookup appends the encodings of the hits' entries to dst, in order,
+// encoding those not cached yet. Usually every one is: one lookup a hit,
+// under one read lock.
+func (c *EncodingCache) Lookup(dst [][]byte, hits []mcpdir.Hit) [][]byte {
+	start := len(dst)
+	c.mu.RLock()
+	for _, h := range hits {
+		enc, ok := c.enc[h.Entry]
+		if !ok {
+			c.mu.RUnlock()
+			return c.lookupMissing(dst[:start], hits)
+		}
+		dst = append(dst, enc)
 	}
 	c.mu.RUnlock()
 	return dst
 }
 
-// appendEncoding is AppendJoined when some encodings are not cached yet:
-// it encodes them outside the lock first.
-func (c *EncodingCache) appendEncoding(dst []byte, hits []mcpdir.Hit, tail func(dst []byte, h mcpdir.Hit) []byte) []byte {
+// lookupMissing is Lookup when some encodings are not cached yet: it
+// encodes them outside the lock first.
+func (c *EncodingCache) lookupMissing(dst [][]byte, hits []mcpdir.Hit) [][]byte {
 	var missing []*mcpdir.Entry
 	c.mu.RLock()
 	for _, h := range hits {
@@ -81,18 +91,12 @@ func (c *EncodingCache) appendEncoding(dst []byte, hits []mcpdir.Hit, tail func(
 	}
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	for i, h := range hits {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
+	for _, h := range hits {
 		enc, ok := c.enc[h.Entry]
 		if !ok { // dropped by a concurrent reset
 			enc = c.encode(h.Entry)
 		}
-		dst = append(dst, enc...)
-		if tail != nil {
-			dst = tail(dst, h)
-		}
+		dst = append(dst, enc)
 	}
 	return dst
 }
