@@ -122,7 +122,7 @@ func (o output) appendResult(dst []byte, serverInfo json.RawMessage) []byte {
 }
 
 // searchOutput is a search's answer. It is encoded from cached item
-// encodings (encodeSearch): the full items as structured content, and as
+// encodings (encodeItem): the full items as structured content, and as
 // text the lean items a model needs to choose a server and ask for its
 // detail, since a model pays for every byte of text.
 type searchOutput struct {

@@ -234,8 +234,8 @@ func (p *Parser) markConcepts(seq []string, cues []*stemCues, words []span) {
 					if w.stop {
 						continue
 					}
-					if k := slices.IndexFunc(w.concepts, func(n named) bool { return n.concept == c.to }); k >= 0 {
-						w.concepts[k].said = w.concepts[k].said || said
+					if at := slices.IndexFunc(w.concepts, func(n named) bool { return n.concept == c.to }); at >= 0 {
+						w.concepts[at].said = w.concepts[at].said || said
 					} else {
 						w.concepts = append(w.concepts, named{concept: c.to, said: said})
 					}
