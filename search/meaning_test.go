@@ -222,6 +222,17 @@ func TestAnEnglishEntryWinsTiesForEnglish(t *testing.T) {
 	}
 }
 
+// TestPluggingInACarIsCharging checks, on the packages corpus, that a car
+// plugged in asks for charging stations, not for the car listings that
+// "electric car" alone would bring.
+func TestPluggingInACarIsCharging(t *testing.T) {
+	x := loadIndex(t)
+	r := x.Search("where can I plug in my electric car around here", 10)
+	if len(r.Hits) == 0 || !strings.Contains(strings.ToLower(r.Hits[0].Entry.Brief), "charging station") {
+		t.Errorf("plug in my electric car: %v, want a charging-station finder first", names(r))
+	}
+}
+
 // TestACountrysMoneyIsItsCurrency checks, on the packages corpus, that
 // "japanese money" asks for exchange rates as "yen" does: the question
 // answered nothing.
