@@ -233,6 +233,21 @@ func TestPluggingInACarIsCharging(t *testing.T) {
 	}
 }
 
+// TestSomethingSimilarToWatchIsAFilm checks, on the packages corpus, that
+// "similar to" a film asks for no similarity search: semantic-search
+// servers came first for "something good to watch tonight, similar to
+// Knives Out".
+func TestSomethingSimilarToWatchIsAFilm(t *testing.T) {
+	x := loadIndex(t)
+	r := x.Search("something good to watch tonight, similar to Knives Out", 10)
+	if len(r.Hits) == 0 {
+		t.Fatal("something to watch: nothing")
+	}
+	if b := strings.ToLower(r.Hits[0].Entry.Brief); !strings.Contains(b, "movie") && !strings.Contains(b, "streaming") {
+		t.Errorf("something to watch: %v, want a film or streaming server first", names(r))
+	}
+}
+
 // TestACountrysMoneyIsItsCurrency checks, on the packages corpus, that
 // "japanese money" asks for exchange rates as "yen" does: the question
 // answered nothing.
