@@ -248,6 +248,17 @@ func TestSomethingSimilarToWatchIsAFilm(t *testing.T) {
 	}
 }
 
+// TestWhoOwesMeIsSharedExpenses checks, on the packages corpus, that money
+// friends owe asks for the bill splitters: Splitwise was not in the top 10,
+// below the personal-finance trackers.
+func TestWhoOwesMeIsSharedExpenses(t *testing.T) {
+	x := loadIndex(t)
+	r := x.Search("who still owes me money from the cabin weekend, I totally lost track", 10)
+	if !slices.ContainsFunc(r.Hits, func(h mcpdir.Hit) bool { return strings.Contains(h.Entry.Name, "splitwise") }) {
+		t.Errorf("who owes me money: %v, want a Splitwise server in the top 10", names(r))
+	}
+}
+
 // TestACountrysMoneyIsItsCurrency checks, on the packages corpus, that
 // "japanese money" asks for exchange rates as "yen" does: the question
 // answered nothing.
