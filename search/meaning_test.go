@@ -509,3 +509,33 @@ func TestSmallTalkInATermIsMeant(t *testing.T) {
 		{"help the bot find its way around a huge code repository", "repo-map"},
 	})
 }
+
+// TestWhereTheSpeakerChangesIsDiarization: a transcript that marks where
+// the speaker changes asks for diarization, which servers name with a word
+// the query does not use; a loudspeaker is not what it means.
+func TestWhereTheSpeakerChangesIsDiarization(t *testing.T) {
+	x := indexOf([]*mcpdir.Entry{
+		entry("who-spoke", "Diarization for audio files: label who spoke when", 0),
+		entry("smart-speaker", "Control the volume and playback of your smart speaker", 0),
+		entry("interview-quotes", "Search quotes from executive interviews", 0),
+	})
+	q := "transcribe the interview recording and mark the timestamps where the speaker changes"
+	if got := names(x.Search(q, 10)); len(got) == 0 || got[0] != "who-spoke" {
+		t.Errorf("%s: %v, want who-spoke first", q, got)
+	}
+}
+
+// TestWhatAMedicineInteractsWith: what a medicine interacts with, and its
+// official label, ask for drug information, not for anything that
+// interacts or prints labels.
+func TestWhatAMedicineInteractsWith(t *testing.T) {
+	x := indexOf([]*mcpdir.Entry{
+		entry("rx-check", "Look up drug information from openFDA and RxNorm", 0),
+		entry("browser-interact", "Let agents interact with web pages: click, type and read", 0),
+		entry("label-printer", "Print official shipping labels from your assistant", 0),
+	})
+	q := "can my assistant check what a medicine interacts with or read its official label?"
+	if got := names(x.Search(q, 10)); len(got) == 0 || got[0] != "rx-check" {
+		t.Errorf("%s: %v, want rx-check first", q, got)
+	}
+}
