@@ -539,3 +539,28 @@ func TestWhatAMedicineInteractsWith(t *testing.T) {
 		t.Errorf("%s: %v, want rx-check first", q, got)
 	}
 }
+
+// TestEverydayAsksOfTechnicalServers: everyday words for needs whose
+// servers use a technical term, each first for its own server over those
+// that share its everyday words (written from a random sample of the
+// corpus: segment analysis, .NET decompilers, multi-model gateways).
+func TestEverydayAsksOfTechnicalServers(t *testing.T) {
+	x := indexOf([]*mcpdir.Entry{
+		entry("segment-finder", "Statistical analysis of tabular data: find the segments that drive a metric", 0),
+		entry("sales-tax", "Sales tax rates by state", 0),
+		entry("il-decompiler", "Decompile .NET assemblies with ILSpy", 0),
+		entry("net-inventory", "Network source of truth for your programs and devices", 0),
+		entry("model-router", "LLM gateway: ask GPT, Gemini and Claude through one API", 0),
+		entry("contract-check", "Contract review: find clauses you agree to", 0),
+	})
+	cases := []struct{ query, want string }{
+		{"figure out which customer groups explain the drop in sales", "segment-finder"},
+		{"peek inside a .NET program to see its source code", "il-decompiler"},
+		{"ask a few different AI models the same question and see if they agree", "model-router"},
+	}
+	for _, tc := range cases {
+		if got := names(x.Search(tc.query, 10)); len(got) == 0 || got[0] != tc.want {
+			t.Errorf("%s: %v, want %s first", tc.query, got, tc.want)
+		}
+	}
+}
