@@ -541,26 +541,54 @@ func TestWhatAMedicineInteractsWith(t *testing.T) {
 }
 
 // TestEverydayAsksOfTechnicalServers: everyday words for needs whose
-// servers use a technical term, each first for its own server over those
-// that share its everyday words (written from a random sample of the
-// corpus: segment analysis, .NET decompilers, multi-model gateways).
+// servers use a technical term, each answered first by its own server
+// over those that share its everyday words (written from a random sample
+// of the corpus).
 func TestEverydayAsksOfTechnicalServers(t *testing.T) {
-	x := indexOf([]*mcpdir.Entry{
-		entry("segment-finder", "Statistical analysis of tabular data: find the segments that drive a metric", 0),
-		entry("sales-tax", "Sales tax rates by state", 0),
-		entry("il-decompiler", "Decompile .NET assemblies with ILSpy", 0),
-		entry("net-inventory", "Network source of truth for your programs and devices", 0),
-		entry("model-router", "LLM gateway: ask GPT, Gemini and Claude through one API", 0),
-		entry("contract-check", "Contract review: find clauses you agree to", 0),
-	})
-	cases := []struct{ query, want string }{
-		{"figure out which customer groups explain the drop in sales", "segment-finder"},
-		{"peek inside a .NET program to see its source code", "il-decompiler"},
-		{"ask a few different AI models the same question and see if they agree", "model-router"},
+	cases := []struct {
+		query string
+		want  *mcpdir.Entry
+		other []*mcpdir.Entry
+	}{
+		{"figure out which customer groups explain the drop in sales",
+			entry("segment-finder", "Statistical analysis of tabular data: find the segments that drive a metric", 0),
+			[]*mcpdir.Entry{entry("sales-tax", "Sales tax rates by state", 0)}},
+		{"peek inside a .NET program to see its source code",
+			entry("il-decompiler", "Decompile .NET assemblies with ILSpy", 0),
+			[]*mcpdir.Entry{entry("net-inventory", "Network source of truth for your programs and devices", 0)}},
+		{"ask a few different AI models the same question and see if they agree",
+			entry("model-router", "LLM gateway: ask GPT, Gemini and Claude through one API", 0),
+			[]*mcpdir.Entry{entry("contract-check", "Contract review: find clauses you agree to", 0)}},
+		{"which factors caused the price change, with regression",
+			entry("econometrics", "Econometrics: regression and causal inference in Stata", 0),
+			[]*mcpdir.Entry{entry("weather-now", "Current weather conditions and forecasts", 0)}},
+		{"alert me if a tool I use secretly changes its description",
+			entry("pin-tools", "Rug pull detection: pin tool definitions and flag any change", 0),
+			[]*mcpdir.Entry{entry("vault-keys", "Keep secrets and API keys in a vault", 0)}},
+		{"step through my python script line by line to find the bug",
+			entry("py-debugger", "Debugger with breakpoints, stepping with pdb", 0),
+			[]*mcpdir.Entry{entry("script-runner", "Run Python scripts and return their output", 0)}},
 	}
 	for _, tc := range cases {
-		if got := names(x.Search(tc.query, 10)); len(got) == 0 || got[0] != tc.want {
-			t.Errorf("%s: %v, want %s first", tc.query, got, tc.want)
+		x := indexOf(append([]*mcpdir.Entry{tc.want}, tc.other...))
+		if got := names(x.Search(tc.query, 10)); len(got) == 0 || got[0] != tc.want.Name {
+			t.Errorf("%s: %v, want %s first", tc.query, got, tc.want.Name)
+		}
+	}
+}
+
+// TestFactorsOfAChangeAreStatistics checks, on the packages corpus, that a
+// question of what caused a change, "with regression", is answered by
+// statistics servers: it answered nothing, every word of it everyday.
+func TestFactorsOfAChangeAreStatistics(t *testing.T) {
+	x := loadIndex(t)
+	r := x.Search("which factors caused the price change, with regression", 10)
+	if len(r.Hits) < 3 {
+		t.Fatalf("factors with regression: %v", names(r))
+	}
+	for _, h := range r.Hits[:3] {
+		if b := strings.ToLower(h.Entry.Name + " " + h.Entry.Brief); !strings.Contains(b, "regress") && !strings.Contains(b, "econometr") && !strings.Contains(b, "stata") {
+			t.Errorf("factors with regression: %s (%q) in the top 3, want statistics servers", h.Entry.Name, h.Entry.Brief)
 		}
 	}
 }
