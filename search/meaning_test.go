@@ -542,36 +542,49 @@ func TestWhatAMedicineInteractsWith(t *testing.T) {
 
 // TestEverydayAsksOfTechnicalServers: everyday words for needs whose
 // servers use a technical term, each answered first by its own server
-// over those that share its everyday words (written from a random sample
+// over those that share its everyday words (written from random samples
 // of the corpus).
 func TestEverydayAsksOfTechnicalServers(t *testing.T) {
 	cases := []struct {
 		query string
 		want  *mcpdir.Entry
 		other []*mcpdir.Entry
+		found bool // answered, not first: it shares fewer words than the others
 	}{
 		{"figure out which customer groups explain the drop in sales",
 			entry("segment-finder", "Statistical analysis of tabular data: find the segments that drive a metric", 0),
-			[]*mcpdir.Entry{entry("sales-tax", "Sales tax rates by state", 0)}},
+			[]*mcpdir.Entry{entry("sales-tax", "Sales tax rates by state", 0)}, false},
 		{"peek inside a .NET program to see its source code",
 			entry("il-decompiler", "Decompile .NET assemblies with ILSpy", 0),
-			[]*mcpdir.Entry{entry("net-inventory", "Network source of truth for your programs and devices", 0)}},
+			[]*mcpdir.Entry{entry("net-inventory", "Network source of truth for your programs and devices", 0)}, false},
 		{"ask a few different AI models the same question and see if they agree",
 			entry("model-router", "LLM gateway: ask GPT, Gemini and Claude through one API", 0),
-			[]*mcpdir.Entry{entry("contract-check", "Contract review: find clauses you agree to", 0)}},
+			[]*mcpdir.Entry{entry("contract-check", "Contract review: find clauses you agree to", 0)}, false},
 		{"which factors caused the price change, with regression",
 			entry("econometrics", "Econometrics: regression and causal inference in Stata", 0),
-			[]*mcpdir.Entry{entry("weather-now", "Current weather conditions and forecasts", 0)}},
+			[]*mcpdir.Entry{entry("weather-now", "Current weather conditions and forecasts", 0)}, false},
 		{"alert me if a tool I use secretly changes its description",
 			entry("pin-tools", "Rug pull detection: pin tool definitions and flag any change", 0),
-			[]*mcpdir.Entry{entry("vault-keys", "Keep secrets and API keys in a vault", 0)}},
+			[]*mcpdir.Entry{entry("vault-keys", "Keep secrets and API keys in a vault", 0)}, false},
 		{"step through my python script line by line to find the bug",
 			entry("py-debugger", "Debugger with breakpoints, stepping with pdb", 0),
-			[]*mcpdir.Entry{entry("script-runner", "Run Python scripts and return their output", 0)}},
+			[]*mcpdir.Entry{entry("script-runner", "Run Python scripts and return their output", 0)}, false},
+		{"simulate air flowing around a car part",
+			entry("cfd-solver", "Run CFD studies with OpenFOAM", 0),
+			[]*mcpdir.Entry{entry("car-prices", "Used car prices and parts catalog", 0), entry("air-quality", "Air quality index of your city", 0)}, false},
+		{"stop two coding agents from editing the same file",
+			entry("agent-leases", "Multi-agent coordination: leases and a shared log", 0),
+			[]*mcpdir.Entry{entry("file-editor", "Edit text files", 0)}, true},
+		{"search what I saw on my screen last week",
+			entry("screen-recall", "Screenpipe: your screen history, searchable", 0),
+			[]*mcpdir.Entry{entry("weekly-search", "Search the week's top news", 0)}, false},
 	}
 	for _, tc := range cases {
 		x := indexOf(append([]*mcpdir.Entry{tc.want}, tc.other...))
-		if got := names(x.Search(tc.query, 10)); len(got) == 0 || got[0] != tc.want.Name {
+		got := names(x.Search(tc.query, 10))
+		if tc.found && !slices.Contains(got, tc.want.Name) {
+			t.Errorf("%s: %v, want %s", tc.query, got, tc.want.Name)
+		} else if !tc.found && (len(got) == 0 || got[0] != tc.want.Name) {
 			t.Errorf("%s: %v, want %s first", tc.query, got, tc.want.Name)
 		}
 	}
@@ -590,5 +603,19 @@ func TestFactorsOfAChangeAreStatistics(t *testing.T) {
 		if b := strings.ToLower(h.Entry.Name + " " + h.Entry.Brief); !strings.Contains(b, "regress") && !strings.Contains(b, "econometr") && !strings.Contains(b, "stata") {
 			t.Errorf("factors with regression: %s (%q) in the top 3, want statistics servers", h.Entry.Name, h.Entry.Brief)
 		}
+	}
+}
+
+// TestABuildingModelIsBIM checks, on the packages corpus, that a building
+// model file asks for BIM and IFC servers: the question's everyday words
+// answered citation and file-conversion servers.
+func TestABuildingModelIsBIM(t *testing.T) {
+	x := loadIndex(t)
+	r := x.Search("open this building model file and check it", 5)
+	if !slices.ContainsFunc(r.Hits, func(h mcpdir.Hit) bool {
+		b := strings.ToLower(h.Entry.Name + " " + h.Entry.Brief)
+		return strings.Contains(b, "ifc") || strings.Contains(b, "bim")
+	}) {
+		t.Errorf("building model file: %v, want an IFC or BIM server in the top 5", names(r))
 	}
 }
