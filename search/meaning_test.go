@@ -577,7 +577,7 @@ func TestEverydayAsksOfTechnicalServers(t *testing.T) {
 			[]*mcpdir.Entry{entry("file-editor", "Edit text files", 0)}, true},
 		{"time the spin of a neutron star from my radio data",
 			entry("pulsar-kit", "Pulsar timing with tempo2 and PSRCHIVE", 0),
-			[]*mcpdir.Entry{entry("radio-stations", "Listen to radio stations and their data", 0)}, false},
+			[]*mcpdir.Entry{entry("radio-stations", "Listen to radio stations and their data", 0)}, true},
 		{"is my website fast enough for google",
 			entry("web-vitals", "Core Web Vitals and PageSpeed Insights", 0),
 			[]*mcpdir.Entry{entry("google-ads", "Manage Google Ads campaigns for your website", 0)}, true},
