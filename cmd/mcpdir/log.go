@@ -21,9 +21,20 @@ func secondsAttr(_ []string, a slog.Attr) slog.Attr {
 // of every line, built-in ones too, on a slower path, and the access line
 // of every request has no duration (issue 36: an access line cost 35% more
 // with the ReplaceAttr). Only a line that holds a duration is rewritten.
-type secondsHandler struct{ slog.Handler }
+//
+// The handler newLogger makes writes plain lines itself (plainLines);
+// those it makes with attributes or a group leave every line to slog.
+type secondsHandler struct {
+	slog.Handler
+	plain *plainLines
+}
 
 func (h secondsHandler) Handle(ctx context.Context, r slog.Record) error {
+	if h.plain != nil {
+		if written, err := h.plain.write(r); written {
+			return err
+		}
+	}
 	timed := false
 	r.Attrs(func(a slog.Attr) bool {
 		timed = hasDuration(a.Value)
@@ -45,11 +56,11 @@ func (h secondsHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 	for i, a := range attrs {
 		out[i] = inSeconds(a)
 	}
-	return secondsHandler{h.Handler.WithAttrs(out)}
+	return secondsHandler{Handler: h.Handler.WithAttrs(out)}
 }
 
 func (h secondsHandler) WithGroup(name string) slog.Handler {
-	return secondsHandler{h.Handler.WithGroup(name)}
+	return secondsHandler{Handler: h.Handler.WithGroup(name)}
 }
 
 // hasDuration reports whether v is or holds a duration.

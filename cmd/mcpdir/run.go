@@ -223,7 +223,8 @@ func newLogger(w io.Writer, level, format string) *slog.Logger {
 	if format == "text" {
 		return slog.New(slog.NewTextHandler(w, opts))
 	}
-	return slog.New(secondsHandler{slog.NewJSONHandler(w, opts)})
+	w = &lockedWriter{w: w} // slog's handler and plainLines write to it in turn
+	return slog.New(secondsHandler{Handler: slog.NewJSONHandler(w, opts), plain: &plainLines{w: w}})
 }
 
 // groupSynopsis is the usage lines of a command with subcommands (keys,
