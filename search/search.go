@@ -166,17 +166,10 @@ type searcher struct {
 	// exact is the query's exactKey: the entries named as it is typed rank
 	// first.
 	exact uint32
-	// The query's filter, and its facet counts when asked. The facets of
-	// the matches are counted once the tail is known to stop or not
-	// (floor): where it stops, most searches, they count only the hits
-	// that answer, so the matches are listed as found (counted), not
-	// counted; past maxCounted of them they are counted as found
-	// (countedAll), so that the list stays small at any scale.
+	// The query's filter, and its facet counts when asked.
 	filter     filter
 	withFacets bool
 	facets     facetCounts
-	counted    []uint32
-	countedAll bool
 }
 
 // accum is what a search adds up for one entry of a window, kept together
@@ -394,7 +387,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 	// that which entries answer (floor), and so total and facets, are the
 	// same for a page of 10 as for one of 50.
 	k := max(limit, defaultLimit) + collapseSlack
-	s.best, s.bar, s.counted, s.countedAll = s.best[:0], 0, s.counted[:0], false
+	s.best, s.bar = s.best[:0], 0
 	best := float32(0)
 	total := 0
 	for {
@@ -454,7 +447,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			}
 			total++
 			if s.withFacets {
-				s.countMatch(x, d)
+				s.facets.count(&x.facets[d])
 			}
 			sc *= weight / s.parser.TotalWeight
 			if sc*maxPrior*langUp < s.bar {
@@ -492,16 +485,10 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 	if all && len(answering) < total {
 		total = len(answering)
 		if s.withFacets { // the facets count what the search answers
-			if s.countedAll {
-				s.facets.reset(len(x.facetSets))
-			}
+			s.facets.reset(len(x.facetSets))
 			for _, h := range answering {
 				s.facets.count(&x.facets[h.doc])
 			}
-		}
-	} else if s.withFacets {
-		for _, d := range s.counted {
-			s.facets.count(&x.facets[d])
 		}
 	}
 	ranked := x.leading(answering, k, limit)
@@ -674,24 +661,6 @@ func (s *searcher) endClause(c *lexicon.Clause, p *Params) {
 		}
 	}
 	s.nIn = 0
-}
-
-// maxCounted is how many matches a search lists before it counts their
-// facets as it finds them (see searcher.counted); tests lower it.
-var maxCounted = 1 << 14
-
-// countMatch lists a match whose facets are to be counted, or counts them.
-func (s *searcher) countMatch(x *Index, d uint32) {
-	if s.countedAll {
-		s.facets.count(&x.facets[d])
-		return
-	}
-	if s.counted = append(s.counted, d); len(s.counted) >= maxCounted {
-		for _, d := range s.counted {
-			s.facets.count(&x.facets[d])
-		}
-		s.counted, s.countedAll = s.counted[:0], true
-	}
 }
 
 // reverseClause is the clause number of the cursors of direction pairs the
