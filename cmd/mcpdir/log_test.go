@@ -126,10 +126,10 @@ func TestPlainLinesAsSlogWritesThem(t *testing.T) {
 	}
 }
 
-// BenchmarkAccessLine justifies secondsHandler: access lines (no
-// duration) through slog's JSON handler with secondsAttr as ReplaceAttr and
-// through secondsHandler, a hundred of each in turn; reports each line's
-// mean time and their ratio:
+// BenchmarkAccessLine justifies secondsHandler and its plainLines: access
+// lines (no duration) through slog's JSON handler with secondsAttr as
+// ReplaceAttr and through newLogger's handler, a hundred of each in turn;
+// reports each line's mean time and their ratio:
 //
 //	go test ./cmd/mcpdir -run '^$' -bench BenchmarkAccessLine -count 3
 func BenchmarkAccessLine(b *testing.B) {
