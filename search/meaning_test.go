@@ -617,6 +617,12 @@ func TestEverydayAsksOfTechnicalServers(t *testing.T) {
 		{"read engine fault codes from my car through the obd port",
 			entry("obd-reader", "ELM327 adapter: diagnostic trouble codes and live PIDs", 0),
 			[]*mcpdir.Entry{entry("port-scan", "Scan a port for faults and read the codes", 0)}, false},
+		{"label the objects in my training photos for a vision model",
+			entry("box-labeler", "Bounding boxes and image annotation with Label Studio", 0),
+			[]*mcpdir.Entry{entry("vision-describe", "Describe photos with a vision model", 0)}, false},
+		{"what does my computer have: cpu, memory and os version",
+			entry("sysinfo", "System information: hardware and operating system", 0),
+			[]*mcpdir.Entry{entry("agent-memory", "Long-term memory for your agent", 0)}, false},
 		{"search what I saw on my screen last week",
 			entry("screen-recall", "Screenpipe: your screen history, searchable", 0),
 			[]*mcpdir.Entry{entry("weekly-search", "Search the week's top news", 0)}, false},
@@ -659,5 +665,16 @@ func TestABuildingModelIsBIM(t *testing.T) {
 		return strings.Contains(b, "ifc") || strings.Contains(b, "bim")
 	}) {
 		t.Errorf("building model file: %v, want an IFC or BIM server in the top 5", names(r))
+	}
+}
+
+// TestAnISOStandardIsCompliance checks, on the packages corpus, that
+// meeting an ISO standard asks for compliance servers: "safety meeting
+// minutes" answered meeting servers first.
+func TestAnISOStandardIsCompliance(t *testing.T) {
+	x := loadIndex(t)
+	r := x.Search("check our safety meeting minutes meet ISO 45001", 3)
+	if len(r.Hits) == 0 || !strings.Contains(strings.ToLower(r.Hits[0].Entry.Name+" "+r.Hits[0].Entry.Brief), "iso") {
+		t.Errorf("ISO 45001: %v, want an ISO compliance server first", names(r))
 	}
 }
