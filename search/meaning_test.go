@@ -690,3 +690,19 @@ func TestAnISOStandardIsCompliance(t *testing.T) {
 		t.Errorf("ISO 45001: %v, want an ISO compliance server first", names(r))
 	}
 }
+
+// TestUpToDateDocsOfAnyLibrary: up-to-date library documentation for
+// coding asks for the servers that fetch any library's docs (Context7,
+// llms.txt, DeepWiki), which their briefs often only name: one of them
+// first, not one product's docs that shares the request's words.
+func TestUpToDateDocsOfAnyLibrary(t *testing.T) {
+	x := indexOf([]*mcpdir.Entry{
+		entry("context7-srv", "MCP server for Context7", 0),
+		entry("llms-txt-docs", "Serve llms.txt documentation over MCP", 0),
+		entry("quickshell-docs", "MCP server that fetches live Quickshell library docs for coding agents", 0),
+	})
+	got := names(x.Search("server to fetch up-to-date library documentation for coding", 10))
+	if len(got) == 0 || got[0] == "quickshell-docs" || !slices.Contains(got, "context7-srv") {
+		t.Errorf("up-to-date library docs: %v, want a server of any library's docs first, and context7-srv", got)
+	}
+}
