@@ -1,7 +1,6 @@
 package http
 
 import (
-	"encoding/json"
 	"strconv"
 
 	"github.com/mcpdir/mcpdir"
@@ -18,22 +17,8 @@ func appendSearchResponse(dst []byte, items *wire.EncodingCache, res mcpdir.Sear
 	dst = append(dst, `,"total":`...)
 	dst = strconv.AppendInt(dst, int64(res.Total), 10)
 	dst = append(dst, `,"keywords":`...)
-	dst = appendJSONString(dst, keywords)
+	dst = wire.AppendJSONString(dst, keywords, wire.AsMarshal)
 	dst = append(dst, `,"facets":`...)
 	dst = append(dst, facets...)
 	return append(dst, '}')
-}
-
-// appendJSONString appends s as encoding/json writes it: directly when
-// nothing in it needs escaping (the common case), else through json.Marshal.
-func appendJSONString(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			b, _ := json.Marshal(s)
-			return append(dst, b...)
-		}
-	}
-	dst = append(dst, '"')
-	dst = append(dst, s...)
-	return append(dst, '"')
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/gencache"
+	"github.com/mcpdir/mcpdir/wire"
 )
 
 // newFacetCache keeps the encoded facets of recent searches, by keywords
@@ -45,7 +46,7 @@ func encodeFacets(f *mcpdir.Facets) []byte {
 				dst = append(dst, ',')
 			}
 			dst = append(dst, `{"tag":`...)
-			dst = appendJSONString(dst, t.Tag)
+			dst = wire.AppendJSONString(dst, t.Tag, wire.AsMarshal)
 			dst = append(dst, `,"count":`...)
 			dst = strconv.AppendInt(dst, int64(t.Count), 10)
 			dst = append(dst, '}')
@@ -71,7 +72,7 @@ func appendCounts(dst []byte, m map[string]int) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendJSONString(dst, k)
+		dst = wire.AppendJSONString(dst, k, wire.AsMarshal)
 		dst = append(dst, ':')
 		dst = strconv.AppendInt(dst, int64(m[k]), 10)
 	}

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"strconv"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/wire"
@@ -69,7 +68,7 @@ func encode(v any) (*encodedOutput, error) {
 	}
 	var structured bytes.Buffer
 	json.HTMLEscape(&structured, body)
-	return &encodedOutput{quotedText: appendString(nil, string(body), true), structured: structured.Bytes()}, nil
+	return &encodedOutput{quotedText: wire.AppendJSONString(nil, string(body), wire.AsMarshal), structured: structured.Bytes()}, nil
 }
 
 // appendText appends the text's string literal.
@@ -91,7 +90,7 @@ func (o output) appendStructured(dst []byte) []byte {
 // sdkResult is the output as the SDK sends it.
 func (o output) sdkResult() *sdk.CallToolResult {
 	var text string
-	json.Unmarshal(o.appendText(nil), &text) // a string literal appendString made
+	json.Unmarshal(o.appendText(nil), &text) // a string literal wire.AppendJSONString made
 	return &sdk.CallToolResult{
 		Content:           []sdk.Content{&sdk.TextContent{Text: text}},
 		StructuredContent: json.RawMessage(o.appendStructured(nil)),
@@ -152,7 +151,7 @@ type leanItem struct {
 func encodeItem(e *mcpdir.Entry) []byte {
 	it := wire.NewSearchItem(mcpdir.Hit{Entry: e})
 	b, _ := wire.MarshalPlain(leanItem{ID: it.ID, Name: it.Name, Title: it.Title, Brief: it.Brief, WebsiteURL: it.WebsiteURL, Transports: it.Transports})
-	lean := appendEscaped(nil, string(b), true)
+	lean := wire.AppendJSONEscaped(nil, string(b), wire.AsMarshal)
 	return append(append(binary.AppendUvarint(nil, uint64(len(lean))), lean...), wire.EncodeSearchItemHead(e)...)
 }
 
@@ -175,13 +174,13 @@ func (t *tools) appendSearch(dst []byte, o *searchOutput, structured bool) []byt
 		if structured {
 			return append(dst, s...)
 		}
-		return appendEscaped(dst, s, true)
+		return wire.AppendJSONEscaped(dst, s, wire.AsMarshal)
 	}
 	str := func(dst []byte, s string) []byte {
 		if structured {
-			return appendString(dst, s, true)
+			return wire.AppendJSONString(dst, s, wire.AsMarshal)
 		}
-		return appendEscaped(dst, string(appendString(nil, s, false)), true)
+		return wire.AppendJSONEscaped(dst, string(wire.AppendJSONString(nil, s, wire.AsMarshalPlain)), wire.AsMarshal)
 	}
 	dst = lit(dst, `{"success":true,"data":[`)
 	if o.items == nil && len(o.hits) > 0 { // the text and the structured content look them up once
@@ -211,61 +210,4 @@ func (t *tools) appendSearch(dst []byte, o *searchOutput, structured bool) []byt
 		dst = str(dst, o.notice)
 	}
 	return lit(dst, `}`)
-}
-
-// appendString appends s as a JSON string, escaped as encoding/json
-// escapes it (html) or as marshal does (not html), without their
-// allocations: the text of a search answer is kilobytes.
-func appendString(dst []byte, s string, html bool) []byte {
-	return append(appendEscaped(append(dst, '"'), s, html), '"')
-}
-
-// appendEscaped appends the inside of s's JSON string literal; html
-// escapes <, > and & too, as encoding/json does.
-func appendEscaped(dst []byte, s string, html bool) []byte {
-	const hex = "0123456789abcdef"
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf && !(html && (c == '<' || c == '>' || c == '&')) {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			if r == utf8.RuneError {
-				dst = append(dst, `\ufffd`...)
-			} else {
-				dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xf])
-			}
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	return append(dst, s[start:]...)
 }

@@ -14,7 +14,6 @@ import (
 
 	"github.com/mcpdir/mcpdir"
 	"github.com/mcpdir/mcpdir/search"
-	"github.com/mcpdir/mcpdir/wire"
 )
 
 // validate checks a structured result against an output schema with the
@@ -234,24 +233,6 @@ func TestDetailTool(t *testing.T) {
 			t.Errorf("%s: %v", tc.args, text)
 		}
 	}
-}
-
-// appendString writes what encoding/json writes, for any string, with
-// HTML escaping (json.Marshal) and without (wire.MarshalPlain).
-func FuzzAppendString(f *testing.F) {
-	for _, s := range []string{"", "plain", `q"uo\te`, "\x00\x1f\n\r\t", "é ü 日本", "\xff\xfe", "\u2028\u2029", "<&>"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		want, _ := wire.MarshalPlain(s)
-		if got := appendString(nil, s, false); string(got) != string(want) {
-			t.Fatalf("appendString(%q) = %s, want %s", s, got, want)
-		}
-		want, _ = json.Marshal(s)
-		if got := appendString(nil, s, true); string(got) != string(want) {
-			t.Fatalf("appendString(%q, html) = %s, want %s", s, got, want)
-		}
-	})
 }
 
 // Answers kept encoded are what a call would answer: an entry added to

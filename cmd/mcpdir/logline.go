@@ -7,7 +7,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
-	"unicode/utf8"
+
+	"github.com/mcpdir/mcpdir/wire"
 )
 
 // plainLines writes a log line whose attributes are all plain (strings,
@@ -48,15 +49,15 @@ func (p *plainLines) write(r slog.Record) (bool, error) {
 		b = append(r.Time.AppendFormat(b, time.RFC3339Nano), `",`...)
 	}
 	b = append(b, `"level":`...)
-	b = appendJSONString(b, r.Level.String())
+	b = wire.AppendJSONString(b, r.Level.String(), wire.AsSlog)
 	b = append(b, `,"msg":`...)
-	b = appendJSONString(b, r.Message)
+	b = wire.AppendJSONString(b, r.Message, wire.AsSlog)
 	r.Attrs(func(a slog.Attr) bool {
-		b = appendJSONString(append(b, ','), a.Key)
+		b = wire.AppendJSONString(append(b, ','), a.Key, wire.AsSlog)
 		b = append(b, ':')
 		switch v := a.Value; v.Kind() {
 		case slog.KindString:
-			b = appendJSONString(b, v.String())
+			b = wire.AppendJSONString(b, v.String(), wire.AsSlog)
 		case slog.KindInt64:
 			b = strconv.AppendInt(b, v.Int64(), 10)
 		case slog.KindUint64:
@@ -92,52 +93,6 @@ func appendJSONFloat(b []byte, f float64) []byte {
 		}
 	}
 	return b
-}
-
-// appendJSONString appends s quoted as slog's JSON handler quotes it:
-// quotes, backslashes and control characters escaped, invalid UTF-8 as
-// U+FFFD, and U+2028 and U+2029 escaped; <, > and & as they are.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(append(b, s[start:i]...), `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(append(b, s[start:i]...), '\\', 'u', '2', '0', '2', hex[r&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	return append(append(b, s[start:]...), '"')
 }
 
 // lockedWriter serializes the writes of the two writers of one output.
