@@ -510,36 +510,6 @@ func TestSmallTalkInATermIsMeant(t *testing.T) {
 	})
 }
 
-// TestWhereTheSpeakerChangesIsDiarization: a transcript that marks where
-// the speaker changes asks for diarization, which servers name with a word
-// the query does not use; a loudspeaker is not what it means.
-func TestWhereTheSpeakerChangesIsDiarization(t *testing.T) {
-	x := indexOf([]*mcpdir.Entry{
-		entry("who-spoke", "Diarization for audio files: label who spoke when", 0),
-		entry("smart-speaker", "Control the volume and playback of your smart speaker", 0),
-		entry("interview-quotes", "Search quotes from executive interviews", 0),
-	})
-	q := "transcribe the interview recording and mark the timestamps where the speaker changes"
-	if got := names(x.Search(q, 10)); len(got) == 0 || got[0] != "who-spoke" {
-		t.Errorf("%s: %v, want who-spoke first", q, got)
-	}
-}
-
-// TestWhatAMedicineInteractsWith: what a medicine interacts with, and its
-// official label, ask for drug information, not for anything that
-// interacts or prints labels.
-func TestWhatAMedicineInteractsWith(t *testing.T) {
-	x := indexOf([]*mcpdir.Entry{
-		entry("rx-check", "Look up drug information from openFDA and RxNorm", 0),
-		entry("browser-interact", "Let agents interact with web pages: click, type and read", 0),
-		entry("label-printer", "Print official shipping labels from your assistant", 0),
-	})
-	q := "can my assistant check what a medicine interacts with or read its official label?"
-	if got := names(x.Search(q, 10)); len(got) == 0 || got[0] != "rx-check" {
-		t.Errorf("%s: %v, want rx-check first", q, got)
-	}
-}
-
 // TestEverydayAsksOfTechnicalServers: everyday words for needs whose
 // servers use a technical term, each answered first by its own server
 // over those that share its everyday words (written from random samples
@@ -551,6 +521,12 @@ func TestEverydayAsksOfTechnicalServers(t *testing.T) {
 		other []*mcpdir.Entry
 		found bool // answered, not first: it shares fewer words than the others
 	}{
+		{"transcribe the interview recording and mark the timestamps where the speaker changes",
+			entry("who-spoke", "Diarization for audio files: label who spoke when", 0),
+			[]*mcpdir.Entry{entry("smart-speaker", "Control the volume and playback of your smart speaker", 0), entry("interview-quotes", "Search quotes from executive interviews", 0)}, false},
+		{"can my assistant check what a medicine interacts with or read its official label?",
+			entry("rx-check", "Look up drug information from openFDA and RxNorm", 0),
+			[]*mcpdir.Entry{entry("browser-interact", "Let agents interact with web pages: click, type and read", 0), entry("label-printer", "Print official shipping labels from your assistant", 0)}, false},
 		{"figure out which customer groups explain the drop in sales",
 			entry("segment-finder", "Statistical analysis of tabular data: find the segments that drive a metric", 0),
 			[]*mcpdir.Entry{entry("sales-tax", "Sales tax rates by state", 0)}, false},
@@ -650,44 +626,35 @@ func TestEverydayAsksOfTechnicalServers(t *testing.T) {
 	}
 }
 
-// TestFactorsOfAChangeAreStatistics checks, on the packages corpus, that a
-// question of what caused a change, "with regression", is answered by
-// statistics servers: it answered nothing, every word of it everyday.
-func TestFactorsOfAChangeAreStatistics(t *testing.T) {
+// TestTechnicalServersOnTheCorpus checks, on the packages corpus, needs
+// that everyday words answered with other servers, or with nothing: what
+// caused a change "with regression" (answered nothing, every word of it
+// everyday), a building model file (answered citation and file-conversion
+// servers), meeting ISO 45001 (answered meeting servers first). Each of the
+// top n (or, with any, one of them) says one of the words.
+func TestTechnicalServersOnTheCorpus(t *testing.T) {
 	x := loadIndex(t)
-	r := x.Search("which factors caused the price change, with regression", 10)
-	if len(r.Hits) < 3 {
-		t.Fatalf("factors with regression: %v", names(r))
-	}
-	for _, h := range r.Hits[:3] {
-		if b := strings.ToLower(h.Entry.Name + " " + h.Entry.Brief); !strings.Contains(b, "regress") && !strings.Contains(b, "econometr") && !strings.Contains(b, "stata") {
-			t.Errorf("factors with regression: %s (%q) in the top 3, want statistics servers", h.Entry.Name, h.Entry.Brief)
+	for _, tc := range []struct {
+		query string
+		n     int
+		words []string
+		any   bool
+	}{
+		{"which factors caused the price change, with regression", 3, []string{"regress", "econometr", "stata"}, false},
+		{"open this building model file and check it", 5, []string{"ifc", "bim"}, true},
+		{"check our safety meeting minutes meet ISO 45001", 1, []string{"iso"}, false},
+	} {
+		r := x.Search(tc.query, tc.n)
+		says := func(h mcpdir.Hit) bool {
+			b := strings.ToLower(h.Entry.Name + " " + h.Entry.Brief)
+			return slices.ContainsFunc(tc.words, func(w string) bool { return strings.Contains(b, w) })
 		}
-	}
-}
-
-// TestABuildingModelIsBIM checks, on the packages corpus, that a building
-// model file asks for BIM and IFC servers: the question's everyday words
-// answered citation and file-conversion servers.
-func TestABuildingModelIsBIM(t *testing.T) {
-	x := loadIndex(t)
-	r := x.Search("open this building model file and check it", 5)
-	if !slices.ContainsFunc(r.Hits, func(h mcpdir.Hit) bool {
-		b := strings.ToLower(h.Entry.Name + " " + h.Entry.Brief)
-		return strings.Contains(b, "ifc") || strings.Contains(b, "bim")
-	}) {
-		t.Errorf("building model file: %v, want an IFC or BIM server in the top 5", names(r))
-	}
-}
-
-// TestAnISOStandardIsCompliance checks, on the packages corpus, that
-// meeting an ISO standard asks for compliance servers: "safety meeting
-// minutes" answered meeting servers first.
-func TestAnISOStandardIsCompliance(t *testing.T) {
-	x := loadIndex(t)
-	r := x.Search("check our safety meeting minutes meet ISO 45001", 3)
-	if len(r.Hits) == 0 || !strings.Contains(strings.ToLower(r.Hits[0].Entry.Name+" "+r.Hits[0].Entry.Brief), "iso") {
-		t.Errorf("ISO 45001: %v, want an ISO compliance server first", names(r))
+		switch {
+		case tc.any && !slices.ContainsFunc(r.Hits, says):
+			t.Errorf("%s: %v, want one of the top %d to say one of %q", tc.query, names(r), tc.n, tc.words)
+		case !tc.any && (len(r.Hits) < tc.n || slices.ContainsFunc(r.Hits, func(h mcpdir.Hit) bool { return !says(h) })):
+			t.Errorf("%s: %v, want each of the top %d to say one of %q", tc.query, names(r), tc.n, tc.words)
+		}
 	}
 }
 
