@@ -630,8 +630,11 @@ func TestEverydayAsksOfTechnicalServers(t *testing.T) {
 // that everyday words answered with other servers, or with nothing: what
 // caused a change "with regression" (answered nothing, every word of it
 // everyday), a building model file (answered citation and file-conversion
-// servers), meeting ISO 45001 (answered meeting servers first). Each of the
-// top n (or, with any, one of them) says one of the words.
+// servers), meeting ISO 45001 (answered meeting servers first), and twelve
+// requests written blind from samples of the corpus (text from a photo of a
+// page answered photo libraries; a fragrance that "smells like" mine, code
+// smells; a suspicious program without its source, code search). Each of
+// the top n (or, with any, one of them) says one of the words.
 func TestTechnicalServersOnTheCorpus(t *testing.T) {
 	x := loadIndex(t)
 	for _, tc := range []struct {
@@ -643,6 +646,18 @@ func TestTechnicalServersOnTheCorpus(t *testing.T) {
 		{"which factors caused the price change, with regression", 3, []string{"regress", "econometr", "stata"}, false},
 		{"open this building model file and check it", 5, []string{"ifc", "bim"}, true},
 		{"check our safety meeting minutes meet ISO 45001", 1, []string{"iso"}, false},
+		{"pull the text out of a photo of a printed page", 3, []string{"ocr", "text recognition"}, false},
+		{"I love my current fragrance, what else smells like it?", 3, []string{"perfume", "fragrance"}, false},
+		{"alert me when my favorite blogs post something new", 3, []string{"rss", "feed"}, true},
+		{"merge my scanned contract files into one and take out the blank pages", 2, []string{"pdf"}, false},
+		{"my watch logs all my cycling and running, tell me if I'm overtraining before my marathon", 3, []string{"training", "workout", "fitness", "strava", "whoop"}, false},
+		{"is there known public attack code for the old version of Apache our server runs?", 3, []string{"exploit", "cve", "vulnerab", "kev"}, false},
+		{"can the assistant cut the boring parts out of my holiday clips and stitch them into one?", 3, []string{"video", "clip", "capcut"}, false},
+		{"which functions call this one anywhere in my project?", 3, []string{"call graph", "code graph", "ast", "code intelligence"}, false},
+		{"I wish my assistant remembered what we talked about last week", 3, []string{"memory", "remember"}, false},
+		{"how much did I spend eating out last month?", 3, []string{"budget", "finance", "money", "expense", "firefly"}, true},
+		{"which machines in the plant are in a fault state right now", 3, []string{"modbus", "plc", "opc", "industrial", "scada"}, true},
+		{"can an assistant help me figure out what a suspicious program does when I don't have its source code?", 3, []string{"reverse", "decompil", "disassembl", "ida", "ghidra", "malware"}, false},
 	} {
 		r := x.Search(tc.query, tc.n)
 		says := func(h mcpdir.Hit) bool {
