@@ -657,6 +657,7 @@ func TestTechnicalServersOnTheCorpus(t *testing.T) {
 		{"I wish my assistant remembered what we talked about last week", 3, []string{"memory", "remember"}, false},
 		{"how much did I spend eating out last month?", 3, []string{"budget", "finance", "money", "expense", "firefly"}, true},
 		{"which machines in the plant are in a fault state right now", 3, []string{"modbus", "plc", "opc", "industrial", "scada"}, true},
+		{"is there a way for my assistant to follow a Grand Prix as it happens?", 3, []string{"f1", "formula"}, false},
 		{"can an assistant help me figure out what a suspicious program does when I don't have its source code?", 3, []string{"reverse", "decompil", "disassembl", "ida", "ghidra", "malware"}, false},
 	} {
 		r := x.Search(tc.query, tc.n)
