@@ -630,7 +630,7 @@ func TestEverydayAsksOfTechnicalServers(t *testing.T) {
 // that everyday words answered with other servers, or with nothing: what
 // caused a change "with regression" (answered nothing, every word of it
 // everyday), a building model file (answered citation and file-conversion
-// servers), meeting ISO 45001 (answered meeting servers first), and twelve
+// servers), meeting ISO 45001 (answered meeting servers first), and
 // requests written blind from samples of the corpus (text from a photo of a
 // page answered photo libraries; a fragrance that "smells like" mine, code
 // smells; a suspicious program without its source, code search). Each of
@@ -657,6 +657,15 @@ func TestTechnicalServersOnTheCorpus(t *testing.T) {
 		{"I wish my assistant remembered what we talked about last week", 3, []string{"memory", "remember"}, false},
 		{"how much did I spend eating out last month?", 3, []string{"budget", "finance", "money", "expense", "firefly"}, true},
 		{"which machines in the plant are in a fault state right now", 3, []string{"modbus", "plc", "opc", "industrial", "scada"}, true},
+		{"check whether text copied from a web page is trying to trick my AI into ignoring its instructions", 3, []string{"inject", "hidden instruction", "security", "poison"}, false},
+		{"strip out patient names and ID numbers before I paste text into a chatbot", 3, []string{"pii", "redact", "phi", "anonymi"}, false},
+		{"find satellite pictures of my town taken last summer", 3, []string{"satellite", "stac", "imagery", "landsat", "sentinel", "earth"}, true},
+		{"can my assistant look at the tables in our company database and answer questions from them?", 3, []string{"database", "db", "sql"}, false},
+		{"is this company's share price cheap compared to its competitors?", 3, []string{"stock"}, false},
+		{"download container images and clean up the old ones eating my disk space", 3, []string{"docker", "container"}, false},
+		{"spin up a new test box on our in-house server cluster and power off the old ones", 3, []string{"vm", "proxmox", "virtual", "cluster"}, false},
+		{"can my assistant give me a morning summary of which of our servers are acting up?", 3, []string{"monitor", "alert", "observab", "dynatrace", "signoz", "metrics"}, true},
+		{"is there a tool that checks whether AI chatbots will mention my website?", 3, []string{"seo", "geo", "aeo", "visibility", "rank"}, true},
 		{"is there a way for my assistant to follow a Grand Prix as it happens?", 3, []string{"f1", "formula"}, false},
 		{"can an assistant help me figure out what a suspicious program does when I don't have its source code?", 3, []string{"reverse", "decompil", "disassembl", "ida", "ghidra", "malware"}, false},
 	} {
