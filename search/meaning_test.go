@@ -698,3 +698,26 @@ func TestUpToDateDocsOfAnyLibrary(t *testing.T) {
 		t.Errorf("up-to-date library docs: %v, want a server of any library's docs first, and context7-srv", got)
 	}
 }
+
+// TestAWordNoEntryHasAsksForItsConcept: a word that entries use for a need
+// and people ask with ("smog", "symptoms"), which no entry of this
+// directory has, asks for the need's entries rather than finding nothing;
+// where an entry has the word, the word finds that entry, not every entry
+// of the need.
+func TestAWordNoEntryHasAsksForItsConcept(t *testing.T) {
+	weather := entry("open-weather", "Weather forecasts and current conditions for any city", 0)
+	air := entry("aqi-now", "Air quality index and PM2.5 of your city", 0)
+	medical := entry("med-kb", "Medical knowledge: diseases, diagnosis and treatments", 0)
+	rooms := entry("room-booker", "Book a meeting room at the office", 0)
+	x := indexOf([]*mcpdir.Entry{weather, air, medical, rooms})
+	for q, want := range map[string]string{"help me understand my symptoms": "med-kb", "how bad is the smog today": "aqi-now"} {
+		if got := names(x.Search(q, 10)); len(got) == 0 || got[0] != want {
+			t.Errorf("%s: %v, want %s first", q, got, want)
+		}
+	}
+	sensor := entry("dht-reader", "Read temperature and humidity from a DHT22 sensor", 0)
+	x = indexOf([]*mcpdir.Entry{weather, sensor})
+	if got := names(x.Search("what's the humidity in my city", 10)); len(got) == 0 || got[0] != "dht-reader" {
+		t.Errorf("humidity, said by an entry: %v, want dht-reader first", got)
+	}
+}

@@ -39,6 +39,10 @@ type cue struct {
 	// people ask for the concept with ("share price", "bus times"): a
 	// query that has it means the term, not its words apart.
 	asked bool
+	// askedAlone marks an entry term of one word that is also one people
+	// ask for the concept with ("humidity", "wireframe"): where no entry
+	// has the word, it asks for the concept, as it cannot stand for itself.
+	askedAlone bool
 	// toward is the way the term says its words go, where it says one
 	// between them (see direction): "speech from text" is text to speech.
 	toward direction
@@ -176,8 +180,8 @@ func parseConcepts(text string) (entry, ask cueTable) {
 // dropEntryTerms drops the cues people ask with that are, stop words left
 // out, terms entries use ("our confluence" is "confluence"): those do not
 // expand a query.
-// It marks the entry terms of two or more words people ask with too
-// (cue.asked).
+// It marks the entry terms people ask with too: those of two or more
+// words (cue.asked) and those of one (cue.askedAlone).
 func dropEntryTerms(ask, entry cueTable) {
 	key := func(c *cue) string { return c.to + "\x00" + strings.Join(c.stems, " ") }
 	terms := map[string]bool{}
@@ -199,6 +203,7 @@ func dropEntryTerms(ask, entry cueTable) {
 	for _, cs := range entry {
 		for i := range cs {
 			cs[i].asked = len(cs[i].stems) >= 2 && asked[key(&cs[i])]
+			cs[i].askedAlone = len(cs[i].stems) == 1 && asked[key(&cs[i])]
 		}
 	}
 }

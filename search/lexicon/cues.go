@@ -202,6 +202,9 @@ func (p *Parser) markConcepts(seq []string, cues []*stemCues, words []span) {
 			if n >= 2 && n == len(p.content) && !p.Sentence {
 				p.whole = c.to
 			}
+			if c.askedAlone && p.unused(words[p.at[0]].from) {
+				p.askFor(c.to, words[p.at[0]].from, false)
+			}
 			for _, q := range p.at[:n] {
 				for j := words[q].from; j < words[q].to; j++ {
 					w := &p.words[j]
@@ -234,14 +237,21 @@ func (p *Parser) markConcepts(seq []string, cues []*stemCues, words []span) {
 					if w.stop {
 						continue
 					}
-					if at := slices.IndexFunc(w.concepts, func(n named) bool { return n.concept == c.to }); at >= 0 {
-						w.concepts[at].said = w.concepts[at].said || said
-					} else {
-						w.concepts = append(w.concepts, named{concept: c.to, said: said})
-					}
+					p.askFor(c.to, j, said)
 				}
 			}
 		})
+	}
+}
+
+// askFor records that the j-th word of the query asks for the concept
+// (said: as a phrase of stop words and it).
+func (p *Parser) askFor(concept string, j int, said bool) {
+	w := &p.words[j]
+	if at := slices.IndexFunc(w.concepts, func(n named) bool { return n.concept == concept }); at >= 0 {
+		w.concepts[at].said = w.concepts[at].said || said
+	} else {
+		w.concepts = append(w.concepts, named{concept: concept, said: said})
 	}
 }
 
@@ -287,6 +297,10 @@ func (p *Parser) saidAs(c *cue, i int) bool {
 	}
 	return true
 }
+
+// unused reports whether no entry has the i-th word of the query (nor one
+// of its stem).
+func (p *Parser) unused(i int) bool { return p.share(i) == 0 }
 
 // widespreadShare is the share of the directory's entries a word of a
 // term of stop words and that word must be in to need the stop words
