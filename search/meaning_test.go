@@ -666,6 +666,12 @@ func TestTechnicalServersOnTheCorpus(t *testing.T) {
 		{"spin up a new test box on our in-house server cluster and power off the old ones", 3, []string{"vm", "proxmox", "virtual", "cluster"}, false},
 		{"can my assistant give me a morning summary of which of our servers are acting up?", 3, []string{"monitor", "alert", "observab", "dynatrace", "signoz", "metrics"}, true},
 		{"is there a tool that checks whether AI chatbots will mention my website?", 3, []string{"seo", "geo", "aeo", "visibility", "rank"}, true},
+		{"print a postage label and compare carrier prices for a box I'm mailing", 3, []string{"ship", "logistic", "carrier", "label"}, true},
+		{"try to trick my chatbot into misbehaving before we launch it to customers", 3, []string{"safety", "guard", "red team", "inject", "security", "scan"}, true},
+		{"get rid of the logo stamped across my picture", 3, []string{"watermark", "image", "photo"}, true},
+		{"run this little script on my own computer and show me what it prints", 3, []string{"sandbox", "run", "execut", "python"}, false},
+		{"read this service's interface definition file and tell me which calls are available", 3, []string{"openapi", "swagger", "api"}, false},
+		{"who's off today, and how many hours did each employee clock this month?", 3, []string{"employee", "hr", "bamboo", "payroll", "attendance"}, true},
 		{"is there a way for my assistant to follow a Grand Prix as it happens?", 3, []string{"f1", "formula"}, false},
 		{"can an assistant help me figure out what a suspicious program does when I don't have its source code?", 3, []string{"reverse", "decompil", "disassembl", "ida", "ghidra", "malware"}, false},
 	} {
