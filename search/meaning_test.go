@@ -727,3 +727,26 @@ func TestAWordNoEntryHasAsksForItsConcept(t *testing.T) {
 		t.Errorf("humidity, said by an entry: %v, want dht-reader first", got)
 	}
 }
+
+// TestAPlaceOrABoundQualifiesTheNeed: a place or a bound that qualifies a
+// need ("restaurants in tokyo", "houses for sale in Melbourne under 800k")
+// is not what an entry must have for the directory to be about the query:
+// on the corpus, servers that do what is asked answer, though none names
+// the place or the bound (each answered nothing before).
+func TestAPlaceOrABoundQualifiesTheNeed(t *testing.T) {
+	x := loadIndex(t)
+	for q, words := range map[string][]string{
+		"restaurants in tokyo":                    {"restaurant"},
+		"apartments in london":                    {"apartment", "property", "real estate", "rent"},
+		"hotels in rome under 200":                {"hotel"},
+		"houses for sale in Melbourne under 800k": {"hous", "property", "real estate", "apartment"},
+	} {
+		r := x.Search(q, 3)
+		if len(r.Hits) == 0 || !slices.ContainsFunc(r.Hits, func(h mcpdir.Hit) bool {
+			b := strings.ToLower(h.Entry.Name + " " + h.Entry.Brief)
+			return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(b, w) })
+		}) {
+			t.Errorf("%s: %v, want one of the top 3 to say one of %q", q, names(r), words)
+		}
+	}
+}

@@ -84,7 +84,7 @@ func (p *Parser) evidence(coverage float32, conceptHere bool) [AboutFeatures]flo
 		f[featConcept] = max(f[featConcept], b2f(c.Cue && conceptHere || !p.Sentence && p.headsHere(c.Stem)))
 		f[featAsked] = max(f[featAsked], b2f(c.Asked))
 	}
-	f[featCoverage] = coverage
+	f[featCoverage] = min(1, coverage*p.aboutCoverage())
 	f[featWords] = log1p(n)
 	f[featForeign] = b2f(p.Foreign)
 	f[featPersonal] = b2f(p.Form.Personal)
@@ -257,6 +257,9 @@ func (p *Parser) LeastCoverage() float32 {
 	}
 	here := p.conceptHere()
 	least := -AboutScore(p.evidence(0, here), w) / w[featCoverage]
+	if least <= 1 {
+		least /= p.aboutCoverage() // as a share of the query's IDF, qualifiers and all
+	}
 	if !here {
 		switch {
 		case p.lacksObject(1):
@@ -266,6 +269,23 @@ func (p *Parser) LeastCoverage() float32 {
 		}
 	}
 	return least
+}
+
+// aboutCoverage is what a share of the query's IDF an entry covers counts
+// for as evidence that the directory is about the query: its qualifiers
+// left out ("restaurants in tokyo" is about the directory on the evidence of
+// a restaurant server that does not say "tokyo").
+func (p *Parser) aboutCoverage() float32 {
+	q := float32(0)
+	for i := range p.Clauses {
+		if c := &p.Clauses[i]; c.Qualifier {
+			q += c.IDF
+		}
+	}
+	if q <= 0 || q >= p.TotalIDF {
+		return 1
+	}
+	return p.TotalIDF / (p.TotalIDF - q)
 }
 
 // lacksObject reports, for a query no entry is of any concept of

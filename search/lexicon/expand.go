@@ -133,11 +133,11 @@ func (p *Parser) addClause(w string, qw *qword) {
 	}
 }
 
-// isCommon reports whether w is a word of everyday English (or a number)
-// that names nothing specific with its neighbours: "tick tick" spells
-// TickTick, "text to speech" tts.
+// isCommon reports whether w is a word of everyday English (or a number,
+// or an amount such as "800k") that names nothing specific with its
+// neighbours: "tick tick" spells TickTick, "text to speech" tts.
 func isCommon(w string, qw *qword) bool {
-	if !commonEnglish[w] && !isNumber(w) {
+	if !commonEnglish[w] && !isNumber(w) && !isAmount(w) {
 		return false
 	}
 	for _, s := range qw.shorts {
@@ -167,6 +167,7 @@ func (p *Parser) newClause(w string) *Clause {
 	c := &p.Clauses[len(p.Clauses)-1]
 	c.Word, c.Stem, c.Exps, c.Reverse, c.Bonus, c.Asked = w, "", c.Exps[:0], c.Reverse[:0], false, false
 	c.Known, c.DF, c.NameDF, c.Common, c.Cue, c.Damped, c.Sensed, c.Senses = false, 0, 0, false, false, false, false, 0
+	c.Qualifier = false
 	return c
 }
 

@@ -23,11 +23,17 @@ func (p *Parser) qualify() {
 	if p.params.Place <= 0 || len(p.content) < 2 {
 		return
 	}
-	first := len(p.content)
-	for first > 0 && len(p.content)-first < maxPlaceWords && p.isPlace(&p.words[p.content[first-1]]) {
+	// The place ends the query, but for a bound after it ("in tokyo under
+	// 300").
+	last := len(p.content)
+	for last > 1 && p.isBound(last-1) {
+		last--
+	}
+	first := last
+	for first > 0 && last-first < maxPlaceWords && p.isPlace(&p.words[p.content[first-1]]) {
 		first--
 	}
-	if first == len(p.content) || first == 0 {
+	if first == last || first == 0 {
 		return
 	}
 	if p.Sentence {
@@ -36,7 +42,7 @@ func (p *Parser) qualify() {
 			return
 		}
 	}
-	tail := p.content[first:]
+	tail := p.content[first:last]
 	place := func(c *Clause) bool {
 		return slices.ContainsFunc(tail, func(i int) bool { return p.words[i].text == c.Word })
 	}
@@ -65,6 +71,7 @@ func (p *Parser) qualify() {
 		if c := &p.Clauses[i]; place(c) {
 			c.Weight = min(c.Weight, p.params.Place*weight)
 			c.IDF = min(c.IDF, p.params.Place*idf)
+			c.Qualifier = true
 		}
 	}
 }
@@ -74,4 +81,61 @@ func (p *Parser) qualify() {
 // entries use.
 func (p *Parser) isPlace(w *qword) bool {
 	return !w.stop && !w.term && len(w.concepts) == 0 && w.place
+}
+
+// boundWords are the words a quantity that bounds the need follows: "under
+// 800k", "over 100", "within 5", "less than 3".
+var boundWords = map[string]bool{"under": true, "over": true, "below": true, "above": true, "within": true, "than": true}
+
+// qualifyBounds weighs a number that bounds the need ("houses for sale
+// under 800k", "flights below 300") as a place qualifies it: what it asks
+// for is the need, within the bound, and no entry is for a bound. Its
+// weight and its share of the query's IDF are at most Params.Place of the
+// least of the other words'.
+func (p *Parser) qualifyBounds() {
+	if p.params.Place <= 0 || len(p.content) < 2 {
+		return
+	}
+	var bounds []string
+	for k, i := range p.content {
+		if p.isBound(k) {
+			bounds = append(bounds, p.words[i].text)
+		}
+	}
+	if len(bounds) == 0 {
+		return
+	}
+	weight, idf := float32(-1), float32(-1)
+	for i := range p.Clauses {
+		if c := &p.Clauses[i]; !c.Bonus && !slices.Contains(bounds, c.Word) {
+			weight, idf = minOrFirst(weight, c.Weight), minOrFirst(idf, c.IDF)
+		}
+	}
+	if weight < 0 {
+		return
+	}
+	for i := range p.Clauses {
+		if c := &p.Clauses[i]; slices.Contains(bounds, c.Word) {
+			c.Weight = min(c.Weight, p.params.Place*weight)
+			c.IDF = min(c.IDF, p.params.Place*idf)
+			c.Qualifier = true
+		}
+	}
+}
+
+// minOrFirst is the least of a and b, where a < 0 is none yet.
+func minOrFirst(a, b float32) float32 {
+	if a < 0 {
+		return b
+	}
+	return min(a, b)
+}
+
+// isBound reports whether the k-th content word of the query is a number
+// that bounds the need: one after "under", "over" and the like, not the
+// query's first word.
+func (p *Parser) isBound(k int) bool {
+	i := p.content[k]
+	w := p.words[i].text
+	return k > 0 && (isNumber(w) || isAmount(w)) && boundWords[p.words[i-1].text]
 }

@@ -136,6 +136,10 @@ type Clause struct {
 	// an entry that has one of them and not the pair converts the other
 	// way, and ranks below those that do not (search.Params.Reverse).
 	Reverse []uint32
+	// Qualifier marks a place or a bound that qualifies the need ("in
+	// tokyo", "under 300"): no entry need have it for the directory to be
+	// about the query (see Parser.aboutCoverage).
+	Qualifier bool
 	// Sensed marks a word that names a concept with another word of the
 	// query: its own expansions are weak, the concept's entries strong.
 	Sensed bool
@@ -299,6 +303,7 @@ func (p *Parser) parse(q string) bool {
 		return false
 	}
 	p.qualify()
+	p.qualifyBounds()
 	p.addPairClauses()
 	p.SensesLacked = 0
 	for i, concept := range p.senses {

@@ -409,6 +409,14 @@ func isNumber(w string) bool {
 	return true
 }
 
+// isAmount reports whether w is a number of thousands, millions or
+// billions written short: "800k", "2m", "1.5bn".
+func isAmount(w string) bool {
+	n := strings.TrimRight(w, "kmbn")
+	return len(n) > 0 && len(n) < len(w) && len(w)-len(n) <= 2 && isDigit(n[0]) && isNumber(n) &&
+		(w[len(n):] == "k" || w[len(n):] == "m" || w[len(n):] == "b" || w[len(n):] == "bn")
+}
+
 // isSmallNumber reports whether w is a number of one or two digits.
 func isSmallNumber(w string) bool {
 	return len(w) > 0 && len(w) <= 2 && isDigit(w[0]) && isDigit(w[len(w)-1])

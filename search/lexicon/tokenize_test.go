@@ -126,3 +126,14 @@ func TestContractionsLeaveNoWords(t *testing.T) {
 		t.Errorf("words %q, want %q", content, want)
 	}
 }
+
+func TestIsAmount(t *testing.T) {
+	for w, want := range map[string]bool{
+		"800k": true, "2m": true, "1.5bn": true, "10b": true,
+		"800": false, "k8s": false, "mp4": false, "5km": false, "bn": false, "2mb": false, "k": false,
+	} {
+		if got := isAmount(w); got != want {
+			t.Errorf("isAmount(%q) = %v, want %v", w, got, want)
+		}
+	}
+}
