@@ -672,6 +672,12 @@ func TestTechnicalServersOnTheCorpus(t *testing.T) {
 		{"run this little script on my own computer and show me what it prints", 3, []string{"sandbox", "run", "execut", "python"}, false},
 		{"read this service's interface definition file and tell me which calls are available", 3, []string{"openapi", "swagger", "api"}, false},
 		{"who's off today, and how many hours did each employee clock this month?", 3, []string{"employee", "hr", "bamboo", "payroll", "attendance"}, true},
+		{"who owns this website name, and when does it run out?", 3, []string{"domain", "whois"}, false},
+		{"can you phone the restaurant and book a table for me?", 3, []string{"call", "phone", "voice"}, false},
+		{"ask our company's dashboard tool how many signups we had last quarter", 3, []string{"superset", "metabase", "redash", "dashboard", "bi "}, false},
+		{"how long is the drive to the airport right now?", 3, []string{"map", "route", "direction"}, true},
+		{"search my old chats on the Chinese messaging app for the address a friend sent me", 3, []string{"wechat"}, false},
+		{"let a free model on my own computer do the simple boring jobs to save money", 3, []string{"ollama", "local", "vllm", "llama"}, false},
 		{"is there a way for my assistant to follow a Grand Prix as it happens?", 3, []string{"f1", "formula"}, false},
 		{"can an assistant help me figure out what a suspicious program does when I don't have its source code?", 3, []string{"reverse", "decompil", "disassembl", "ida", "ghidra", "malware"}, false},
 	} {
