@@ -678,6 +678,10 @@ func TestTechnicalServersOnTheCorpus(t *testing.T) {
 		{"how long is the drive to the airport right now?", 3, []string{"map", "route", "direction"}, true},
 		{"search my old chats on the Chinese messaging app for the address a friend sent me", 3, []string{"wechat"}, false},
 		{"let a free model on my own computer do the simple boring jobs to save money", 3, []string{"ollama", "local", "vllm", "llama"}, false},
+		{"what is this weird symbol and how do I write it as HTML code", 3, []string{"html", "unicode", "symbol", "escape"}, false},
+		{"search my old appointments on my Mac, when did I last see the dentist?", 3, []string{"calendar", "ical"}, false},
+		{"help me understand what this compiled program does, I only have the binary", 3, []string{"ghidra", "debug", "reverse", "decompil", "disassembl"}, true},
+		{"label every car and person in this photo", 3, []string{"label", "detect", "vision", "object"}, false},
 		{"is there a way for my assistant to follow a Grand Prix as it happens?", 3, []string{"f1", "formula"}, false},
 		{"can an assistant help me figure out what a suspicious program does when I don't have its source code?", 3, []string{"reverse", "decompil", "disassembl", "ida", "ghidra", "malware"}, false},
 	} {
@@ -734,11 +738,12 @@ func TestAWordNoEntryHasAsksForItsConcept(t *testing.T) {
 	}
 }
 
-// TestAPlaceOrABoundQualifiesTheNeed: a place or a bound that qualifies a
-// need ("restaurants in tokyo", "houses for sale in Melbourne under 800k")
-// is not what an entry must have for the directory to be about the query:
-// on the corpus, servers that do what is asked answer, though none names
-// the place or the bound (each answered nothing before).
+// TestAPlaceOrABoundQualifiesTheNeed: a place, a bound or the subject of
+// what is made that qualifies a need ("restaurants in tokyo", "houses for
+// sale in Melbourne under 800k", "make a picture of a cat") is not what an
+// entry must have for the directory to be about the query: on the corpus,
+// servers that do what is asked answer, though none names it (each
+// answered nothing, or a cat-named SDK, before).
 func TestAPlaceOrABoundQualifiesTheNeed(t *testing.T) {
 	x := loadIndex(t)
 	for q, words := range map[string][]string{
@@ -746,6 +751,8 @@ func TestAPlaceOrABoundQualifiesTheNeed(t *testing.T) {
 		"apartments in london":                    {"apartment", "property", "real estate", "rent"},
 		"hotels in rome under 200":                {"hotel"},
 		"houses for sale in Melbourne under 800k": {"hous", "property", "real estate", "apartment"},
+		"make a picture of a cat":                 {"image", "图片", "draw", "picture", "画"},
+		"draw me a cat":                           {"image", "图片", "draw", "picture", "画"},
 	} {
 		r := x.Search(q, 3)
 		if len(r.Hits) == 0 || !slices.ContainsFunc(r.Hits, func(h mcpdir.Hit) bool {

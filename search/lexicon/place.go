@@ -42,10 +42,6 @@ func (p *Parser) qualify() {
 			return
 		}
 	}
-	tail := p.content[first:last]
-	place := func(c *Clause) bool {
-		return slices.ContainsFunc(tail, func(i int) bool { return p.words[i].text == c.Word })
-	}
 	head := false
 	for _, i := range p.content[:first] {
 		head = head || p.words[i].term || len(p.words[i].concepts) > 0
@@ -53,27 +49,11 @@ func (p *Parser) qualify() {
 	if !head || !p.conceptHere() {
 		return
 	}
-	weight, idf := float32(-1), float32(-1)
-	for i := range p.Clauses {
-		if c := &p.Clauses[i]; !c.Bonus && !place(c) {
-			if weight < 0 || c.Weight < weight {
-				weight = c.Weight
-			}
-			if idf < 0 || c.IDF < idf {
-				idf = c.IDF
-			}
-		}
+	var place []string
+	for _, i := range p.content[first:last] {
+		place = append(place, p.words[i].text)
 	}
-	if weight < 0 {
-		return
-	}
-	for i := range p.Clauses {
-		if c := &p.Clauses[i]; place(c) {
-			c.Weight = min(c.Weight, p.params.Place*weight)
-			c.IDF = min(c.IDF, p.params.Place*idf)
-			c.Qualifier = true
-		}
-	}
+	p.qualifyWords(place)
 }
 
 // isPlace reports whether a query word may be a place: the name of one
@@ -102,12 +82,18 @@ func (p *Parser) qualifyBounds() {
 			bounds = append(bounds, p.words[i].text)
 		}
 	}
-	if len(bounds) == 0 {
+	p.qualifyWords(bounds)
+}
+
+// qualifyWords weighs the clauses of the words at most Params.Place of the
+// least weight and IDF of the others, and marks them qualifiers.
+func (p *Parser) qualifyWords(words []string) {
+	if len(words) == 0 {
 		return
 	}
 	weight, idf := float32(-1), float32(-1)
 	for i := range p.Clauses {
-		if c := &p.Clauses[i]; !c.Bonus && !slices.Contains(bounds, c.Word) {
+		if c := &p.Clauses[i]; !c.Bonus && !slices.Contains(words, c.Word) {
 			weight, idf = minOrFirst(weight, c.Weight), minOrFirst(idf, c.IDF)
 		}
 	}
@@ -115,7 +101,7 @@ func (p *Parser) qualifyBounds() {
 		return
 	}
 	for i := range p.Clauses {
-		if c := &p.Clauses[i]; slices.Contains(bounds, c.Word) {
+		if c := &p.Clauses[i]; slices.Contains(words, c.Word) {
 			c.Weight = min(c.Weight, p.params.Place*weight)
 			c.IDF = min(c.IDF, p.params.Place*idf)
 			c.Qualifier = true
@@ -138,4 +124,46 @@ func (p *Parser) isBound(k int) bool {
 	i := p.content[k]
 	w := p.words[i].text
 	return k > 0 && (isNumber(w) || isAmount(w)) && boundWords[p.words[i-1].text]
+}
+
+// creationVerbs make what they are followed by: "draw a cat" asks for a
+// drawing of one. madeWords are what a request makes, followed by what it
+// is of or about: "a picture of a cat", "a poem about autumn".
+var (
+	creationVerbs = map[string]bool{"draw": true, "paint": true, "sketch": true, "illustrate": true}
+	madeWords     = map[string]bool{"picture": true, "pictures": true, "image": true, "images": true, "photo": true,
+		"drawing": true, "illustration": true, "painting": true, "sketch": true, "portrait": true, "cartoon": true,
+		"wallpaper": true, "poster": true, "poem": true, "song": true, "story": true, "video": true, "clip": true, "animation": true}
+	subjectPrepositions = map[string]bool{"of": true, "about": true}
+)
+
+// qualifySubject weighs what a request makes is of ("draw a fox in a snowy
+// forest", "make a picture of a cat") as a place qualifies the need: the
+// servers that make drawings are what is asked for, and none is for foxes.
+// The subject is the words after a verb that draws, or after a word for
+// what is made and "of" or "about", that name no concept and are no word
+// of a term entries use. Not in a pasted task, whose "story" or "video of"
+// is one step of many.
+func (p *Parser) qualifySubject() {
+	if p.params.Place <= 0 || len(p.content) < 2 || len(p.Clauses) >= taskClauses || !p.conceptHere() {
+		return
+	}
+	from := -1
+	for k, i := range p.content[:len(p.content)-1] {
+		w := p.words[i].text
+		if creationVerbs[w] || madeWords[w] && i+1 < len(p.words) && subjectPrepositions[p.words[i+1].text] {
+			from = k + 1
+			break
+		}
+	}
+	if from < 0 {
+		return
+	}
+	var subject []string
+	for _, i := range p.content[from:] {
+		if w := &p.words[i]; !w.term && len(w.concepts) == 0 && !creationVerbs[w.text] && !madeWords[w.text] {
+			subject = append(subject, w.text)
+		}
+	}
+	p.qualifyWords(subject)
 }

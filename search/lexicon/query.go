@@ -304,6 +304,7 @@ func (p *Parser) parse(q string) bool {
 	}
 	p.qualify()
 	p.qualifyBounds()
+	p.qualifySubject()
 	p.addPairClauses()
 	p.SensesLacked = 0
 	for i, concept := range p.senses {
