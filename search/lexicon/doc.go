@@ -22,6 +22,9 @@
 //     layer (what servers do, in entries' words and askers' words), the cues
 //     that find concepts and foreign words in a query, phrases, languages
 //     and what a query's wording says beside its subject.
+//   - qualify.go: what qualifies a need and weighs below it: a place
+//     ("restaurants in tokyo"), a bound ("under 800k"), the subject of
+//     what is made ("a picture of a cat").
 //   - about.go: whether the directory is about the query at all, a
 //     logistic model over scale-free features and the rules beside it
 //     (answering nothing beats answering wrong), and the least coverage at

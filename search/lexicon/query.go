@@ -136,9 +136,10 @@ type Clause struct {
 	// an entry that has one of them and not the pair converts the other
 	// way, and ranks below those that do not (search.Params.Reverse).
 	Reverse []uint32
-	// Qualifier marks a place or a bound that qualifies the need ("in
-	// tokyo", "under 300"): no entry need have it for the directory to be
-	// about the query (see Parser.aboutCoverage).
+	// Qualifier marks a place, a bound or the subject of what is made that
+	// qualifies the need ("in tokyo", "under 300", "a picture of a cat"):
+	// no entry need have it for the directory to be about the query (see
+	// qualify.go and Parser.aboutCoverage).
 	Qualifier bool
 	// Sensed marks a word that names a concept with another word of the
 	// query: its own expansions are weak, the concept's entries strong.

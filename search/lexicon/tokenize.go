@@ -412,9 +412,12 @@ func isNumber(w string) bool {
 // isAmount reports whether w is a number of thousands, millions or
 // billions written short: "800k", "2m", "1.5bn".
 func isAmount(w string) bool {
-	n := strings.TrimRight(w, "kmbn")
-	return len(n) > 0 && len(n) < len(w) && len(w)-len(n) <= 2 && isDigit(n[0]) && isNumber(n) &&
-		(w[len(n):] == "k" || w[len(n):] == "m" || w[len(n):] == "b" || w[len(n):] == "bn")
+	for _, suffix := range [...]string{"bn", "k", "m", "b"} {
+		if n, ok := strings.CutSuffix(w, suffix); ok && n != "" && isDigit(n[0]) && isNumber(n) {
+			return true
+		}
+	}
+	return false
 }
 
 // isSmallNumber reports whether w is a number of one or two digits.
