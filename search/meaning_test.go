@@ -682,6 +682,8 @@ func TestTechnicalServersOnTheCorpus(t *testing.T) {
 		{"search my old appointments on my Mac, when did I last see the dentist?", 3, []string{"calendar", "ical"}, false},
 		{"help me understand what this compiled program does, I only have the binary", 3, []string{"ghidra", "debug", "reverse", "decompil", "disassembl"}, true},
 		{"label every car and person in this photo", 3, []string{"label", "detect", "vision", "object"}, false},
+		{"make that tiny icon that shows in the browser tab for my website out of my logo", 3, []string{"icon", "favicon"}, true},
+		{"publish a post to our brand's official account on China's big messaging app", 3, []string{"wechat", "weixin", "公众号"}, false},
 		{"is there a way for my assistant to follow a Grand Prix as it happens?", 3, []string{"f1", "formula"}, false},
 		{"can an assistant help me figure out what a suspicious program does when I don't have its source code?", 3, []string{"reverse", "decompil", "disassembl", "ida", "ghidra", "malware"}, false},
 	} {
