@@ -684,6 +684,9 @@ func TestTechnicalServersOnTheCorpus(t *testing.T) {
 		{"label every car and person in this photo", 3, []string{"label", "detect", "vision", "object"}, false},
 		{"make that tiny icon that shows in the browser tab for my website out of my logo", 3, []string{"icon", "favicon"}, true},
 		{"publish a post to our brand's official account on China's big messaging app", 3, []string{"wechat", "weixin", "公众号"}, false},
+		{"pull the totals and line items out of a pile of scanned invoices and bank statements", 3, []string{"ocr", "invoice"}, true},
+		{"can I ask my assistant for numbers from the company's business dashboards?", 3, []string{"superset", "metabase", "redash", "dashboard"}, false},
+		{"send order updates to customers' phones through our business chat account", 3, []string{"whatsapp"}, false},
 		{"is there a way for my assistant to follow a Grand Prix as it happens?", 3, []string{"f1", "formula"}, false},
 		{"can an assistant help me figure out what a suspicious program does when I don't have its source code?", 3, []string{"reverse", "decompil", "disassembl", "ida", "ghidra", "malware"}, false},
 	} {
