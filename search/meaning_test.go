@@ -688,6 +688,7 @@ func TestTechnicalServersOnTheCorpus(t *testing.T) {
 		{"can I ask my assistant for numbers from the company's business dashboards?", 3, []string{"superset", "metabase", "redash", "dashboard"}, false},
 		{"send order updates to customers' phones through our business chat account", 3, []string{"whatsapp"}, false},
 		{"is this IP address or file hash known to be used by hackers?", 3, []string{"threat", "intel", "ioc", "virustotal", "malware", "reputation"}, true},
+		{"add records to the online spreadsheet-style database my team uses to track events", 3, []string{"airtable", "nocodb", "baserow"}, false},
 		{"is there a way for my assistant to follow a Grand Prix as it happens?", 3, []string{"f1", "formula"}, false},
 		{"can an assistant help me figure out what a suspicious program does when I don't have its source code?", 3, []string{"reverse", "decompil", "disassembl", "ida", "ghidra", "malware"}, false},
 	} {
