@@ -1,11 +1,8 @@
 package search
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -403,18 +400,13 @@ func blindGate(t *testing.T, name string, r *releval.Report, overall, kind float
 // answers, so this is a set tuned on, and its gate guards what was added.
 func TestSampledAsks(t *testing.T) {
 	x := loadIndex(t)
-	f, err := os.Open(filepath.Join("testdata", "sampled-asks.jsonl"))
+	asks, err := releval.ReadLines[struct{ Query, Target string }](filepath.Join("testdata", "sampled-asks.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var n, top10, top50, empty int
-	for sc := bufio.NewScanner(f); sc.Scan(); {
-		var q struct{ Query, Target string }
-		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
-			t.Fatal(err)
-		}
-		n++
+	n := len(asks)
+	var top10, top50, empty int
+	for _, q := range asks {
 		r := x.Search(q.Query, 50)
 		if len(r.Hits) == 0 {
 			empty++
