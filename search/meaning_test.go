@@ -754,12 +754,13 @@ func TestAWordNoEntryHasAsksForItsConcept(t *testing.T) {
 func TestAPlaceOrABoundQualifiesTheNeed(t *testing.T) {
 	x := loadIndex(t)
 	for q, words := range map[string][]string{
-		"restaurants in tokyo":                    {"restaurant"},
-		"apartments in london":                    {"apartment", "property", "real estate", "rent"},
-		"hotels in rome under 200":                {"hotel"},
-		"houses for sale in Melbourne under 800k": {"hous", "property", "real estate", "apartment"},
-		"make a picture of a cat":                 {"image", "图片", "draw", "picture", "画"},
-		"draw me a cat":                           {"image", "图片", "draw", "picture", "画"},
+		"restaurants in tokyo":                        {"restaurant"},
+		"apartments in london":                        {"apartment", "property", "real estate", "rent"},
+		"hotels in rome under 200":                    {"hotel"},
+		"houses for sale in Melbourne under 800k":     {"hous", "property", "real estate", "apartment"},
+		"make a picture of a cat":                     {"image", "图片", "draw", "picture", "画"},
+		"draw me a cat":                               {"image", "图片", "draw", "picture", "画"},
+		"draw me a picture of a lighthouse at sunset": {"image", "图片", "draw", "picture", "画"},
 	} {
 		r := x.Search(q, 3)
 		if len(r.Hits) == 0 || !slices.ContainsFunc(r.Hits, func(h mcpdir.Hit) bool {

@@ -141,9 +141,10 @@ var (
 // forest", "make a picture of a cat") as a place qualifies the need: the
 // servers that make drawings are what is asked for, and none is for foxes.
 // The subject is the words after a verb that draws, or after a word for
-// what is made and "of" or "about", that name no concept and are no word
-// of a term entries use. Not in a pasted task, whose "story" or "video of"
-// is one step of many.
+// what is made and "of" or "about", that are no word of a term entries use
+// ("sunset" of "a picture of a lighthouse at sunset", which people ask for
+// the sun's times with, is what the picture shows). Not in a pasted task,
+// whose "story" or "video of" is one step of many.
 func (p *Parser) qualifySubject() {
 	if p.params.Place <= 0 || len(p.content) < 2 || len(p.Clauses) >= taskClauses || !p.conceptHere() {
 		return
@@ -161,7 +162,7 @@ func (p *Parser) qualifySubject() {
 	}
 	var subject []string
 	for _, i := range p.content[from:] {
-		if w := &p.words[i]; !w.term && len(w.concepts) == 0 && !creationVerbs[w.text] && !madeWords[w.text] {
+		if w := &p.words[i]; !w.term && !creationVerbs[w.text] && !madeWords[w.text] {
 			subject = append(subject, w.text)
 		}
 	}
