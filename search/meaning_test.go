@@ -693,10 +693,7 @@ func TestTechnicalServersOnTheCorpus(t *testing.T) {
 		{"can an assistant help me figure out what a suspicious program does when I don't have its source code?", 3, []string{"reverse", "decompil", "disassembl", "ida", "ghidra", "malware"}, false},
 	} {
 		r := x.Search(tc.query, tc.n)
-		says := func(h mcpdir.Hit) bool {
-			b := strings.ToLower(h.Entry.Name + " " + h.Entry.Brief)
-			return slices.ContainsFunc(tc.words, func(w string) bool { return strings.Contains(b, w) })
-		}
+		says := func(h mcpdir.Hit) bool { return saysOneOf(h, tc.words) }
 		switch {
 		case tc.any && !slices.ContainsFunc(r.Hits, says):
 			t.Errorf("%s: %v, want one of the top %d to say one of %q", tc.query, names(r), tc.n, tc.words)
@@ -763,11 +760,15 @@ func TestAPlaceOrABoundQualifiesTheNeed(t *testing.T) {
 		"draw me a picture of a lighthouse at sunset": {"image", "图片", "draw", "picture", "画"},
 	} {
 		r := x.Search(q, 3)
-		if len(r.Hits) == 0 || !slices.ContainsFunc(r.Hits, func(h mcpdir.Hit) bool {
-			b := strings.ToLower(h.Entry.Name + " " + h.Entry.Brief)
-			return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(b, w) })
-		}) {
+		if len(r.Hits) == 0 || !slices.ContainsFunc(r.Hits, func(h mcpdir.Hit) bool { return saysOneOf(h, words) }) {
 			t.Errorf("%s: %v, want one of the top 3 to say one of %q", q, names(r), words)
 		}
 	}
+}
+
+// saysOneOf reports whether the hit's name or brief says one of the words
+// (lower case, as substrings).
+func saysOneOf(h mcpdir.Hit, words []string) bool {
+	b := strings.ToLower(h.Entry.Name + " " + h.Entry.Brief)
+	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(b, w) })
 }

@@ -72,8 +72,9 @@ func allJudgedQueries(tb testing.TB) []releval.Query {
 		if _, err := os.Stat(p); err != nil {
 			tb.Fatal(err)
 		}
+		sampled := filepath.Base(p) == "sampled-asks.jsonl"
 		for i, q := range readQueries(tb, p) {
-			if filepath.Base(p) == "sampled-asks.jsonl" && i%sampledShare != 0 {
+			if sampled && i%sampledShare != 0 {
 				continue
 			}
 			if q.Query != "" && !seen[q.Query] {
