@@ -772,3 +772,22 @@ func saysOneOf(h mcpdir.Hit, words []string) bool {
 	b := strings.ToLower(h.Entry.Name + " " + h.Entry.Brief)
 	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(b, w) })
 }
+
+// TestAProductNameIsNotItsStemsWord: the stemmer makes "contentful"
+// "content", so a sentence naming Contentful weighed the word as one of
+// the 252 entries that say "content", and blog servers answered first. A
+// product's name (isProductName) looks for itself and its own forms, not
+// the English words of its stem.
+func TestAProductNameIsNotItsStemsWord(t *testing.T) {
+	x := loadIndex(t)
+	r := x.Search("edit blog entries in our Contentful site", 3)
+	n := 0
+	for _, h := range r.Hits {
+		if saysOneOf(h, []string{"contentful"}) {
+			n++
+		}
+	}
+	if n < 2 {
+		t.Errorf("edit blog entries in our Contentful site: %v, want two Contentful servers in the top 3", names(r))
+	}
+}

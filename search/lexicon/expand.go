@@ -203,8 +203,14 @@ func (p *Parser) addPairClauses() {
 func (p *Parser) expand(c *Clause, w, st string, qw *qword, unborne bool) {
 	if id, ok := p.v.Term(w); ok {
 		c.add(id, weightExact)
+		if p.isProductName(w, id) {
+			p.addStemNamed(c, w, st, p.params.Stem)
+		} else {
+			p.addStem(c, st, p.params.Stem)
+		}
+	} else {
+		p.addStem(c, st, p.params.Stem)
 	}
-	p.addStem(c, st, p.params.Stem)
 	if g := synonymsByStem[st]; g != nil {
 		for _, syn := range g {
 			if syn != w {
@@ -553,6 +559,33 @@ const MaxStemRing = 32
 func (p *Parser) addStem(c *Clause, st string, weight float32) {
 	p.v.SameStem(st, MaxStemRing, func(id uint32) {
 		if !c.has(id) {
+			c.add(id, weight)
+		}
+	})
+}
+
+// isProductName reports whether query word w, index word id, is a
+// product's name as isProduct tells one: no English word, and most of the
+// entries that have it are named for it ("contentful", "feedly").
+func (p *Parser) isProductName(w string, id uint32) bool {
+	df, nameDF := p.v.Stats(id)
+	if nameDF < 2 || 2*nameDF < df || len(w) < 3 {
+		return false
+	}
+	for i := range len(w) {
+		if w[i] < 'a' || w[i] > 'z' {
+			return false
+		}
+	}
+	return !isEnglish(w)
+}
+
+// addStemNamed adds the words that share stem st with product name w,
+// but not English words: the stemmer makes "contentful" "content" and
+// "feedly" "feed", which are other things than the product.
+func (p *Parser) addStemNamed(c *Clause, w, st string, weight float32) {
+	p.v.SameStem(st, MaxStemRing, func(id uint32) {
+		if t := p.v.Text(id); !c.has(id) && (strings.HasPrefix(t, w) || !isEnglish(t)) {
 			c.add(id, weight)
 		}
 	})
