@@ -791,3 +791,15 @@ func TestAProductNameIsNotItsStemsWord(t *testing.T) {
 		t.Errorf("edit blog entries in our Contentful site: %v, want two Contentful servers in the top 3", names(r))
 	}
 }
+
+// TestAnAcronymsPluralFindsItsSingular: the stemmer leaves "gpus", "pdfs"
+// and "llms" whole, so "monitor my gpus" found only the two entries that
+// write "GPUs", and not the GPU monitor. The singular is weak evidence of
+// the plural where entries write the plural too (pluralLeftWhole).
+func TestAnAcronymsPluralFindsItsSingular(t *testing.T) {
+	x := loadIndex(t)
+	r := x.Search("monitor my gpus", 3)
+	if !slices.ContainsFunc(r.Hits, func(h mcpdir.Hit) bool { return saysOneOf(h, []string{"gpu monitoring"}) }) {
+		t.Errorf("monitor my gpus: %v, want a GPU monitor in the top 3", names(r))
+	}
+}

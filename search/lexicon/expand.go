@@ -235,9 +235,13 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword, unborne bool) {
 	}
 	core := len(c.Exps)
 	// What the word finds beside itself is weak evidence of it: another
-	// word it begins or nearly spells, when it has entries of its own, and
-	// its corpus neighbours always ("weather" is not "network conditions").
+	// word it begins or nearly spells, or its singular the stemmer does
+	// not find, when it has entries of its own, and its corpus neighbours
+	// always ("weather" is not "network conditions").
 	own := p.maxDF(c, core) > 0
+	if one, ok := p.pluralLeftWhole(w, st); ok {
+		p.addStem(c, p.stem(one), p.params.Stem)
+	}
 	// A word two of the query's words name a concept with is meant in the
 	// concept's sense: an entry that has it but is not of the concept
 	// uses it in another ("prices" of "stock prices" is not AWS pricing).
@@ -550,6 +554,26 @@ func (p *Parser) maxDF(c *Clause, n int) uint32 {
 func (p *Parser) df(id uint32) uint32 {
 	df, _ := p.v.Stats(id)
 	return df
+}
+
+// pluralLeftWhole is the singular of w where w is a plural the stemmer
+// leaves whole, as it does an acronym's or a code's ("pdfs", "llms",
+// "gpus", "mp3s"), and more entries have the singular than the plural:
+// "dns", "cms" and "sms" are no plurals of words entries use.
+func (p *Parser) pluralLeftWhole(w, st string) (string, bool) {
+	one, ok := strings.CutSuffix(w, "s")
+	if !ok || st != w || len(one) < 2 || strings.HasSuffix(one, "s") {
+		return "", false
+	}
+	id1, ok := p.v.Term(one)
+	if !ok {
+		return "", false
+	}
+	df := uint32(0)
+	if id, ok := p.v.Term(w); ok {
+		df = p.df(id)
+	}
+	return one, p.df(id1) > df
 }
 
 // MaxStemRing bounds the words taken from one stem.
