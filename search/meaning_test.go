@@ -747,7 +747,8 @@ func TestAWordNoEntryHasAsksForItsConcept(t *testing.T) {
 // sale in Melbourne under 800k", "make a picture of a cat") is not what an
 // entry must have for the directory to be about the query: on the corpus,
 // servers that do what is asked answer, though none names it (each
-// answered nothing, or a cat-named SDK, before).
+// answered nothing, or a cat-named SDK, before); so does a place whose
+// name is of several words (english.txt's place phrases).
 func TestAPlaceOrABoundQualifiesTheNeed(t *testing.T) {
 	x := loadIndex(t)
 	for q, words := range map[string][]string{
@@ -758,6 +759,15 @@ func TestAPlaceOrABoundQualifiesTheNeed(t *testing.T) {
 		"make a picture of a cat":                     {"image", "图片", "draw", "picture", "画"},
 		"draw me a cat":                               {"image", "图片", "draw", "picture", "画"},
 		"draw me a picture of a lighthouse at sunset": {"image", "图片", "draw", "picture", "画"},
+		// A place's name of several words ("new" and "lumpur" are none
+		// alone): a legal data server for "sao", a flat-hunting one for
+		// "new york", or nothing answered before.
+		"what's the weather in Kuala Lumpur": {"weather"},
+		"what's the weather in New York":     {"weather"},
+		"what's the weather in São Paulo":    {"weather"},
+		"weather in Tel Aviv":                {"weather"},
+		"restaurants in San Francisco":       {"restaurant"},
+		"hotels in buenos aires under 100":   {"hotel", "酒店"},
 	} {
 		r := x.Search(q, 3)
 		if len(r.Hits) == 0 || !slices.ContainsFunc(r.Hits, func(h mcpdir.Hit) bool { return saysOneOf(h, words) }) {

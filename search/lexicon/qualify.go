@@ -1,13 +1,56 @@
 package lexicon
 
-import "slices"
+import (
+	"slices"
+	"strings"
+	"sync"
+)
 
 // placePrepositions are the words a place follows in a phrase that asks
 // for something there ("restaurants in tokyo", "hotels near lisbon").
 var placePrepositions = map[string]bool{"in": true, "near": true, "around": true, "at": true}
 
-// maxPlaceWords bounds the words of a place a query ends with.
-const maxPlaceWords = 3
+// maxPlaceWords bounds the words of a place a query ends with ("ho chi
+// minh city").
+const maxPlaceWords = 4
+
+// placePhrases are the names of places of two to four words (english.txt's
+// place phrases: "kuala lumpur", "new york"), as their words, by their
+// first word.
+var placePhrases = sync.OnceValue(func() map[string][][]string {
+	m := map[string][][]string{}
+	for r := range records(englishText) {
+		if r.heading == "place phrases" {
+			for _, item := range r.items {
+				words := strings.Fields(item)
+				m[words[0]] = append(m[words[0]], words)
+			}
+		}
+	}
+	return m
+})
+
+// markPlacePhrases marks the words of a name of a place of several words
+// ("weather in kuala lumpur", "restaurants in new york") as of a place, as
+// the name of a place of one word is (isPlaceName): neither "new" nor
+// "lumpur" is one alone.
+func (p *Parser) markPlacePhrases() {
+	p.inPlaces = p.inPlaces[:0]
+	for i := 0; i < len(p.words); i++ {
+		longest := 0
+		for _, phrase := range placePhrases()[p.words[i].text] {
+			if len(phrase) > longest && i+len(phrase) <= len(p.words) &&
+				slices.EqualFunc(phrase, p.words[i:i+len(phrase)], func(w string, q qword) bool { return w == q.text }) {
+				longest = len(phrase)
+			}
+		}
+		for j := i; j < i+longest; j++ {
+			p.words[j].place, p.words[j].inPlace = true, true
+			p.inPlaces = append(p.inPlaces, p.words[j].text)
+		}
+		i += max(longest-1, 0)
+	}
+}
 
 // qualify weighs the place a query ends with below the need it qualifies
 // ("weather tokyo", "restaurants in tokyo", "news in india"): an entry that
@@ -58,9 +101,10 @@ func (p *Parser) qualify() {
 
 // isPlace reports whether a query word may be a place: the name of one
 // ("tokyo", "india") that names no concept and is no word of a term
-// entries use.
+// entries use, or a word of the name of one ("aires" of "buenos aires" is
+// no air).
 func (p *Parser) isPlace(w *qword) bool {
-	return !w.stop && !w.term && len(w.concepts) == 0 && w.place
+	return !w.stop && (w.inPlace || !w.term && len(w.concepts) == 0 && w.place)
 }
 
 // boundWords are the words a quantity that bounds the need follows: "under

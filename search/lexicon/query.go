@@ -91,6 +91,7 @@ type Parser struct {
 	pairs    []string
 	cands    []cand
 	senses   []string // the concepts two or more of the query's words name
+	inPlaces []string // the words of the names of places of several words the query has
 	// here is conceptHere's answer for the query, once hereKnown.
 	here, hereKnown bool
 }
@@ -176,6 +177,7 @@ type qword struct {
 	idiom    bool // a word of a stop idiom
 	denial   bool // a denial, or the word it denies (dropDenied): no sign of a sentence
 	term     bool // a word of a concept's entry term ("recipe", "air quality")
+	inPlace  bool // a word of the name of a place of several words (markPlacePhrases)
 	// phrased: the concepts of the entry terms of two or more words it is
 	// a word of ("prices" of "stock prices")
 	phrased []string
@@ -235,6 +237,7 @@ func (p *Parser) parse(q string) bool {
 		})
 	}
 	p.content = content
+	p.markPlacePhrases()
 	p.joinCompounds()
 	p.Sentence = p.isSentence(foreign)
 	p.findCues()
@@ -464,7 +467,7 @@ func (p *Parser) dropUnknown() {
 			// name a concept the directory has ("weather amsterdam",
 			// "hotels sydney"), is what the service is wanted for, not
 			// what it is: it is left out, as a stop word is.
-			if !p.Sentence && !c.Common && isEnglish(c.Word) && p.conceptHere() {
+			if !p.Sentence && !c.Common && (isEnglish(c.Word) || slices.Contains(p.inPlaces, c.Word)) && p.conceptHere() {
 				continue
 			}
 			share := p.params.Unknown

@@ -60,7 +60,7 @@ func run(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	wnPlaces, err := places(*wordnet)
+	wnPlaces, placePhrases, err := places(*wordnet)
 	if err != nil {
 		return err
 	}
@@ -86,7 +86,8 @@ func run(args []string, stderr io.Writer) error {
 # nouns among them, in lower case, less the common ones. Their licence, which this file must carry, is in
 # search/lexicon/english-LICENSE. The places are the names the large list writes capitalized only ("Tokyo"; not
 # "Java", also written "java") that WordNet 3.0 (Debian's wordnet-base, data.noun sha256 %x) has as an instance
-# of a location or of land, part of another ("Tokyo" of Japan; not "Gemini", a sign of the zodiac); WordNet's
+# of a location or of land, part of another ("Tokyo" of Japan; not "Gemini", a sign of the zodiac), and the place
+# phrases the names of two to four words WordNet gives the same places ("Kuala Lumpur", "New York"); WordNet's
 # licence is in search/lexicon/related-LICENSE.
 #
 # Blocks of records keyed by first letter.
@@ -94,10 +95,11 @@ func run(args []string, stderr io.Writer) error {
 	writeBlock(&b, "common | Words of everyday English", common)
 	writeBlock(&b, "known | Other words of English, and names of people and places", others)
 	writeBlock(&b, "places | Names of places", placeNames)
+	writeBlock(&b, "place phrases | Names of places of two to four words", placePhrases)
 	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "englishgen: %d common words, %d known ones, %d places\n", len(common), len(others), len(placeNames))
+	fmt.Fprintf(stderr, "englishgen: %d common words, %d known ones, %d places, %d place phrases\n", len(common), len(others), len(placeNames), len(placePhrases))
 	return nil
 }
 

@@ -11,8 +11,10 @@ import (
 // The common block holds the small list's lower-case words; the known
 // block the large list's other words and its names, in lower case; the
 // places block the names it writes capitalized only that WordNet has as
-// places ("Tokyo"; not "Claude", nor "Java", also written "java"); and
-// none holds a possessive or a word of other characters.
+// places ("Tokyo"; not "Claude", nor "Java", also written "java"); the
+// place phrases the names of several words WordNet gives places ("Kuala
+// Lumpur"; not "capital of Malaysia", no name); and none holds a
+// possessive or a word of other characters.
 func TestBlocks(t *testing.T) {
 	dir := t.TempDir()
 	small := filepath.Join(dir, "small")
@@ -30,6 +32,7 @@ func TestBlocks(t *testing.T) {
 		"08921850 15 n 01 Japan 0 001 @i 00027167 n 0000 | a country",
 		"08923348 15 n 01 Tokyo 0 002 @i 08691669 n 0000 #p 08921850 n 0000 | the capital of Japan",
 		"09287613 17 n 01 Java 0 002 @i 08691669 n 0000 #p 08921850 n 0000 | an island",
+		"08924000 15 n 02 Kuala_Lumpur 0 capital_of_Malaysia 0 002 @i 08691669 n 0000 #p 08921850 n 0000 | the capital of Malaysia",
 		"11111111 18 n 01 Claude 0 000 | a person",
 	}, "\n")+"\n"), 0o644)
 	if err := run([]string{"-dict", small, "-known", large, "-wordnet", filepath.Join(dir, "wordnet"), "-o", out}, io.Discard); err != nil {
@@ -41,8 +44,9 @@ func TestBlocks(t *testing.T) {
 	}
 	_, body, _ := strings.Cut(string(data), "\n= common")
 	common, rest, ok := strings.Cut(body, "\n= known")
-	known, places, ok2 := strings.Cut(rest, "\n= places")
-	if !ok || !ok2 {
+	known, rest, ok2 := strings.Cut(rest, "\n= places")
+	places, phrases, ok3 := strings.Cut(rest, "\n= place phrases")
+	if !ok || !ok2 || !ok3 {
 		t.Fatalf("no known or places block:\n%s", data)
 	}
 	if !strings.Contains(common, "t: tower\n") {
@@ -58,5 +62,8 @@ func TestBlocks(t *testing.T) {
 	}
 	if !strings.Contains(places, "t: tokyo\n") || strings.Contains(places, "claude") || strings.Contains(places, "java") {
 		t.Errorf("places block:\n%s", places)
+	}
+	if !strings.Contains(phrases, "k: kuala lumpur\n") || strings.Contains(phrases, "capital") {
+		t.Errorf("place phrases block:\n%s", phrases)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/mcpdir/mcpdir/search/internal/wordnet"
 )
@@ -20,16 +21,20 @@ const (
 // of Asia; "Texas", an American state), folded to lower case and sorted: a
 // name that is a place, not a product ("Gemini" is a constellation and a
 // sign of the zodiac, "Linux" an operating system, "Microsoft" none).
-func places(dir string) ([]string, error) {
+//
+// phrases are the lemmas of two to four words of the same places ("kuala
+// lumpur", "new york", "ho chi minh city"), in lower case and a space
+// apart, sorted.
+func places(dir string) (words, phrases []string, err error) {
 	var nouns []*wordnet.Synset
 	byKey := map[string]*wordnet.Synset{}
-	err := wordnet.Each(dir, "noun", func(s *wordnet.Synset) error {
+	err = wordnet.Each(dir, "noun", func(s *wordnet.Synset) error {
 		nouns = append(nouns, s)
 		byKey[s.Key] = s
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// Whether a synset is a location or land, or a kind of one, memoised
 	// (false while it is looked into: a guard against cycles).
@@ -50,19 +55,23 @@ func places(dir string) ([]string, error) {
 		located[key] = v
 		return v
 	}
-	var out []string
 	for _, s := range nouns {
 		// A region of the sky ("Gemini", the sign) is part of nothing.
 		partOf := slices.ContainsFunc(s.Pointers, func(p wordnet.Pointer) bool { return p.Symbol == "#p" })
 		place := slices.ContainsFunc(s.Pointers, func(p wordnet.Pointer) bool { return p.Symbol == "@i" && isLocation(p.Key) })
-		if partOf && place {
-			for _, w := range s.Words {
-				if w != "" {
-					out = append(out, w)
-				}
+		if !partOf || !place {
+			continue
+		}
+		for i, w := range s.Words {
+			if w != "" {
+				words = append(words, w)
+			}
+			if n := strings.Count(s.Phrases[i], " ") + 1; n >= 2 && n <= 4 && s.Proper[i] {
+				phrases = append(phrases, s.Phrases[i])
 			}
 		}
 	}
-	slices.Sort(out)
-	return slices.Compact(out), nil
+	slices.Sort(words)
+	slices.Sort(phrases)
+	return slices.Compact(words), slices.Compact(phrases), nil
 }

@@ -26,6 +26,9 @@ type Synset struct {
 	// Proper marks those WordNet writes capitalised (names: "Tokyo").
 	Words  []string
 	Proper []bool
+	// Phrases are its lemmas of two words or more, each of letters only,
+	// in lower case and a space apart ("kuala lumpur"), "" for the others.
+	Phrases []string
 	// Lex is its lexicographer file (15: noun.location).
 	Lex      int
 	Pointers []Pointer
@@ -90,10 +93,15 @@ func Parse(line []byte) (*Synset, error) {
 		if j := strings.IndexByte(w, '('); j >= 0 { // "galore(ip)"
 			w = w[:j]
 		}
+		phrase := ""
+		if strings.Contains(w, "_") && strings.Trim(w, "_abcdefghijklmnopqrstuvwxyz") == "" {
+			phrase = strings.ReplaceAll(w, "_", " ")
+		}
 		if strings.ContainsAny(w, "_-.'") {
 			w = ""
 		}
 		s.Words = append(s.Words, w)
+		s.Phrases = append(s.Phrases, phrase)
 		s.Proper = append(s.Proper, raw[0] >= 'A' && raw[0] <= 'Z')
 	}
 	rest := f[4+2*n:]

@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// A line of data.noun gives its key, lemmas (multi-word ones blank,
-// names marked), lexicographer file, pointers and gloss; satellite
+// A line of data.noun gives its key, lemmas (multi-word ones blank, and
+// as phrases apart; names marked), lexicographer file, pointers and gloss; satellite
 // adjectives are adjectives; the licence's lines are left out.
 func TestParse(t *testing.T) {
 	dir := t.TempDir()
@@ -25,6 +25,7 @@ func TestParse(t *testing.T) {
 	s := got[0]
 	want := []Pointer{{Symbol: "@i", Key: "08691669n"}, {Symbol: "#p", Key: "08921850a", From: 1, To: 2}}
 	if s.Key != "08923348n" || s.Lex != 15 || !slices.Equal(s.Words, []string{"tokyo", "", "galore"}) ||
+		!slices.Equal(s.Phrases, []string{"", "japanese capital", ""}) ||
 		!slices.Equal(s.Proper, []bool{true, true, false}) || !slices.Equal(s.Pointers, want) || s.Gloss != "the capital of Japan" {
 		t.Errorf("got %+v", s)
 	}
