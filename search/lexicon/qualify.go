@@ -7,8 +7,9 @@ import (
 )
 
 // placePrepositions are the words a place follows in a phrase that asks
-// for something there ("restaurants in tokyo", "hotels near lisbon").
-var placePrepositions = map[string]bool{"in": true, "near": true, "around": true, "at": true}
+// for something there ("restaurants in tokyo", "hotels near lisbon"), or
+// on the way from one to another ("flights from london to paris").
+var placePrepositions = map[string]bool{"in": true, "near": true, "around": true, "at": true, "from": true, "to": true}
 
 // maxPlaceWords bounds the words of a place a query ends with ("ho chi
 // minh city").
@@ -52,49 +53,84 @@ func (p *Parser) markPlacePhrases() {
 	}
 }
 
-// qualify weighs the place a query ends with below the need it qualifies
-// ("weather tokyo", "restaurants in tokyo", "news in india"): an entry that
-// has only the place (Tokyo's traffic data, a library of India's company
-// filings) is not what is asked for; one that does what is asked is, and
-// one that also has the place is the best. A place is the name of one
-// (isPlaceName) that names no concept: the last words of keywords, or of a
-// sentence after "in", "near", "around" or "at", after a word that names a
-// concept (as entries or people say it) the directory has. Its weight and its share of the query's IDF are at
-// most Params.Place of the least of the others'. (A place no entry has is
-// left out already: dropUnknown.)
+// qualify weighs the places of a query below the need they qualify
+// ("weather tokyo", "restaurants in tokyo", "flights from london to
+// paris"): an entry that has only the place (Tokyo's traffic data, a
+// library of India's company filings) is not what is asked for; one that
+// does what is asked is, and one that also has the place is the best. A
+// place is the name of one (isPlaceName, markPlacePhrases) that names no
+// concept: the last words of keywords, or in a sentence any after "in",
+// "near", "around", "at", "from" or "to", where another word of the query
+// names a concept (as entries or people say it) the directory has. Its
+// weight and its share of the query's IDF are at most Params.Place of the
+// least of the others'. (A place no entry has is left out already:
+// dropUnknown.)
 func (p *Parser) qualify() {
 	if p.params.Place <= 0 || len(p.content) < 2 {
 		return
 	}
-	// The place ends the query, but for a bound after it ("in tokyo under
+	// The place ends keywords, but for a bound after it ("in tokyo under
 	// 300").
 	last := len(p.content)
 	for last > 1 && p.isBound(last-1) {
 		last--
 	}
-	first := last
-	for first > 0 && last-first < maxPlaceWords && p.isPlace(&p.words[p.content[first-1]]) {
-		first--
-	}
-	if first == last || first == 0 {
-		return
-	}
+	var runs [][2]int // the places, as spans of p.content
 	if p.Sentence {
-		// In a sentence only a place after a preposition: "… in tokyo".
-		if before := p.content[first] - 1; before < 0 || !p.words[before].stop || !placePrepositions[p.words[before].text] {
-			return
+		// In a sentence, the place after a preposition that ends it ("…
+		// in tokyo"), and the two of a way from one to another ("flights
+		// from london to paris"): a place in the middle of a sentence
+		// otherwise says what is wanted ("suppliers in Germany and …").
+		var from, to [][2]int
+		for k := 0; k < last; k++ {
+			before := p.content[k] - 1
+			if !p.isPlace(&p.words[p.content[k]]) || before < 0 || !p.words[before].stop || !placePrepositions[p.words[before].text] {
+				continue
+			}
+			end := k + 1 // a place's words, up to the next preposition ("from london to paris")
+			for end < last && end-k < maxPlaceWords && p.isPlace(&p.words[p.content[end]]) &&
+				!slices.ContainsFunc(p.words[p.content[end-1]+1:p.content[end]], func(w qword) bool { return placePrepositions[w.text] }) {
+				end++
+			}
+			switch r := [2]int{k, end}; {
+			case p.words[before].text == "from":
+				from = append(from, r)
+			case p.words[before].text == "to":
+				to = append(to, r)
+			case end == last:
+				runs = append(runs, r)
+			}
+			k = end - 1
+		}
+		if len(from) > 0 && len(to) > 0 {
+			runs = append(append(runs, from...), to...)
+		} else if len(to) > 0 && to[len(to)-1][1] == last {
+			runs = append(runs, to[len(to)-1]) // "… flights to tokyo"
+		}
+	} else {
+		first := last
+		for first > 0 && last-first < maxPlaceWords && p.isPlace(&p.words[p.content[first-1]]) {
+			first--
+		}
+		if first < last {
+			runs = append(runs, [2]int{first, last})
 		}
 	}
-	head := false
-	for _, i := range p.content[:first] {
-		head = head || p.words[i].term || len(p.words[i].concepts) > 0
+	inPlace := func(k int) bool {
+		return slices.ContainsFunc(runs, func(r [2]int) bool { return k >= r[0] && k < r[1] })
 	}
-	if !head || !p.conceptHere() {
+	head := false
+	for k, i := range p.content {
+		head = head || !inPlace(k) && (p.words[i].term || len(p.words[i].concepts) > 0)
+	}
+	if len(runs) == 0 || !head || !p.conceptHere() {
 		return
 	}
 	var place []string
-	for _, i := range p.content[first:last] {
-		place = append(place, p.words[i].text)
+	for _, r := range runs {
+		for _, i := range p.content[r[0]:r[1]] {
+			place = append(place, p.words[i].text)
+		}
 	}
 	p.qualifyWords(place)
 }
