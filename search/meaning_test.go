@@ -748,7 +748,8 @@ func TestAWordNoEntryHasAsksForItsConcept(t *testing.T) {
 // entry must have for the directory to be about the query: on the corpus,
 // servers that do what is asked answer, though none names it (each
 // answered nothing, or a cat-named SDK, before); so does a place whose
-// name is of several words (english.txt's place phrases).
+// name is of several words (english.txt's place phrases), and the places
+// of a way from one to another.
 func TestAPlaceOrABoundQualifiesTheNeed(t *testing.T) {
 	x := loadIndex(t)
 	for q, words := range map[string][]string{
@@ -768,6 +769,11 @@ func TestAPlaceOrABoundQualifiesTheNeed(t *testing.T) {
 		"weather in Tel Aviv":                {"weather"},
 		"restaurants in San Francisco":       {"restaurant"},
 		"hotels in buenos aires under 100":   {"hotel", "酒店"},
+		// The two places of a way from one to another (each answered
+		// nothing before).
+		"flights from london to paris":                   {"flight"},
+		"cheapest flight from Kuala Lumpur to Singapore": {"flight"},
+		"train tickets from Paris to Lyon":               {"train", "火车"},
 	} {
 		r := x.Search(q, 3)
 		if len(r.Hits) == 0 || !slices.ContainsFunc(r.Hits, func(h mcpdir.Hit) bool { return saysOneOf(h, words) }) {
