@@ -774,6 +774,10 @@ func TestAPlaceOrABoundQualifiesTheNeed(t *testing.T) {
 		"flights from london to paris":                   {"flight"},
 		"cheapest flight from Kuala Lumpur to Singapore": {"flight"},
 		"train tickets from Paris to Lyon":               {"train", "火车"},
+		// The dish of a recipe: Nano Banana's image servers, and nothing,
+		// answered before.
+		"recipe for banana bread":       {"recipe"},
+		"recipes with chicken and rice": {"recipe"},
 	} {
 		r := x.Search(q, 3)
 		if len(r.Hits) == 0 || !slices.ContainsFunc(r.Hits, func(h mcpdir.Hit) bool { return saysOneOf(h, words) }) {

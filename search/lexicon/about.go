@@ -63,8 +63,8 @@ func (p *Parser) evidence(coverage float32, conceptHere bool) [AboutFeatures]flo
 	n := 0
 	for i := range p.Clauses {
 		c := &p.Clauses[i]
-		if c.Bonus {
-			continue
+		if c.Bonus || c.Qualifier && !c.Known {
+			continue // an unknown place or subject says nothing of the need: "rice" of "recipes with chicken and rice"
 		}
 		n++
 		switch {

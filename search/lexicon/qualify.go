@@ -215,10 +215,15 @@ var (
 		"drawing": true, "illustration": true, "painting": true, "sketch": true, "portrait": true, "cartoon": true,
 		"wallpaper": true, "poster": true, "poem": true, "song": true, "story": true, "video": true, "clip": true, "animation": true}
 	subjectPrepositions = map[string]bool{"of": true, "about": true}
+	// dishWords are what a cook is asked for, followed by the dish or what
+	// goes in it: "a recipe for banana bread", "recipes with chicken".
+	dishWords        = map[string]bool{"recipe": true, "recipes": true}
+	dishPrepositions = map[string]bool{"for": true, "with": true, "of": true, "using": true}
 )
 
 // qualifySubject weighs what a request makes is of ("draw a fox in a snowy
-// forest", "make a picture of a cat") as a place qualifies the need: the
+// forest", "make a picture of a cat", "a recipe for banana bread") as a
+// place qualifies the need: the
 // servers that make drawings are what is asked for, and none is for foxes.
 // The subject is the words after a verb that draws, or after a word for
 // what is made and "of" or "about", that are no word of a term entries use
@@ -232,7 +237,11 @@ func (p *Parser) qualifySubject() {
 	from := -1
 	for k, i := range p.content[:len(p.content)-1] {
 		w := p.words[i].text
-		if creationVerbs[w] || madeWords[w] && i+1 < len(p.words) && subjectPrepositions[p.words[i+1].text] {
+		next := ""
+		if i+1 < len(p.words) {
+			next = p.words[i+1].text
+		}
+		if creationVerbs[w] || madeWords[w] && subjectPrepositions[next] || dishWords[w] && dishPrepositions[next] {
 			from = k + 1
 			break
 		}
@@ -242,7 +251,7 @@ func (p *Parser) qualifySubject() {
 	}
 	var subject []string
 	for _, i := range p.content[from:] {
-		if w := &p.words[i]; !w.term && !creationVerbs[w.text] && !madeWords[w.text] {
+		if w := &p.words[i]; !w.term && !creationVerbs[w.text] && !madeWords[w.text] && !dishWords[w.text] {
 			subject = append(subject, w.text)
 		}
 	}
