@@ -666,6 +666,7 @@ func TestTechnicalServersOnTheCorpus(t *testing.T) {
 		{"spin up a new test box on our in-house server cluster and power off the old ones", 3, []string{"vm", "proxmox", "virtual", "cluster"}, false},
 		{"can my assistant give me a morning summary of which of our servers are acting up?", 3, []string{"monitor", "alert", "observab", "dynatrace", "signoz", "metrics"}, true},
 		{"is there a tool that checks whether AI chatbots will mention my website?", 3, []string{"seo", "geo", "aeo", "visibility", "rank"}, true},
+		{"alternative to notion", 3, []string{"notion"}, false}, // "alternative" is how a request is put, as "like" is: nothing answered
 		{"print a postage label and compare carrier prices for a box I'm mailing", 3, []string{"ship", "logistic", "carrier", "label"}, true},
 		{"try to trick my chatbot into misbehaving before we launch it to customers", 3, []string{"safety", "guard", "red team", "inject", "security", "scan"}, true},
 		{"get rid of the logo stamped across my picture", 3, []string{"watermark", "image", "photo"}, true},
