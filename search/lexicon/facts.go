@@ -31,6 +31,7 @@ var wordFactsOf = func() map[string]wordFacts {
 	set(personalWords, func(f *wordFacts) { f.personal = true })
 	set(liveWords, func(f *wordFacts) { f.live = true })
 	set(weakWords, func(f *wordFacts) { f.weak = true })
+	set(likenessWords, func(f *wordFacts) { f.weak = true })
 	set(toolWords, func(f *wordFacts) { f.tool = true })
 	set(fillerWords, func(f *wordFacts) { f.filler = true })
 	set(genericWords, func(f *wordFacts) { f.generic = true })

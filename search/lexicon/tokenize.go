@@ -348,6 +348,7 @@ func Stem(w string) string {
 var (
 	stopWords        = tokenSet(wordSet("stop"))
 	weakWords        = wordSet("weak")
+	likenessWords    = wordSet("likeness")
 	fillerWords      = wordSet("filler")
 	genericWords     = wordSet("generic")
 	placeholderWords = wordSet("placeholder")
