@@ -37,9 +37,10 @@ var placePhrases = sync.OnceValue(func() map[string][][]string {
 // "lumpur" is one alone.
 func (p *Parser) markPlacePhrases() {
 	p.inPlaces = p.inPlaces[:0]
+	phrases := placePhrases()
 	for i := 0; i < len(p.words); i++ {
 		longest := 0
-		for _, phrase := range placePhrases()[p.words[i].text] {
+		for _, phrase := range phrases[p.words[i].text] {
 			if len(phrase) > longest && i+len(phrase) <= len(p.words) &&
 				slices.EqualFunc(phrase, p.words[i:i+len(phrase)], func(w string, q qword) bool { return w == q.text }) {
 				longest = len(phrase)
