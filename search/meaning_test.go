@@ -824,3 +824,14 @@ func TestAnAcronymsPluralFindsItsSingular(t *testing.T) {
 		t.Errorf("monitor my gpus: %v, want a GPU monitor in the top 3", names(r))
 	}
 }
+
+// TestAPlaceBeforeATime: a place followed by when ("in new york tomorrow")
+// qualifies the need as one that ends the query does. Before, New York's
+// flat hunting answered first, for "new york".
+func TestAPlaceBeforeATime(t *testing.T) {
+	x := loadIndex(t)
+	q := "is it going to rain in New York tomorrow"
+	if r := x.Search(q, 3); len(r.Hits) == 0 || !saysOneOf(r.Hits[0], []string{"weather"}) {
+		t.Errorf("%s: %v, want a weather server first", q, names(r))
+	}
+}

@@ -70,10 +70,10 @@ func (p *Parser) qualify() {
 	if p.params.Place <= 0 || len(p.content) < 2 {
 		return
 	}
-	// The place ends keywords, but for a bound after it ("in tokyo under
-	// 300").
+	// The place ends the query, but for a bound or a time after it ("in
+	// tokyo under 300", "in new york tomorrow").
 	last := len(p.content)
-	for last > 1 && p.isBound(last-1) {
+	for last > 1 && (p.isBound(last-1) || p.words[p.content[last-1]].facts.live) {
 		last--
 	}
 	var runs [][2]int // the places, as spans of p.content
