@@ -835,3 +835,21 @@ func TestAPlaceBeforeATime(t *testing.T) {
 		t.Errorf("%s: %v, want a weather server first", q, names(r))
 	}
 }
+
+// TestAPlaceBeginsKeywords: a place that begins keywords qualifies the need
+// as one that ends them does. Before, Tokyo's traffic data answered "tokyo
+// weather" first, PARI/GP ("paris" is its stem) "paris hotels", New York's
+// flat hunting "new york restaurants", and "london restaurants" nothing.
+func TestAPlaceBeginsKeywords(t *testing.T) {
+	x := loadIndex(t)
+	for q, words := range map[string][]string{
+		"tokyo weather":        {"weather"},
+		"paris hotels":         {"hotel", "酒店"},
+		"new york restaurants": {"restaurant"},
+		"london restaurants":   {"restaurant"},
+	} {
+		if r := x.Search(q, 3); len(r.Hits) == 0 || !saysOneOf(r.Hits[0], words) {
+			t.Errorf("%s: %v, want the first to say one of %q", q, names(r), words)
+		}
+	}
+}

@@ -60,7 +60,7 @@ func (p *Parser) markPlacePhrases() {
 // library of India's company filings) is not what is asked for; one that
 // does what is asked is, and one that also has the place is the best. A
 // place is the name of one (isPlaceName, markPlacePhrases) that names no
-// concept: the last words of keywords, or in a sentence any after "in",
+// concept: the first or last words of keywords, or in a sentence any after "in",
 // "near", "around", "at", "from" or "to", where another word of the query
 // names a concept (as entries or people say it) the directory has. Its
 // weight and its share of the query's IDF are at most Params.Place of the
@@ -115,6 +115,14 @@ func (p *Parser) qualify() {
 		}
 		if first < last {
 			runs = append(runs, [2]int{first, last})
+		}
+		// Or begins them: "tokyo weather", "new york restaurants".
+		end := 0
+		for end < first && end < maxPlaceWords && p.isPlace(&p.words[p.content[end]]) {
+			end++
+		}
+		if end > 0 {
+			runs = append(runs, [2]int{0, end})
 		}
 	}
 	inPlace := func(k int) bool {
