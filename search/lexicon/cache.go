@@ -44,9 +44,12 @@ type wordInfo struct {
 	cues  *stemCues // the cues starting with stem
 	id    uint32    // its index word, if known
 	known bool
-	place bool      // the name of a place (isPlaceName)
-	next  uint64    // Vocabulary.Next of the word
-	alone *analysis // its analysis as a clause of its own, once found (see addClause)
+	place bool // the name of a place (isPlaceName)
+	// placeHead: the first word of names of places of several words
+	// (placePhrases: "new" of "new york")
+	placeHead bool
+	next      uint64    // Vocabulary.Next of the word
+	alone     *analysis // its analysis as a clause of its own, once found (see addClause)
 }
 
 // info returns what the lexicon and the index say of w, from the cache
@@ -59,7 +62,7 @@ func (p *Parser) info(w string) wordInfo {
 		}
 	}
 	st := Stem(w)
-	a := wordInfo{facts: factsOf(w), stem: st, cues: cuesByStem[st], place: isPlaceName(w)}
+	a := wordInfo{facts: factsOf(w), stem: st, cues: cuesByStem[st], place: isPlaceName(w), placeHead: placePhrases()[w] != nil}
 	if p.v != nil {
 		a.id, a.known = p.v.Term(w)
 		a.next = p.v.Next(w)

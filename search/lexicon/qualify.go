@@ -11,9 +11,12 @@ import (
 // on the way from one to another ("flights from london to paris").
 var placePrepositions = map[string]bool{"in": true, "near": true, "around": true, "at": true, "from": true, "to": true}
 
-// maxPlaceWords bounds the words of a place a query ends with ("ho chi
-// minh city").
-const maxPlaceWords = 4
+// maxPlaceWords bounds the words of a place ("ho chi minh city"), and
+// maxPlaceRuns the places of one kind a query's qualifiers hold.
+const (
+	maxPlaceWords = 4
+	maxPlaceRuns  = 4
+)
 
 // placePhrases are the names of places of two to four words (english.txt's
 // place phrases: "kuala lumpur", "new york"), as their words, by their
@@ -37,10 +40,12 @@ var placePhrases = sync.OnceValue(func() map[string][][]string {
 // "lumpur" is one alone.
 func (p *Parser) markPlacePhrases() {
 	p.inPlaces = p.inPlaces[:0]
-	phrases := placePhrases()
 	for i := 0; i < len(p.words); i++ {
+		if !p.words[i].placeHead {
+			continue
+		}
 		longest := 0
-		for _, phrase := range phrases[p.words[i].text] {
+		for _, phrase := range placePhrases()[p.words[i].text] {
 			if len(phrase) > longest && i+len(phrase) <= len(p.words) &&
 				slices.EqualFunc(phrase, p.words[i:i+len(phrase)], func(w string, q qword) bool { return w == q.text }) {
 				longest = len(phrase)
@@ -76,13 +81,15 @@ func (p *Parser) qualify() {
 	for last > 1 && (p.isBound(last-1) || p.words[p.content[last-1]].facts.live) {
 		last--
 	}
-	var runs [][2]int // the places, as spans of p.content
+	var runsAt [2*maxPlaceRuns + 2][2]int
+	runs := runsAt[:0] // the places, as spans of p.content
 	if p.Sentence {
 		// In a sentence, the place after a preposition that ends it ("…
 		// in tokyo"), and the two of a way from one to another ("flights
 		// from london to paris"): a place in the middle of a sentence
 		// otherwise says what is wanted ("suppliers in Germany and …").
-		var from, to [][2]int
+		var fromAt, toAt [maxPlaceRuns][2]int
+		from, to := fromAt[:0], toAt[:0]
 		for k := 0; k < last; k++ {
 			before := p.content[k] - 1
 			if !p.isPlace(&p.words[p.content[k]]) || before < 0 || !p.words[before].stop || !placePrepositions[p.words[before].text] {
@@ -94,9 +101,9 @@ func (p *Parser) qualify() {
 				end++
 			}
 			switch r := [2]int{k, end}; {
-			case p.words[before].text == "from":
+			case p.words[before].text == "from" && len(from) < maxPlaceRuns:
 				from = append(from, r)
-			case p.words[before].text == "to":
+			case p.words[before].text == "to" && len(to) < maxPlaceRuns:
 				to = append(to, r)
 			case end == last:
 				runs = append(runs, r)
@@ -135,7 +142,8 @@ func (p *Parser) qualify() {
 	if len(runs) == 0 || !head || !p.conceptHere() {
 		return
 	}
-	var place []string
+	var placeAt [(2*maxPlaceRuns + 2) * maxPlaceWords]string
+	place := placeAt[:0]
 	for _, r := range runs {
 		for _, i := range p.content[r[0]:r[1]] {
 			place = append(place, p.words[i].text)
