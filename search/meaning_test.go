@@ -853,3 +853,15 @@ func TestAPlaceBeginsKeywords(t *testing.T) {
 		}
 	}
 }
+
+// TestAPlaceInAnotherLanguage: in a query in another language, a place
+// after that language's preposition ("en", "a", "em") qualifies the need
+// as one after "in" does. Before, an iMessage bridge named Madrid answered
+// first.
+func TestAPlaceInAnotherLanguage(t *testing.T) {
+	x := loadIndex(t)
+	q := "restaurantes en Madrid"
+	if r := x.Search(q, 3); len(r.Hits) == 0 || !saysOneOf(r.Hits[0], []string{"restaurant"}) {
+		t.Errorf("%s: %v, want a restaurant server first", q, names(r))
+	}
+}

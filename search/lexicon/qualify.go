@@ -11,6 +11,12 @@ import (
 // on the way from one to another ("flights from london to paris").
 var placePrepositions = map[string]bool{"in": true, "near": true, "around": true, "at": true, "from": true, "to": true}
 
+// foreignPlacePrepositions are the same in the other languages a query is
+// read in, folded ("restaurantes en madrid", "meteo a roma", "hotéis em
+// lisboa"); only in a query in one of them: English "a" and "no" are not.
+var foreignPlacePrepositions = map[string]bool{"en": true, "a": true, "em": true, "no": true, "na": true, "nel": true,
+	"nella": true, "im": true, "bei": true, "au": true, "aux": true, "dans": true}
+
 // maxPlaceWords bounds the words of a place ("ho chi minh city"), and
 // maxPlaceRuns the places of one kind a query's qualifiers hold.
 const (
@@ -92,7 +98,8 @@ func (p *Parser) qualify() {
 		from, to := fromAt[:0], toAt[:0]
 		for k := 0; k < last; k++ {
 			before := p.content[k] - 1
-			if !p.isPlace(&p.words[p.content[k]]) || before < 0 || !p.words[before].stop || !placePrepositions[p.words[before].text] {
+			if !p.isPlace(&p.words[p.content[k]]) || before < 0 || !p.words[before].stop ||
+				!placePrepositions[p.words[before].text] && !(p.Foreign && foreignPlacePrepositions[p.words[before].text]) {
 				continue
 			}
 			end := k + 1 // a place's words, up to the next preposition ("from london to paris")
