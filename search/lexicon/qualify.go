@@ -72,7 +72,8 @@ func (p *Parser) markPlacePhrases() {
 // does what is asked is, and one that also has the place is the best. A
 // place is the name of one (isPlaceName, markPlacePhrases) that names no
 // concept: the first or last words of keywords, or in a sentence any after "in",
-// "near", "around", "at", "from" or "to", where another word of the query
+// "near", "around", "at", "from" or "to" (or their likes in the query's
+// language: foreignPlacePrepositions), where another word of the query
 // names a concept (as entries or people say it) the directory has. Its
 // weight and its share of the query's IDF are at most Params.Place of the
 // least of the others'. (A place no entry has is left out already:
