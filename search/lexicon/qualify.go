@@ -71,9 +71,11 @@ func (p *Parser) markPlacePhrases() {
 // library of India's company filings) is not what is asked for; one that
 // does what is asked is, and one that also has the place is the best. A
 // place is the name of one (isPlaceName, markPlacePhrases) that names no
-// concept: the first or last words of keywords, or in a sentence any after "in",
-// "near", "around", "at", "from" or "to" (or their likes in the query's
-// language: foreignPlacePrepositions), where another word of the query
+// concept: the first or last words of keywords; in a sentence, the place
+// after "in", "near", "around", "at" or "to" (or their likes in the
+// query's language: foreignPlacePrepositions) that ends it, but for a time
+// or a bound after it, and the two of a way from one to another; and only
+// where another word of the query
 // names a concept (as entries or people say it) the directory has. Its
 // weight and its share of the query's IDF are at most Params.Place of the
 // least of the others'. (A place no entry has is left out already:
