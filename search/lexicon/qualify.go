@@ -75,11 +75,10 @@ func (p *Parser) markPlacePhrases() {
 // after "in", "near", "around", "at" or "to" (or their likes in the
 // query's language: foreignPlacePrepositions) that ends it, but for a time
 // or a bound after it, and the two of a way from one to another; and only
-// where another word of the query
-// names a concept (as entries or people say it) the directory has. Its
-// weight and its share of the query's IDF are at most Params.Place of the
-// least of the others'. (A place no entry has is left out already:
-// dropUnknown.)
+// where another word of the query names a concept (as entries or people
+// say it) the directory has. Its weight and its share of the query's IDF
+// are at most Params.Place of the least of the others'. (A place no entry
+// has is left out already: dropUnknown.)
 func (p *Parser) qualify() {
 	if p.params.Place <= 0 || len(p.content) < 2 {
 		return
