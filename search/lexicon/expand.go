@@ -593,15 +593,7 @@ func (p *Parser) addStem(c *Clause, st string, weight float32) {
 // entries that have it are named for it ("contentful", "feedly").
 func (p *Parser) isProductName(w string, id uint32) bool {
 	df, nameDF := p.v.Stats(id)
-	if nameDF < 2 || 2*nameDF < df || len(w) < 3 {
-		return false
-	}
-	for i := range len(w) {
-		if w[i] < 'a' || w[i] > 'z' {
-			return false
-		}
-	}
-	return !isEnglish(w)
+	return nameDF >= 2 && 2*nameDF >= df && len(w) >= 3 && isLetters(w) && !isEnglish(w)
 }
 
 // addStemNamed adds the words that share stem st with product name w,

@@ -141,12 +141,12 @@ func (p *Parser) qualify() {
 			runs = append(runs, [2]int{0, end})
 		}
 	}
-	inPlace := func(k int) bool {
+	placed := func(k int) bool {
 		return slices.ContainsFunc(runs, func(r [2]int) bool { return k >= r[0] && k < r[1] })
 	}
 	head := false
 	for k, i := range p.content {
-		head = head || !inPlace(k) && (p.words[i].term || len(p.words[i].concepts) > 0)
+		head = head || !placed(k) && (p.words[i].term || len(p.words[i].concepts) > 0)
 	}
 	if len(runs) == 0 || !head || !p.conceptHere() {
 		return
@@ -249,10 +249,10 @@ var (
 
 // qualifySubject weighs what a request makes is of ("draw a fox in a snowy
 // forest", "make a picture of a cat", "a recipe for banana bread") as a
-// place qualifies the need: the
-// servers that make drawings are what is asked for, and none is for foxes.
-// The subject is the words after a verb that draws, or after a word for
-// what is made and "of" or "about", that are no word of a term entries use
+// place qualifies the need: the servers that make drawings are what is
+// asked for, and none is for foxes. The subject is the words after a verb
+// that draws, after a word for what is made and "of" or "about", or after
+// a recipe and "for" or "with", that are no word of a term entries use
 // ("sunset" of "a picture of a lighthouse at sunset", which people ask for
 // the sun's times with, is what the picture shows). Not in a pasted task,
 // whose "story" or "video of" is one step of many.

@@ -421,12 +421,17 @@ func isProduct(c *Clause) bool {
 	if c.Bonus || c.Common || c.Asked || c.NameDF < 2 || 2*c.NameDF < c.DF || len(c.Word) < 3 {
 		return false
 	}
-	for i := range len(c.Word) {
-		if c.Word[i] < 'a' || c.Word[i] > 'z' {
+	return isLetters(c.Word) && !isEnglish(c.Word)
+}
+
+// isLetters reports whether w is of lower-case ASCII letters only.
+func isLetters(w string) bool {
+	for i := range len(w) {
+		if w[i] < 'a' || w[i] > 'z' {
 			return false
 		}
 	}
-	return !isEnglish(c.Word)
+	return true
 }
 
 // An entry's coverage of a query is the share of the query's words it
