@@ -825,43 +825,23 @@ func TestAnAcronymsPluralFindsItsSingular(t *testing.T) {
 	}
 }
 
-// TestAPlaceBeforeATime: a place followed by when ("in new york tomorrow")
-// qualifies the need as one that ends the query does. Before, New York's
-// flat hunting answered first, for "new york".
-func TestAPlaceBeforeATime(t *testing.T) {
-	x := loadIndex(t)
-	q := "is it going to rain in New York tomorrow"
-	if r := x.Search(q, 3); len(r.Hits) == 0 || !saysOneOf(r.Hits[0], []string{"weather"}) {
-		t.Errorf("%s: %v, want a weather server first", q, names(r))
-	}
-}
-
-// TestAPlaceBeginsKeywords: a place that begins keywords qualifies the need
-// as one that ends them does. Before, Tokyo's traffic data answered "tokyo
-// weather" first, PARI/GP ("paris" is its stem) "paris hotels", New York's
-// flat hunting "new york restaurants", and "london restaurants" nothing.
-func TestAPlaceBeginsKeywords(t *testing.T) {
+// TestAPlaceLeavesTheNeedFirst: a place qualifies the need, and a server
+// of the need answers first, where the place comes before a time ("in new
+// york tomorrow"), begins keywords ("tokyo weather"), or follows another
+// language's preposition in a query in that language ("en madrid"). What
+// answered first before is beside each.
+func TestAPlaceLeavesTheNeedFirst(t *testing.T) {
 	x := loadIndex(t)
 	for q, words := range map[string][]string{
-		"tokyo weather":        {"weather"},
-		"paris hotels":         {"hotel", "酒店"},
-		"new york restaurants": {"restaurant"},
-		"london restaurants":   {"restaurant"},
+		"is it going to rain in New York tomorrow": {"weather"}, // New York's flat hunting
+		"tokyo weather":          {"weather"},     // Tokyo's traffic data
+		"paris hotels":           {"hotel", "酒店"}, // PARI/GP ("paris" is its stem)
+		"new york restaurants":   {"restaurant"},  // New York's flat hunting
+		"london restaurants":     {"restaurant"},  // nothing
+		"restaurantes en Madrid": {"restaurant"},  // an iMessage bridge named Madrid
 	} {
 		if r := x.Search(q, 3); len(r.Hits) == 0 || !saysOneOf(r.Hits[0], words) {
 			t.Errorf("%s: %v, want the first to say one of %q", q, names(r), words)
 		}
-	}
-}
-
-// TestAPlaceInAnotherLanguage: in a query in another language, a place
-// after that language's preposition ("en", "a", "em") qualifies the need
-// as one after "in" does. Before, an iMessage bridge named Madrid answered
-// first.
-func TestAPlaceInAnotherLanguage(t *testing.T) {
-	x := loadIndex(t)
-	q := "restaurantes en Madrid"
-	if r := x.Search(q, 3); len(r.Hits) == 0 || !saysOneOf(r.Hits[0], []string{"restaurant"}) {
-		t.Errorf("%s: %v, want a restaurant server first", q, names(r))
 	}
 }
