@@ -761,6 +761,7 @@ func TestAPlaceOrABoundQualifiesTheNeed(t *testing.T) {
 		"make a picture of a cat":                     {"image", "图片", "draw", "picture", "画"},
 		"draw me a cat":                               {"image", "图片", "draw", "picture", "画"},
 		"draw me a picture of a lighthouse at sunset": {"image", "图片", "draw", "picture", "画"},
+		"draw a fox curled up in a snowy forest":      {"image", "图片", "draw", "picture", "画"}, // "curled" is no curl (isVerbForm): nothing before
 		// A place's name of several words ("new" and "lumpur" are none
 		// alone): a legal data server for "sao", a flat-hunting one for
 		// "new york", or nothing answered before.

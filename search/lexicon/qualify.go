@@ -254,8 +254,9 @@ var (
 // that draws, after a word for what is made and "of" or "about", or after
 // a recipe and "for" or "with", that are no word of a term entries use
 // ("sunset" of "a picture of a lighthouse at sunset", which people ask for
-// the sun's times with, is what the picture shows). Not in a pasted task,
-// whose "story" or "video of" is one step of many.
+// the sun's times with, is what the picture shows; so is "curled" of "a
+// fox curled up", though entries use curl). Not in a pasted task, whose
+// "story" or "video of" is one step of many.
 func (p *Parser) qualifySubject() {
 	if p.params.Place <= 0 || len(p.content) < 2 || len(p.Clauses) >= taskClauses || !p.conceptHere() {
 		return
@@ -277,9 +278,16 @@ func (p *Parser) qualifySubject() {
 	}
 	var subject []string
 	for _, i := range p.content[from:] {
-		if w := &p.words[i]; !w.term && !creationVerbs[w.text] && !madeWords[w.text] && !dishWords[w.text] {
+		if w := &p.words[i]; (!w.term || isVerbForm(w.text)) && !creationVerbs[w.text] && !madeWords[w.text] && !dishWords[w.text] {
 			subject = append(subject, w.text)
 		}
 	}
 	p.qualifyWords(subject)
+}
+
+// isVerbForm reports whether w reads as a verb's "-ed" or "-ing" form
+// ("curled", "sleeping"): what a subject does, not the term entries use
+// its stem for.
+func isVerbForm(w string) bool {
+	return len(w) > 5 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing"))
 }
