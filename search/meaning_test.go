@@ -828,9 +828,10 @@ func TestAnAcronymsPluralFindsItsSingular(t *testing.T) {
 
 // TestAPlaceLeavesTheNeedFirst: a place qualifies the need, and a server
 // of the need answers first, where the place comes before a time ("in new
-// york tomorrow"), begins keywords ("tokyo weather"), or follows another
-// language's preposition in a query in that language ("en madrid"). What
-// answered first before is beside each.
+// york tomorrow"), begins keywords ("tokyo weather"), follows another
+// language's preposition in a query in that language ("en madrid"), or
+// qualifies a word entries use that names no concept ("jobs in london").
+// What answered first before is beside each.
 func TestAPlaceLeavesTheNeedFirst(t *testing.T) {
 	x := loadIndex(t)
 	for q, words := range map[string][]string{
@@ -840,6 +841,8 @@ func TestAPlaceLeavesTheNeedFirst(t *testing.T) {
 		"new york restaurants":   {"restaurant"},  // New York's flat hunting
 		"london restaurants":     {"restaurant"},  // nothing
 		"restaurantes en Madrid": {"restaurant"},  // an iMessage bridge named Madrid
+		"jobs in london":         {"job"},         // London's market data ("jobs" names no concept)
+		"parking in boston":      {"parking"},     // Boston's harbour ferries
 	} {
 		if r := x.Search(q, 3); len(r.Hits) == 0 || !saysOneOf(r.Hits[0], words) {
 			t.Errorf("%s: %v, want the first to say one of %q", q, names(r), words)

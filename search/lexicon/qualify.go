@@ -76,9 +76,9 @@ func (p *Parser) markPlacePhrases() {
 // query's language: foreignPlacePrepositions) that ends it, but for a time
 // or a bound after it, and the two of a way from one to another; and only
 // where another word of the query names a concept (as entries or people
-// say it) the directory has. Its weight and its share of the query's IDF
-// are at most Params.Place of the least of the others'. (A place no entry
-// has is left out already: dropUnknown.)
+// say it) the directory has, or is one its entries use. Its weight and its
+// share of the query's IDF are at most Params.Place of the least of the
+// others'. (A place no entry has is left out already: dropUnknown.)
 func (p *Parser) qualify() {
 	if p.params.Place <= 0 || len(p.content) < 2 {
 		return
@@ -144,11 +144,16 @@ func (p *Parser) qualify() {
 	placed := func(k int) bool {
 		return slices.ContainsFunc(runs, func(r [2]int) bool { return k >= r[0] && k < r[1] })
 	}
-	head := false
+	// The rest names a concept the directory has, or a word its entries
+	// use: "jobs" of "jobs in london" names none (CI jobs, cron jobs), and
+	// London's market data answered it.
+	head, known := false, false
 	for k, i := range p.content {
-		head = head || !placed(k) && (p.words[i].term || len(p.words[i].concepts) > 0)
+		w := &p.words[i]
+		head = head || !placed(k) && (w.term || len(w.concepts) > 0)
+		known = known || !placed(k) && w.known && !w.facts.weak && !w.facts.filler && !w.facts.live
 	}
-	if len(runs) == 0 || !head || !p.conceptHere() {
+	if len(runs) == 0 || !(head && p.conceptHere() || known) {
 		return
 	}
 	var placeAt [(2*maxPlaceRuns + 2) * maxPlaceWords]string
