@@ -798,7 +798,7 @@ func saysOneOf(h mcpdir.Hit, words []string) bool {
 // TestAProductNameIsNotItsStemsWord: the stemmer makes "contentful"
 // "content", so a sentence naming Contentful weighed the word as one of
 // the 252 entries that say "content", and blog servers answered first. A
-// product's name (isProductName) looks for itself and its own forms, not
+// product's name (namedProduct) looks for itself and its own forms, not
 // the English words of its stem.
 func TestAProductNameIsNotItsStemsWord(t *testing.T) {
 	x := loadIndex(t)

@@ -203,7 +203,7 @@ func (p *Parser) addPairClauses() {
 func (p *Parser) expand(c *Clause, w, st string, qw *qword, unborne bool) {
 	if id, ok := p.v.Term(w); ok {
 		c.add(id, weightExact)
-		if p.isProductName(w, id) {
+		if df, nameDF := p.v.Stats(id); namedProduct(w, df, nameDF) { // "contentful", "feedly"
 			p.addStemNamed(c, w, st, p.params.Stem)
 		} else {
 			p.addStem(c, st, p.params.Stem)
@@ -586,14 +586,6 @@ func (p *Parser) addStem(c *Clause, st string, weight float32) {
 			c.add(id, weight)
 		}
 	})
-}
-
-// isProductName reports whether query word w, index word id, is a
-// product's name as isProduct tells one: no English word, and most of the
-// entries that have it are named for it ("contentful", "feedly").
-func (p *Parser) isProductName(w string, id uint32) bool {
-	df, nameDF := p.v.Stats(id)
-	return nameDF >= 2 && 2*nameDF >= df && len(w) >= 3 && isLetters(w) && !isEnglish(w)
 }
 
 // addStemNamed adds the words that share stem st with product name w,

@@ -45,7 +45,6 @@ var placePhrases = sync.OnceValue(func() map[string][][]string {
 // the name of a place of one word is (isPlaceName): neither "new" nor
 // "lumpur" is one alone.
 func (p *Parser) markPlacePhrases() {
-	p.inPlaces = p.inPlaces[:0]
 	for i := 0; i < len(p.words); i++ {
 		if !p.words[i].placeHead {
 			continue
@@ -58,8 +57,7 @@ func (p *Parser) markPlacePhrases() {
 			}
 		}
 		for j := i; j < i+longest; j++ {
-			p.words[j].place, p.words[j].inPlace = true, true
-			p.inPlaces = append(p.inPlaces, p.words[j].text)
+			p.words[j].inPlace = true
 		}
 		i += max(longest-1, 0)
 	}
@@ -164,6 +162,12 @@ func (p *Parser) qualify() {
 		}
 	}
 	p.qualifyWords(place)
+}
+
+// inPlaceName reports whether query word w is one of the name of a place
+// of several words ("lumpur" of "kuala lumpur").
+func (p *Parser) inPlaceName(w string) bool {
+	return slices.ContainsFunc(p.words, func(q qword) bool { return q.inPlace && q.text == w })
 }
 
 // isPlace reports whether a query word may be a place: the name of one

@@ -91,7 +91,6 @@ type Parser struct {
 	pairs    []string
 	cands    []cand
 	senses   []string // the concepts two or more of the query's words name
-	inPlaces []string // the words of the names of places of several words the query has
 	// here is conceptHere's answer for the query, once hereKnown.
 	here, hereKnown bool
 }
@@ -418,20 +417,23 @@ const taskClauses = 12
 // concept with (a weekday is that), and two or more entries are named for,
 // at least half of those that have it ("zendesk", "xero", "proxmox").
 func isProduct(c *Clause) bool {
-	if c.Bonus || c.Common || c.Asked || c.NameDF < 2 || 2*c.NameDF < c.DF || len(c.Word) < 3 {
-		return false
-	}
-	return isLetters(c.Word) && !isEnglish(c.Word)
+	return !c.Bonus && !c.Common && !c.Asked && namedProduct(c.Word, c.DF, c.NameDF)
 }
 
-// isLetters reports whether w is of lower-case ASCII letters only.
-func isLetters(w string) bool {
+// namedProduct reports whether word w, which df entries have and nameDF
+// are named for, is a product's name: a word of letters, no English, that
+// two or more entries and at least half of those that have it are named
+// for.
+func namedProduct(w string, df, nameDF uint32) bool {
+	if nameDF < 2 || 2*nameDF < df || len(w) < 3 {
+		return false
+	}
 	for i := range len(w) {
 		if w[i] < 'a' || w[i] > 'z' {
 			return false
 		}
 	}
-	return true
+	return !isEnglish(w)
 }
 
 // An entry's coverage of a query is the share of the query's words it
@@ -472,7 +474,7 @@ func (p *Parser) dropUnknown() {
 			// name a concept the directory has ("weather amsterdam",
 			// "hotels sydney"), is what the service is wanted for, not
 			// what it is: it is left out, as a stop word is.
-			if !p.Sentence && !c.Common && (isEnglish(c.Word) || slices.Contains(p.inPlaces, c.Word)) && p.conceptHere() {
+			if !p.Sentence && !c.Common && (isEnglish(c.Word) || p.inPlaceName(c.Word)) && p.conceptHere() {
 				continue
 			}
 			share := p.params.Unknown
