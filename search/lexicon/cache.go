@@ -48,8 +48,10 @@ type wordInfo struct {
 	// placeHead: the first word of names of places of several words
 	// (placePhrases: "new" of "new york")
 	placeHead bool
-	next      uint64    // Vocabulary.Next of the word
-	alone     *analysis // its analysis as a clause of its own, once found (see addClause)
+	next      uint64 // Vocabulary.Next of the word
+	// fix is the word's correction, if it is mistyped (Parser.correction)
+	fix   string
+	alone *analysis // its analysis as a clause of its own, once found (see addClause)
 }
 
 // info returns what the lexicon and the index say of w, from the cache
@@ -66,6 +68,7 @@ func (p *Parser) info(w string) wordInfo {
 	if p.v != nil {
 		a.id, a.known = p.v.Term(w)
 		a.next = p.v.Next(w)
+		a.fix = p.correction(w, &a)
 	}
 	if p.cache != nil {
 		// The word may be a slice of a long query: keep only its bytes.

@@ -14,6 +14,8 @@
 //   - query.go: Parser, a query read into clauses (Parse), with its bounds;
 //     the Vocabulary it asks of the index; how a pasted task weighs the
 //     product it names and the concepts its words ask for.
+//   - spell.go: a mistyped word, or one spelt the British way, read as the
+//     word meant before the rest of the query is read ("emial my boss").
 //   - expand.go: how a query word reaches the index words that stand for
 //     it: itself, its stem, synonyms, phrases' short forms, English glosses,
 //     longer words it begins, near spellings, related words, concepts; each

@@ -208,6 +208,9 @@ func (p *Parser) parse(q string) bool {
 		p.Foreign = true
 	}
 	foreign := p.Foreign
+	if !foreign {
+		p.correctSpelling(q)
+	}
 	dropIdioms(p.words)
 	if !foreign {
 		p.dropDenied()

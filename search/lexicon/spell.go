@@ -1,0 +1,183 @@
+package lexicon
+
+import (
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A word the index has no form of and English does not know is most often
+// a word mistyped ("emial my boss", "cheap flihts to lisbon", "do i need
+// an umbrlela") or spelt the British way ("labelled examples", "fibre
+// broadband"). A spelling checker puts the likeliest word in its place
+// before the query is read, so that the word takes part in what its
+// neighbours say with it ("email my boss" asks for mail, "flights to
+// lisbon" has a place); correcting it only where the index is searched
+// (addTypos) leaves the rest of the reading to a word nobody meant.
+
+// spellDominance is how many times as many entries the likeliest
+// correction must have as the next as near: where two are about as likely
+// ("hotl": hot, hotel), neither is put in the word's place, and the word
+// is left to addTypos, which searches for both.
+const spellDominance = 2
+
+// minSpellLen is the shortest word a spelling checker corrects by its
+// edits: a shorter one is as likely an acronym or a name ("kras", "sqrt",
+// "wget") as a word mistyped.
+const minSpellLen = 5
+
+// spellMinDF is how many entries a correction English does not know must
+// have: a name many servers share ("rubrik"), not one entry's word.
+const spellMinDF = 3
+
+// correction is the word put in place of query word w, or "" for none.
+// Only a word of letters a to z that the index has in no form, that
+// English does not know and that names no place nor concept is
+// corrected: to its American spelling where the index has that
+// ("harbour", "fibre", "labelled", "organise"), or else to the index's
+// word one edit away, whole, that English has or that is in at least
+// spellMinDF entries, and that far more entries have than any other as
+// near.
+func (p *Parser) correction(w string, info *wordInfo) string {
+	if info.known || info.place || info.cues != nil || len(w) < 4 || len(w) > MaxTypoLen || isEnglish(w) ||
+		placeWords()[w] || p.v == nil {
+		return ""
+	}
+	for i := 0; i < len(w); i++ {
+		if !isASCIILetter(w[i]) {
+			return ""
+		}
+	}
+	found := false
+	p.v.SameStem(info.stem, 1, func(uint32) { found = true })
+	if found {
+		return ""
+	}
+	if a := american(w); a != "" {
+		if _, ok := p.v.Term(a); ok {
+			return a
+		}
+	}
+	if len(w) < minSpellLen {
+		return ""
+	}
+	best, second := uint32(0), uint32(0)
+	var bestID uint32
+	for _, m := range p.v.Near(w, 1, 0) {
+		if !m.Whole || m.Dist != 1 {
+			continue
+		}
+		t := p.v.Text(m.ID)
+		df := p.df(m.ID)
+		if df < spellMinDF && !isEnglish(t) || factsOf(t).weak {
+			continue
+		}
+		if df > best {
+			best, second, bestID = df, best, m.ID
+		} else if df > second {
+			second = df
+		}
+	}
+	if best == 0 || best < spellDominance*second {
+		return ""
+	}
+	return p.v.Text(bestID)
+}
+
+// britishEndings are British spellings' endings and their American ones,
+// the longest first.
+var britishEndings = [][2]string{
+	{"isations", "izations"}, {"isation", "ization"}, {"ising", "izing"}, {"ised", "ized"}, {"ises", "izes"}, {"ise", "ize"},
+	{"ysing", "yzing"}, {"ysed", "yzed"}, {"yse", "yze"},
+	{"elled", "eled"}, {"elling", "eling"}, {"ences", "enses"}, {"ence", "ense"},
+	{"ogues", "ogs"}, {"ogue", "og"}, {"tres", "ters"}, {"tre", "ter"}, {"bre", "ber"},
+}
+
+// american is w spelt the American way, or "" if it has no British
+// spelling this knows: "our" as "or" ("neighbourhood"), and the endings
+// of britishEndings.
+func american(w string) string {
+	a := w
+	if i := strings.Index(a, "our"); i > 0 {
+		a = a[:i] + "or" + a[i+3:]
+	}
+	for _, e := range britishEndings {
+		if strings.HasSuffix(a, e[0]) {
+			a = a[:len(a)-len(e[0])] + e[1]
+			break
+		}
+	}
+	if a == w {
+		return ""
+	}
+	return a
+}
+
+// placeWords are the words of the names of places of several words
+// ("kuala", "paulo"): a word of a place's name is not mistyped.
+var placeWords = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, phrases := range placePhrases() {
+		for _, phrase := range phrases {
+			for _, w := range phrase {
+				m[w] = true
+			}
+		}
+	}
+	return m
+})
+
+// correctSpelling puts each mistyped word's correction in its place; not a
+// word the query writes with a capital letter but as its first, which is a
+// name ("Dr. Mensah", "a 2017 Skoda", "PARP inhibitors").
+func (p *Parser) correctSpelling(q string) {
+	if len(p.words) < 2 {
+		return
+	}
+	for i := range p.words {
+		w := &p.words[i]
+		if w.stop || len(w.parts) > 0 {
+			continue
+		}
+		if w.fix != "" && !writtenAsName(q, w.text) {
+			w.reset(w.fix, p.info(w.fix))
+		}
+	}
+}
+
+// writtenAsName reports whether q writes word w (lower case letters) with
+// a capital letter anywhere but as the query's first letter.
+func writtenAsName(q, w string) bool {
+	for at := 0; at < len(q); {
+		i := indexFold(q[at:], w)
+		if i < 0 {
+			return false
+		}
+		i += at
+		if s := q[i : i+len(w)]; s != w && (i > 0 || strings.ToLower(s[1:]) != s[1:]) {
+			before, _ := utf8.DecodeLastRuneInString(q[:i])
+			if i == 0 || !unicode.IsLetter(before) {
+				return true
+			}
+		}
+		at = i + len(w)
+	}
+	return false
+}
+
+// indexFold is the first index of w (lower case ASCII letters) in s, in
+// any case.
+func indexFold(s, w string) int {
+	first := w[:1] + string(w[0]-'a'+'A')
+	for i := 0; ; {
+		j := strings.IndexAny(s[i:], first)
+		if j < 0 || i+j+len(w) > len(s) {
+			return -1
+		}
+		if i += j; strings.EqualFold(s[i:i+len(w)], w) {
+			return i
+		}
+		i++
+	}
+}
