@@ -760,6 +760,8 @@ func TestAPlaceOrABoundQualifiesTheNeed(t *testing.T) {
 		"houses for sale in Melbourne under 800k":     {"hous", "property", "real estate", "apartment"},
 		"make a picture of a cat":                     {"image", "图片", "draw", "picture", "画"},
 		"draw me a cat":                               {"image", "图片", "draw", "picture", "画"},
+		"draw a dragon breathing fire":                {"image", "图片", "picture", "画"}, // "draw a" asks for a picture: nothing before
+		"paint a sunset over the sea":                 {"image", "图片", "picture", "画"},
 		"draw me a picture of a lighthouse at sunset": {"image", "图片", "draw", "picture", "画"},
 		"draw a fox curled up in a snowy forest":      {"image", "图片", "draw", "picture", "画"}, // "curled" is no curl (isVerbForm): nothing before
 		// A place's name of several words ("new" and "lumpur" are none
