@@ -851,3 +851,17 @@ func TestAPlaceLeavesTheNeedFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestAWeakWordSaidInAPhraseMeansThePhrase: "things" is one of the words
+// dropped beside others, but "things to do in" asks for a trip's plans;
+// kept, it means only that. "things to do in rome" answered nothing, and
+// with the word kept as itself the Things app answered second.
+func TestAWeakWordSaidInAPhraseMeansThePhrase(t *testing.T) {
+	x := loadIndex(t)
+	for _, q := range []string{"things to do in rome", "things to do in paris"} {
+		r := x.Search(q, 3)
+		if len(r.Hits) < 3 || slices.ContainsFunc(r.Hits, func(h mcpdir.Hit) bool { return !saysOneOf(h, []string{"travel", "trip"}) }) {
+			t.Errorf("%s: %v, want three travel planners first", q, names(r))
+		}
+	}
+}

@@ -84,7 +84,10 @@ const (
 // parts) unless one with the same stem exists. The analysis of a word is
 // cached across searches.
 func (p *Parser) addClause(w string, qw *qword) {
-	unborne := sensable(w, qw) && !p.sensedHere(qw) || p.phraseUnborne(w, qw)
+	// A weak word kept for the concept a phrase of stop words and it asks
+	// for ("things" of "things to do in rome") means only that: entries
+	// that have it use it in another sense (the Things app).
+	unborne := sensable(w, qw) && !p.sensedHere(qw) || p.phraseUnborne(w, qw) || qw.facts.weak && saysConcept(qw)
 	p.key = appendClauseKey(p.key[:0], w, qw, p.Sentence, p.Foreign, unborne)
 	// The analysis of a word whose key is the word itself, a keyword
 	// without phrases or concepts (most are), is kept with what is known

@@ -185,6 +185,13 @@ type qword struct {
 	asked []string
 }
 
+// saysConcept reports whether the word asks for a concept as a phrase of
+// stop words and it, as written ("things" of "things to do in rome"): it
+// is what the phrase means, though alone it says nothing.
+func saysConcept(w *qword) bool {
+	return slices.ContainsFunc(w.concepts, func(n named) bool { return n.said })
+}
+
 // parse turns a query into clauses; it reports false when the query has
 // nothing to search for.
 func (p *Parser) parse(q string) bool {
@@ -283,7 +290,7 @@ func (p *Parser) parse(q string) bool {
 	p.senses = p.senses[:0]
 	for _, i := range content {
 		w := &p.words[i]
-		if strong && weakFacts(w.facts) && (w.facts.weak || len(w.phrased) == 0) {
+		if strong && weakFacts(w.facts) && (w.facts.weak || len(w.phrased) == 0) && !saysConcept(w) {
 			continue
 		}
 		if kinded && w.facts.generic && !w.term && len(w.phrased) == 0 {
