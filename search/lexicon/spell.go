@@ -32,16 +32,18 @@ const minSpellLen = 5
 const spellMinDF = 3
 
 // correction is the word put in place of query word w, or "" for none.
-// Only a word of letters a to z that the index has in no form, that
-// English does not know and that names no place nor concept is
-// corrected: to its American spelling where the index has that
-// ("harbour", "fibre", "labelled", "organise"), or else to the index's
-// word one edit away, whole, that English has or that is in at least
-// spellMinDF entries, and that far more entries have than any other as
-// near.
+// Only a word of letters a to z that the index has in no form is
+// corrected: to its American spelling where it is a British one the
+// index has the American way ("harbour", "fibre", "organise",
+// "catalogue"); or, where English does not know it and it names no place
+// nor concept, to the index's word one edit away, whole, that English has
+// or that is in at least spellMinDF entries, and that far more entries
+// have than any other as near. (A British spelling some entries use is
+// left as it is: read as the American word, "defence" of "the British
+// defence ministry" found the American defense servers, and "analyse"
+// the 201 entries that "analyze", on the judged sets.)
 func (p *Parser) correction(w string, info *wordInfo) string {
-	if info.known || info.place || info.cues != nil || len(w) < 4 || len(w) > MaxTypoLen || isEnglish(w) ||
-		placeWords()[w] || p.v == nil {
+	if len(w) < 4 || len(w) > MaxTypoLen || p.v == nil {
 		return ""
 	}
 	for i := 0; i < len(w); i++ {
@@ -49,17 +51,20 @@ func (p *Parser) correction(w string, info *wordInfo) string {
 			return ""
 		}
 	}
+	if info.known {
+		return ""
+	}
 	found := false
 	p.v.SameStem(info.stem, 1, func(uint32) { found = true })
 	if found {
 		return ""
 	}
-	if a := american(w); a != "" {
+	if a := american(w); a != "" && (!isEnglish(w) || strings.HasSuffix(w, "ogue") || strings.HasSuffix(w, "ogues")) {
 		if _, ok := p.v.Term(a); ok {
 			return a
 		}
 	}
-	if len(w) < minSpellLen {
+	if info.place || info.cues != nil || isEnglish(w) || placeWords()[w] || len(w) < minSpellLen {
 		return ""
 	}
 	best, second := uint32(0), uint32(0)
