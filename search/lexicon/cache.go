@@ -49,8 +49,10 @@ type wordInfo struct {
 	// (placePhrases: "new" of "new york")
 	placeHead bool
 	next      uint64 // Vocabulary.Next of the word
-	// fix is the word's correction, if it is mistyped (Parser.correction)
+	// fix is the word's correction, if it is mistyped, once looked for
+	// (fixed: see correctSpelling)
 	fix   string
+	fixed bool
 	alone *analysis // its analysis as a clause of its own, once found (see addClause)
 }
 
@@ -68,17 +70,22 @@ func (p *Parser) info(w string) wordInfo {
 	if p.v != nil {
 		a.id, a.known = p.v.Term(w)
 		a.next = p.v.Next(w)
-		a.fix = p.correction(w, &a)
 	}
-	if p.cache != nil {
-		// The word may be a slice of a long query: keep only its bytes.
-		w = strings.Clone(w)
-		if len(st) <= len(w) && w[:len(st)] == st {
-			a.stem = w[:len(st)]
-		}
-		p.cache.words.Put(p.gen, w, a)
-	}
+	p.keepInfo(w, &a)
 	return a
+}
+
+// keepInfo puts what is known of w in the cache.
+func (p *Parser) keepInfo(w string, a *wordInfo) {
+	if p.cache == nil {
+		return
+	}
+	// The word may be a slice of a long query: keep only its bytes.
+	w = strings.Clone(w)
+	if len(a.stem) <= len(w) && w[:len(a.stem)] == a.stem {
+		a.stem = w[:len(a.stem)]
+	}
+	p.cache.words.Put(p.gen, w, *a)
 }
 
 // stem is w's English stem (Stem).

@@ -122,7 +122,11 @@ func (p *Parser) addClause(w string, qw *qword) {
 	c.Stem = st
 	c.Common, c.Cue = isCommon(w, qw), qw.term || len(qw.concepts) > 0
 	c.Senses = p.sensesOf(qw)
+	p.partial = false
 	p.expand(c, w, st, qw, unborne)
+	if p.partial {
+		return // an analysis without the near spellings it was refused is this query's alone
+	}
 	a := &analysis{
 		stem: st, exps: append([]Expansion(nil), c.Exps...),
 		weight: c.Weight, idf: c.IDF, known: c.Known, asked: c.Asked,
@@ -637,7 +641,11 @@ func (p *Parser) addTypos(c *Clause, w string, df uint32) {
 	// tried only when no word one edit away will do.
 	p.cands = p.cands[:0]
 	for b := 1; b <= budget && len(p.cands) == 0; b++ {
-		for _, m := range p.v.Near(w, b, typoDominance*df) {
+		near, ok := p.near(w, b, typoDominance*df)
+		if !ok {
+			return
+		}
+		for _, m := range near {
 			// Nor is a word misspelt as one a query does not search for
 			// ("mcap" is not "mcp": every entry would match it).
 			if p.df(m.ID) <= typoDominance*df || factsOf(p.v.Text(m.ID)).weak {

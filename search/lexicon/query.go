@@ -14,6 +14,12 @@ const (
 	maxQueryWords = 200
 )
 
+// maxFuzzyLookups bounds the near spellings a query looks up in the index
+// (Parser.near): each walks the index's words, and a query of 200 words
+// nobody writes would otherwise cost a walk each, 40 times a pasted
+// task's search. A query of words people write needs a few.
+const maxFuzzyLookups = 24
+
 // Vocabulary is what the parser needs of an index: its words, how many
 // entries have them, and the words near a query word.
 type Vocabulary interface {
@@ -77,6 +83,11 @@ type Parser struct {
 	cache  *Cache
 	gen    uint64
 	live   int
+	// fuzzyLeft is how many near spellings the query may still look up,
+	// and partial whether the current clause's analysis lacks one it was
+	// refused (it is then not kept: see addClause).
+	fuzzyLeft int
+	partial   bool
 
 	words    []qword
 	content  []int
@@ -185,6 +196,17 @@ type qword struct {
 	asked []string
 }
 
+// near is Vocabulary.Near within the query's bound on such lookups
+// (maxFuzzyLookups); it reports false once the query has spent it.
+func (p *Parser) near(w string, budget int, over uint32) ([]Near, bool) {
+	if p.fuzzyLeft == 0 {
+		p.partial = true
+		return nil, false
+	}
+	p.fuzzyLeft--
+	return p.v.Near(w, budget, over), true
+}
+
 // saysConcept reports whether the word asks for a concept as a phrase of
 // stop words and it, as written ("things" of "things to do in rome"): it
 // is what the phrase means, though alone it says nothing.
@@ -196,6 +218,7 @@ func saysConcept(w *qword) bool {
 // nothing to search for.
 func (p *Parser) parse(q string) bool {
 	p.words, p.pairs = p.words[:0], p.pairs[:0]
+	p.fuzzyLeft = maxFuzzyLookups
 	p.hereKnown = false
 	n := 0
 	Tokenize(truncate(q, maxQueryBytes), func(w string, part bool) {

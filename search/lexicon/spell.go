@@ -42,34 +42,41 @@ const spellMinDF = 3
 // left as it is: read as the American word, "defence" of "the British
 // defence ministry" found the American defense servers, and "analyse"
 // the 201 entries that "analyze", on the judged sets.)
-func (p *Parser) correction(w string, info *wordInfo) string {
+//
+// It reports false where it could not look for one: the query has spent
+// its fuzzy lookups (Parser.near).
+func (p *Parser) correction(w string, info *wordInfo) (string, bool) {
 	if len(w) < 4 || len(w) > MaxTypoLen || p.v == nil {
-		return ""
+		return "", true
 	}
 	for i := 0; i < len(w); i++ {
 		if !isASCIILetter(w[i]) {
-			return ""
+			return "", true
 		}
 	}
 	if info.known {
-		return ""
+		return "", true
 	}
 	found := false
 	p.v.SameStem(info.stem, 1, func(uint32) { found = true })
 	if found {
-		return ""
+		return "", true
 	}
 	if a := american(w); a != "" && (!isEnglish(w) || strings.HasSuffix(w, "ogue") || strings.HasSuffix(w, "ogues")) {
 		if _, ok := p.v.Term(a); ok {
-			return a
+			return a, true
 		}
 	}
 	if info.place || info.cues != nil || isEnglish(w) || placeWords()[w] || len(w) < minSpellLen {
-		return ""
+		return "", true
 	}
 	best, second := uint32(0), uint32(0)
 	var bestID uint32
-	for _, m := range p.v.Near(w, 1, 0) {
+	near, ok := p.near(w, 1, 0)
+	if !ok {
+		return "", false
+	}
+	for _, m := range near {
 		if !m.Whole || m.Dist != 1 {
 			continue
 		}
@@ -85,9 +92,9 @@ func (p *Parser) correction(w string, info *wordInfo) string {
 		}
 	}
 	if best == 0 || best < spellDominance*second {
-		return ""
+		return "", true
 	}
-	return p.v.Text(bestID)
+	return p.v.Text(bestID), true
 }
 
 // britishEndings are British spellings' endings and their American ones,
@@ -144,6 +151,14 @@ func (p *Parser) correctSpelling(q string) {
 		w := &p.words[i]
 		if w.stop || len(w.parts) > 0 {
 			continue
+		}
+		if !w.fixed {
+			fix, ok := p.correction(w.text, &w.wordInfo)
+			if !ok {
+				continue
+			}
+			w.fix, w.fixed = fix, true
+			p.keepInfo(w.text, &w.wordInfo)
 		}
 		if w.fix != "" && !writtenAsName(q, w.text) {
 			w.reset(w.fix, p.info(w.fix))

@@ -1,6 +1,10 @@
 package lexicon
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 func TestAmericanSpelling(t *testing.T) {
 	for w, want := range map[string]string{
@@ -28,6 +32,42 @@ func TestWrittenAsName(t *testing.T) {
 	} {
 		if got := writtenAsName(c.q, c.w); got != c.want {
 			t.Errorf("writtenAsName(%q, %q) = %v, want %v", c.q, c.w, got, c.want)
+		}
+	}
+}
+
+// nearCounter is an index that knows no word and counts the near spellings
+// looked up in it.
+type nearCounter struct{ lookups int }
+
+func (v *nearCounter) Term(string) (uint32, bool)            { return 0, false }
+func (v *nearCounter) Text(uint32) string                    { return "" }
+func (v *nearCounter) Stats(uint32) (uint32, uint32)         { return 0, 0 }
+func (v *nearCounter) SameStem(string, int, func(uint32))    {}
+func (v *nearCounter) Prefixed(string, func(uint32, string)) {}
+func (v *nearCounter) Next(string) uint64                    { return 0 }
+func (v *nearCounter) Together(string, string) bool          { return false }
+func (v *nearCounter) Live() int                             { return 1000 }
+func (v *nearCounter) Generation() uint64                    { return 1 }
+func (v *nearCounter) Near(string, int, uint32) []Near {
+	v.lookups++
+	return nil
+}
+
+// TestAQueryLooksUpFewNearSpellings: each near spelling looked up walks
+// the index's words, so a query of 200 words nobody writes looks up at
+// most maxFuzzyLookups, as keywords and as a sentence.
+func TestAQueryLooksUpFewNearSpellings(t *testing.T) {
+	var words []string
+	for i := range 200 {
+		words = append(words, fmt.Sprintf("zq%cx%cvw", 'a'+i%26, 'a'+i/26))
+	}
+	for _, q := range []string{strings.Join(words, " "), "please find the " + strings.Join(words, " and the ")} {
+		v := &nearCounter{}
+		var p Parser
+		p.Parse(v, &Params{Typo: 0.5}, NewCache(), q)
+		if v.lookups == 0 || v.lookups > maxFuzzyLookups {
+			t.Errorf("%d near spellings looked up for a query of 200 unknown words, want 1 to %d", v.lookups, maxFuzzyLookups)
 		}
 	}
 }
