@@ -71,6 +71,7 @@ func (p *Parser) info(w string) wordInfo {
 		a.id, a.known = p.v.Term(w)
 		a.next = p.v.Next(w)
 	}
+	a.fixed = a.known // a word the index has is no typo (correction)
 	p.keepInfo(w, &a)
 	return a
 }
