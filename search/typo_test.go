@@ -153,6 +153,8 @@ func TestAMistypedWordIsReadAsMeant(t *testing.T) {
 		{"emial my boss", "email"},
 		{"flihgts to rome", "flight"},
 		{"do i need an umbrlela tomorrow", "weather"},
+		{"EMIAL MY BOSS", "email"},            // capitals all through say nothing of names
+		{"Send An Emial To My Boss", "email"}, // (capitalsTellNames)
 	} {
 		r := x.Search(c.query, 10)
 		if len(r.Hits) == 0 || !strings.Contains(strings.ToLower(r.Hits[0].Entry.Name+" "+r.Hits[0].Entry.Brief), c.want) {

@@ -142,11 +142,13 @@ var placeWords = sync.OnceValue(func() map[string]bool {
 
 // correctSpelling puts each mistyped word's correction in its place; not a
 // word the query writes with a capital letter but as its first, which is a
-// name ("Dr. Mensah", "a 2017 Skoda", "PARP inhibitors").
+// name ("Dr. Mensah", "a 2017 Skoda", "PARP inhibitors"), unless the query
+// capitalizes nearly every word ("EMIAL MY BOSS", "Send An Emial").
 func (p *Parser) correctSpelling(q string) {
 	if len(p.words) < 2 {
 		return
 	}
+	names := capitalsTellNames(q)
 	for i := range p.words {
 		w := &p.words[i]
 		if w.stop || len(w.parts) > 0 {
@@ -160,10 +162,27 @@ func (p *Parser) correctSpelling(q string) {
 			w.fix, w.fixed = fix, true
 			p.keepInfo(w.text, &w.wordInfo)
 		}
-		if w.fix != "" && !writtenAsName(q, w.text) {
+		if w.fix != "" && !(names && writtenAsName(q, w.text)) {
 			w.reset(w.fix, p.info(w.fix))
 		}
 	}
+}
+
+// capitalsTellNames reports whether fewer than three in four words of q
+// begin with a capital letter: where more do ("Cheap Flights To Rome"), a
+// capital says nothing of a name.
+func capitalsTellNames(q string) bool {
+	upper, words := 0, 0
+	for _, f := range strings.Fields(q) {
+		r, _ := utf8.DecodeRuneInString(f)
+		if unicode.IsLetter(r) {
+			words++
+			if unicode.IsUpper(r) {
+				upper++
+			}
+		}
+	}
+	return 4*upper < 3*words
 }
 
 // writtenAsName reports whether q writes word w (lower case letters) with

@@ -18,6 +18,19 @@ func TestAmericanSpelling(t *testing.T) {
 	}
 }
 
+func TestCapitalsTellNames(t *testing.T) {
+	for q, want := range map[string]bool{
+		"what's a fair price for a 2017 Skoda Octavia": true,
+		"My chair, Dr. Mensah, asked":                  true,
+		"EMIAL MY BOSS":                                false,
+		"Send An Emial To My Boss":                     false,
+	} {
+		if got := capitalsTellNames(q); got != want {
+			t.Errorf("capitalsTellNames(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
 func TestWrittenAsName(t *testing.T) {
 	for _, c := range []struct {
 		q, w string
