@@ -162,3 +162,21 @@ func TestAMistypedWordIsReadAsMeant(t *testing.T) {
 		}
 	}
 }
+
+// TestChatSpellingsAreSmallTalk: a contraction without its apostrophe
+// ("whats", "dont"), "teh", and chat's "smth" or "pls" say nothing of the
+// need, as "what's" and "something" do not: "whats teh weather" answered
+// WhatsApp's servers first, "need smth to read pdfs" MCPSmith.
+func TestChatSpellingsAreSmallTalk(t *testing.T) {
+	x := loadIndex(t)
+	for _, c := range []struct{ query, want string }{
+		{"whats teh weather", "weather"},
+		{"need smth to read pdfs", "pdf"},
+		{"i dont know how to read pdfs", "pdf"},
+	} {
+		r := x.Search(c.query, 10)
+		if len(r.Hits) == 0 || !strings.Contains(strings.ToLower(r.Hits[0].Entry.Name+" "+r.Hits[0].Entry.Brief), c.want) {
+			t.Errorf("%q: %q, want a server for %q first", c.query, names(r), c.want)
+		}
+	}
+}
