@@ -57,12 +57,16 @@ func (p *Parser) correction(w string, info *wordInfo) (string, bool) {
 	if info.known {
 		return "", true
 	}
-	found := false
-	p.v.SameStem(info.stem, 1, func(uint32) { found = true })
-	if found {
+	// The index's words of w's stem: a word with a form of its own is
+	// corrected only where that form is rare and the correction far more
+	// frequent ("databae", whose stem one entry's word has, is database,
+	// of 422 entries); an inflection no entry writes is no typo.
+	ringDF := uint32(0)
+	p.v.SameStem(info.stem, MaxStemRing, func(id uint32) { ringDF = max(ringDF, p.df(id)) })
+	if ringDF > uint32(p.live/typoRareness) {
 		return "", true
 	}
-	if a := american(w); a != "" && (!isEnglish(w) || strings.HasSuffix(w, "ogue") || strings.HasSuffix(w, "ogues")) {
+	if a := american(w); ringDF == 0 && a != "" && (!isEnglish(w) || strings.HasSuffix(w, "ogue") || strings.HasSuffix(w, "ogues")) {
 		if _, ok := p.v.Term(a); ok {
 			return a, true
 		}
@@ -91,7 +95,7 @@ func (p *Parser) correction(w string, info *wordInfo) (string, bool) {
 			second = df
 		}
 	}
-	if best == 0 || best < spellDominance*second {
+	if best == 0 || best < spellDominance*second || best < typoDominance*ringDF {
 		return "", true
 	}
 	return p.v.Text(bestID), true
