@@ -199,12 +199,21 @@ type qword struct {
 // near is Vocabulary.Near within the query's bound on such lookups
 // (maxFuzzyLookups); it reports false once the query has spent it.
 func (p *Parser) near(w string, budget int, over uint32) ([]Near, bool) {
-	if p.fuzzyLeft == 0 {
-		p.partial = true
+	if !p.spend() {
 		return nil, false
 	}
-	p.fuzzyLeft--
 	return p.v.Near(w, budget, over), true
+}
+
+// spend takes one of the query's fuzzy lookups; it reports false, and
+// marks the analysis under way as partial, once there are none left.
+func (p *Parser) spend() bool {
+	if p.fuzzyLeft == 0 {
+		p.partial = true
+		return false
+	}
+	p.fuzzyLeft--
+	return true
 }
 
 // saysConcept reports whether the word asks for a concept as a phrase of

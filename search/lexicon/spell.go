@@ -95,10 +95,74 @@ func (p *Parser) correction(w string, info *wordInfo) (string, bool) {
 			second = df
 		}
 	}
-	if best == 0 || best < spellDominance*second || best < typoDominance*ringDF {
+	if best == 0 {
+		// No word of the index is near: a word one edit from a common
+		// word of English is that word mistyped ("compraed", "routne"),
+		// which the index lacks too, not a name no entry has, for which
+		// a sentence is answered with nothing. Looking costs about two
+		// walks of the index's words: it counts as one lookup more.
+		if len(w) > maxCommonNearLen {
+			return "", true
+		}
+		if !p.spend() {
+			return "", false
+		}
+		return commonNear(w), true
+	}
+	if best < spellDominance*second || best < typoDominance*ringDF {
 		return "", true
 	}
 	return p.v.Text(bestID), true
+}
+
+// maxCommonNearLen bounds the words commonNear looks at: the longer the
+// word, the more candidates, and the rarer a typo of one common word.
+const maxCommonNearLen = 12
+
+// commonNear is the common English word one edit from w (a letter
+// dropped, added, changed, or two swapped), or "" if there is none; of
+// several, one that asks for a concept if only one does, else the first
+// found.
+func commonNear(w string) string {
+	var buf [MaxTypoLen + 1]byte
+	found, cued, ncued := "", "", 0
+	try := func(b []byte) {
+		if !commonEnglish[string(b)] {
+			return
+		}
+		if c := string(b); c != found && c != cued {
+			if found == "" {
+				found = c
+			}
+			if cuesByStem[Stem(c)] != nil {
+				cued, ncued = c, ncued+1
+			}
+		}
+	}
+	for i := 0; i < len(w); i++ {
+		try(append(append(buf[:0], w[:i]...), w[i+1:]...)) // dropped
+		if i+1 < len(w) {
+			b := append(buf[:0], w...)
+			b[i], b[i+1] = b[i+1], b[i]
+			try(b) // swapped
+		}
+		for c := byte('a'); c <= 'z'; c++ {
+			if c != w[i] {
+				b := append(buf[:0], w...)
+				b[i] = c
+				try(b) // changed
+			}
+		}
+	}
+	for i := 0; i <= len(w) && len(w) < MaxTypoLen; i++ {
+		for c := byte('a'); c <= 'z'; c++ {
+			try(append(append(append(buf[:0], w[:i]...), c), w[i:]...)) // added
+		}
+	}
+	if ncued == 1 {
+		return cued
+	}
+	return found
 }
 
 // britishEndings are British spellings' endings and their American ones,

@@ -18,6 +18,19 @@ func TestAmericanSpelling(t *testing.T) {
 	}
 }
 
+func TestCommonNear(t *testing.T) {
+	for w, want := range map[string]string{
+		"kiograms": "kilograms", // a letter dropped
+		"shownng":  "showing",
+		"evevy":    "every", // changed
+		"qzxvbnmk": "",      // none
+	} {
+		if got := commonNear(w); got != want {
+			t.Errorf("commonNear(%q) = %q, want %q", w, got, want)
+		}
+	}
+}
+
 func TestCapitalsTellNames(t *testing.T) {
 	for q, want := range map[string]bool{
 		"what's a fair price for a 2017 Skoda Octavia": true,
