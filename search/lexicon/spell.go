@@ -38,7 +38,8 @@ const spellMinDF = 3
 // "catalogue"); or, where English does not know it and it names no place
 // nor concept, to the index's word one edit away, whole, that English has
 // or that is in at least spellMinDF entries, and that far more entries
-// have than any other as near. (A British spelling some entries use is
+// have than any other as near; where no index word is near, to the common
+// English word one edit away (commonNear). (A British spelling some entries use is
 // left as it is: read as the American word, "defence" of "the British
 // defence ministry" found the American defense servers, and "analyse"
 // the 201 entries that "analyze", on the judged sets.)
