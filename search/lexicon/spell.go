@@ -39,10 +39,10 @@ const spellMinDF = 3
 // nor concept, to the index's word one edit away, whole, that English has
 // or that is in at least spellMinDF entries, and that far more entries
 // have than any other as near; where no index word is near, to the common
-// English word one edit away (commonNear). (A British spelling some entries use is
-// left as it is: read as the American word, "defence" of "the British
-// defence ministry" found the American defense servers, and "analyse"
-// the 201 entries that "analyze", on the judged sets.)
+// English word one edit away (commonNear). (A British spelling some
+// entries use is left as it is: read as the American word, "defence" of
+// "the British defence ministry" found the American defense servers, and
+// "analyse" the 201 entries that "analyze", on the judged sets.)
 //
 // It reports false where it could not look for one: the query has spent
 // its fuzzy lookups (Parser.near).
