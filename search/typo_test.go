@@ -156,10 +156,7 @@ func TestAMistypedWordIsReadAsMeant(t *testing.T) {
 		{"EMIAL MY BOSS", "email"},            // capitals all through say nothing of names
 		{"Send An Emial To My Boss", "email"}, // (capitalsTellNames)
 	} {
-		r := x.Search(c.query, 10)
-		if len(r.Hits) == 0 || !strings.Contains(strings.ToLower(r.Hits[0].Entry.Name+" "+r.Hits[0].Entry.Brief), c.want) {
-			t.Errorf("%q: %q, want a server for %q first", c.query, names(r), c.want)
-		}
+		wantFirstSays(t, x, c.query, c.want)
 	}
 }
 
@@ -174,9 +171,6 @@ func TestChatSpellingsAreSmallTalk(t *testing.T) {
 		{"need smth to read pdfs", "pdf"},
 		{"i dont know how to read pdfs", "pdf"},
 	} {
-		r := x.Search(c.query, 10)
-		if len(r.Hits) == 0 || !strings.Contains(strings.ToLower(r.Hits[0].Entry.Name+" "+r.Hits[0].Entry.Brief), c.want) {
-			t.Errorf("%q: %q, want a server for %q first", c.query, names(r), c.want)
-		}
+		wantFirstSays(t, x, c.query, c.want)
 	}
 }
