@@ -263,13 +263,14 @@ func writtenAsName(q, w string) bool {
 			return false
 		}
 		i += at
-		if s := q[i : i+len(w)]; s != w && (i > 0 || strings.ToLower(s[1:]) != s[1:]) {
-			before, _ := utf8.DecodeLastRuneInString(q[:i])
-			if i == 0 || !unicode.IsLetter(before) {
-				return true
-			}
+		end := i + len(w)
+		before, _ := utf8.DecodeLastRuneInString(q[:i])
+		after, _ := utf8.DecodeRuneInString(q[end:])
+		whole := (i == 0 || !unicode.IsLetter(before)) && (end == len(q) || !unicode.IsLetter(after))
+		if s := q[i:end]; whole && s != w && (i > 0 || strings.ToLower(s[1:]) != s[1:]) {
+			return true
 		}
-		at = i + len(w)
+		at = end
 	}
 	return false
 }

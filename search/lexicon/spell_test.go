@@ -54,7 +54,7 @@ func TestWrittenAsName(t *testing.T) {
 		{"My chair, Dr. Mensah, asked", "mensah", true},
 		{"Emial my boss", "emial", false}, // the query's first letter
 		{"emial my boss", "emial", false},
-		{"the Streetwise guide to streep", "streep", false}, // "streep" is not "Streetwise"
+		{"tips from Streepwise on streep", "streep", false}, // a word inside a name is not it
 	} {
 		if got := writtenAsName(c.q, c.w); got != c.want {
 			t.Errorf("writtenAsName(%q, %q) = %v, want %v", c.q, c.w, got, c.want)
