@@ -217,7 +217,6 @@ func (p *Parser) correctSpelling(q string) {
 	if len(p.words) < 2 {
 		return
 	}
-	names := capitalsTellNames(q)
 	for i := range p.words {
 		w := &p.words[i]
 		if w.stop || len(w.parts) > 0 {
@@ -231,7 +230,8 @@ func (p *Parser) correctSpelling(q string) {
 			w.fix, w.fixed = fix, true
 			p.keepInfo(w.text, &w.wordInfo)
 		}
-		if w.fix != "" && !(names && writtenAsName(q, w.text)) {
+		// (Fixes are rare: the query's capitals are read only for one.)
+		if w.fix != "" && !(capitalsTellNames(q) && writtenAsName(q, w.text)) {
 			w.reset(w.fix, p.info(w.fix))
 		}
 	}
