@@ -41,6 +41,20 @@ open(out + ".json.txt", "w").write("".join(json.dumps(q) + "\n" for q in qs))
 PY
 }
 
+# write_asks OUT: sentences never asked before, as people ask them: the
+# 4,480 requests of search/testdata/sampled-asks.jsonl (paraphrases,
+# questions, pasted tasks, other languages), written as write_queries
+# writes.
+write_asks() {
+  python3 - "$1" search/testdata/sampled-asks.jsonl <<'PY'
+import json, sys, urllib.parse
+out, asks = sys.argv[1:3]
+qs = list(dict.fromkeys(json.loads(line)["query"] for line in open(asks)))
+open(out + ".txt", "w").write("".join(urllib.parse.quote_plus(q) + "\n" for q in qs))
+open(out + ".json.txt", "w").write("".join(json.dumps(q) + "\n" for q in qs))
+PY
+}
+
 # rest_lua QUERIES KEY prints a wrk script that asks REST search for the
 # URL-encoded queries of the file QUERIES in turn, with the API key KEY.
 rest_lua() {

@@ -89,6 +89,11 @@ echo "mean search response: $avg bytes over $n queries"
 response_sizes "$cold_url" "$key" "$work/queries-new.txt" > "$work/queries-new.sizes"
 avg_new=$(awk '{s += $1} END {printf "%d", s / NR}' "$work/queries-new.sizes")
 echo "mean search response to new queries: $avg_new bytes over all $(wc -l < "$work/queries-new.sizes") of them"
+# Sentences never asked before: the stream above is mostly keywords, and a
+# sentence costs a search several times a keyword's.
+write_asks "$work/asks-new"
+response_sizes "$cold_url" "$key" "$work/asks-new.txt" > "$work/asks-new.sizes"
+echo "mean search response to new sentences: $(awk '{s += $1} END {printf "%d", s / NR}' "$work/asks-new.sizes") bytes over all $(wc -l < "$work/asks-new.sizes") of them"
 # The same searches through MCP: the whole answer, and the text a model reads.
 mcp_total=0; text_total=0; n=0
 while read -r q; do
@@ -134,6 +139,8 @@ LUA
 rest_lua "$work/queries.txt" "$key" > "$work/rest.lua"
 rest_lua "$work/queries-new.txt" "$key" > "$work/rest-new.lua"
 each_lua "$work/queries-new.txt" "$work/queries-new.sizes" "$key" > "$work/limit-each.lua"
+rest_lua "$work/asks-new.txt" "$key" > "$work/rest-asks.lua"
+each_lua "$work/asks-new.txt" "$work/asks-new.sizes" "$key" > "$work/limit-asks.lua"
 both='wrk.headers["Accept"] = "application/json, text/event-stream"'
 meta='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'
 modern="$both; wrk.headers[\"MCP-Protocol-Version\"] = \"2026-07-28\"; wrk.headers[\"Mcp-Method\"] = \"tools/call\""
@@ -164,7 +171,7 @@ load() { # name, wrk arguments...; prints "rps cpu_us allocs bytes" and keeps wr
 }
 # REST is measured again before each MCP era (rest/ERA), so that each era's
 # ratio is to the REST load right before it.
-names=(limit limit+middleware rest mcp-sessionless rest/session mcp-session rest/2026 mcp-2026 list-2026 detail-2026 limit/cold rest/cold mcp-2026/cold limit-new/cold limit-each/cold rest-new/cold mcp-2026-new/cold)
+names=(limit limit+middleware rest mcp-sessionless rest/session mcp-session rest/2026 mcp-2026 list-2026 detail-2026 limit/cold rest/cold mcp-2026/cold limit-new/cold limit-each/cold rest-new/cold mcp-2026-new/cold limit-asks/cold rest-asks/cold)
 rest_before() { case $1 in mcp-session) echo rest/session ;; mcp-2026) echo rest/2026 ;; *) echo rest ;; esac; }
 declare -A rps cpu allocs bytes
 for round in $(seq "${BENCH_ROUNDS:-3}"); do
@@ -211,6 +218,7 @@ done
 echo "(medians of the ratios of neighbouring measurements over ${BENCH_ROUNDS:-3} rounds)"
 echo "without the caches of results and answers (--search-cache 0; every search searched): REST / limit $(ratio rest/cold limit/cold), MCP 2026-07-28 / REST $(ratio mcp-2026/cold rest/cold)"
 echo "queries never asked before (20,000 distinct; --search-cache 0): REST / equal-body limit $(ratio rest-new/cold limit-each/cold)   (the goal: >= 0.50; each query answered a body of its answer's size, asked by the same client), $(ratio rest-new/cold limit-new/cold) beside one body of the mean size asked without a script; MCP 2026-07-28 / REST $(ratio mcp-2026-new/cold rest-new/cold)   (the goal: >= 0.80)"
+echo "sentences never asked before (the 4,480 sampled asks; --search-cache 0): REST / equal-body limit $(ratio rest-asks/cold limit-asks/cold)   (each answered a body of its answer's size, asked by the same client)"
 # Server CPU per request, less swayed by other work on the machine than
 # requests a second: the same ratios as costs (1 / cost, relative).
 cost_ratio() { awk -v a="$(median ${cpu[$2]})" -v b="$(median ${cpu[$1]})" 'BEGIN {printf "%.3f", a / b}'; }
