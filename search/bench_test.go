@@ -300,6 +300,20 @@ func BenchmarkSearchNewFacets(b *testing.B) {
 	benchSearch(b, newQueries(b, max(b.N, 1)), true)
 }
 
+// BenchmarkSearchAsks asks sentences never asked before, as bench/run.sh's
+// rest-asks load does over REST: the 4,480 sampled asks
+// (testdata/sampled-asks.jsonl), with facets as REST counts them; at
+// -benchtime 4480x each is asked once:
+//
+//	go test ./search -run '^$' -bench BenchmarkSearchAsks -benchtime 4480x
+func BenchmarkSearchAsks(b *testing.B) {
+	asks, err := releval.ReadLines[releval.Query](filepath.Join("testdata", "sampled-asks.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchSearch(b, asks, true)
+}
+
 // newQueries are n distinct queries: the judged ones of every set, then
 // random keyword queries of the corpus's brief words.
 func newQueries(tb testing.TB, n int) []releval.Query {
