@@ -7,7 +7,7 @@
 # Prints wrk's req/s and pprof's top functions; leaves the profile and binary
 # in bench/profiles/ for `go tool pprof`.
 set -euo pipefail
-[ $# -ge 1 ] || { echo "usage: bench/profile.sh rest|mcp|mcp-session|limit|rest-new|mcp-new [seconds]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: bench/profile.sh rest|mcp|mcp-session|limit|rest-new|mcp-new|rest-asks [seconds]" >&2; exit 2; }
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 root=$(pwd)
@@ -25,15 +25,15 @@ port=$(free_port)
 pport=$(free_port)
 url=http://127.0.0.1:$port
 cache=()
-case $load in *-new) cache=(--search-cache 0) ;; esac
+case $load in *-new|*-asks) cache=(--search-cache 0) ;; esac
 MCPDIR_PPROF_ADDR=127.0.0.1:$pport "$out/mcpdir" serve --data-dir "$work/data" --addr "127.0.0.1:$port" --no-starter --bench-baseline "${cache[@]}" 2>"$work/server.log" &
 server=$!
 for _ in $(seq 300); do curl -fs "$url/readyz" >/dev/null && break; sleep 0.1; done
 seed=
 case $load in *-new) seed=36 ;; esac # as bench/run.sh's queries-new
-write_queries "$data" "$work/q" $seed
+if [ "$load" = rest-asks ]; then write_asks "$work/q"; else write_queries "$data" "$work/q" $seed; fi
 case $load in
-  rest|rest-new) file=q.txt; headers=''; req='wrk.format("GET", "/api/open/v1/search?keywords=" .. q)' ;;
+  rest|rest-new|rest-asks) file=q.txt; headers=''; req='wrk.format("GET", "/api/open/v1/search?keywords=" .. q)' ;;
   mcp|mcp-new) file=q.json.txt
     headers='wrk.headers["Content-Type"] = "application/json"; wrk.headers["Accept"] = "application/json, text/event-stream"
 wrk.headers["MCP-Protocol-Version"] = "2026-07-28"; wrk.headers["Mcp-Method"] = "tools/call"; wrk.headers["Mcp-Name"] = "search_mcp"'
