@@ -23,6 +23,7 @@ type hit struct {
 	score float32
 	tie   uint64  // tieKey of the doc
 	idf   float32 // the share of the query's IDF it covers, unnormalised
+	sure  bool    // some clause matched it by an expansion that is not weak
 }
 
 // tieKey orders entries of equal scores as betterTie does, as far as 64

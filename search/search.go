@@ -132,6 +132,10 @@ type searcher struct {
 	// strong marks the window offsets the current clause touched by an
 	// expansion that is not weak (lexicon.Expansion.Weak).
 	strong [window / 64]uint64
+	// sure marks the window offsets some clause touched by an expansion
+	// that is not weak: an entry not among them matches the query only
+	// through neighbours of its words or its words in another sense.
+	sure [window / 64]uint64
 	// reversed and forward mark, while the query has a direction pair
 	// (lexicon.Clause.Reverse), the window offsets that have a pair the
 	// other way round, and the pair itself.
@@ -420,6 +424,8 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			sc, idf, weight := a.score, a.idf, a.weight
 			a.score, a.idf, a.weight = 0, 0, 0
 			s.candidate[off/64] = 0
+			sure := s.sure[off/64]&(1<<(off%64)) != 0
+			s.sure[off/64] &^= 1 << (off % 64)
 			if s.senseOn {
 				if sa := &s.sense[off]; sa.lost&sa.plain|sa.twice != 0 {
 					sc, idf, weight = sc+sa.score, idf+sa.idf, weight+sa.weight
@@ -460,7 +466,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			if sc < s.bar {
 				continue // k hits are better
 			}
-			s.best = append(s.best, hit{d, sc, x.ties[d], idf})
+			s.best = append(s.best, hit{d, sc, x.ties[d], idf, sure})
 			switch len(s.best) {
 			case k: // the first k: k hits are at least as good as their worst
 				s.bar = s.worst()
@@ -509,7 +515,11 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 // hit answers when it covers at least Params.FloorCover of what the best
 // covering match covers (cover) and scores at least Params.FloorScore of
 // the best hit's score (both fitted on the tune half); the best hit
-// answers, the decision to answer being the query's, made before. It
+// answers, the decision to answer being the query's, made before. Where
+// the best hit matches a word of the query as written or by a concept
+// (hit.sure), a hit that matches only through neighbours of its words or
+// its words in another sense does not answer: "what time is it in tokyo"
+// is not answered by the servers that keep times of other kinds. It
 // filters hs in place. The matches not among hs scored at most bar: all
 // reports whether none of them can answer, so that kept holds every match
 // that does.
@@ -534,7 +544,7 @@ func (x *Index) floor(hs []hit, cover, bar float32, exact uint32) (kept []hit, a
 	minCover, minScore := p.FloorCover*cover*(1-1e-6), p.FloorScore*topScore
 	kept = hs[:0]
 	for i, h := range hs {
-		if i == top || h.idf >= minCover && h.score >= minScore {
+		if i == top || h.idf >= minCover && h.score >= minScore && (h.sure || !hs[top].sure) {
 			kept = append(kept, h)
 		}
 	}
@@ -632,6 +642,8 @@ func (s *searcher) endClause(c *lexicon.Clause, p *Params) {
 		share := float32(1)
 		if s.strong[off/64]&(1<<(off%64)) == 0 {
 			share = weak
+		} else if !c.Bonus {
+			s.sure[off/64] |= 1 << (off % 64)
 		}
 		sat := c.Weight * tf * (k1 + 1) / (tf + k1)
 		a.score += share * sat

@@ -3,6 +3,7 @@ package search
 import (
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -103,6 +104,37 @@ func TestAnswerIndependentOfLimit(t *testing.T) {
 			t.Errorf("%q: at 10, %d of %d %v (%v); at 50, %d of %d, first %v (%v)", q.Query,
 				len(ten.Hits), ten.Total, names(mcpdir.SearchResult{Hits: ten.Hits}), ten.Facets,
 				len(fifty.Hits), fifty.Total, names(mcpdir.SearchResult{Hits: first}), fifty.Facets)
+		}
+	}
+}
+
+// TestTailOfOtherSensesStops checks, on the starter directory, that where
+// the best entry matches a word of the query as written, an entry that
+// matches only through neighbours of its words or its words in another
+// sense does not answer: "what time is it in tokyo" used to answer seven
+// servers that keep times of other kinds (ClickUp's time tracking,
+// Tinybird's time series, Telegram) after the Time server, and "generate
+// an image" Docker's container images.
+func TestTailOfOtherSensesStops(t *testing.T) {
+	x := starterIndex(t)
+	for _, tc := range []struct{ query, want, not string }{
+		{query: "what time is it in tokyo", want: "server-time", not: "clickup|tinybird|telegram|mapbox|calendar"},
+		{query: "generate an image", want: "everart", not: "docker|chart|diagram"},
+		{query: "read files on my computer", want: "desktopcommander", not: "mapbox|qdrant|hyperbrowser"},
+		{query: "send a text message", want: "twilio", not: "discord|gmail"},
+	} {
+		res := x.Search(tc.query, 10)
+		if len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Entry.Name, tc.want) {
+			t.Errorf("%q: %v, want %s first", tc.query, names(res), tc.want)
+		}
+		not := regexp.MustCompile(tc.not)
+		for _, h := range res.Hits {
+			if not.MatchString(h.Entry.Name) {
+				t.Errorf("%q answers %s", tc.query, h.Entry.Name)
+			}
+		}
+		if res.Total != len(res.Hits) {
+			t.Errorf("%q: total %d, but %d answer", tc.query, res.Total, len(res.Hits))
 		}
 	}
 }
