@@ -516,8 +516,8 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 // covering match covers (cover) and scores at least Params.FloorScore of
 // the best hit's score (both fitted on the tune half); the best hit
 // answers, the decision to answer being the query's, made before. Where
-// the best hit matches a word of the query as written or by a concept
-// (hit.sure), a hit that matches only through neighbours of its words or
+// the best hit matches a word of the query itself (its forms, a synonym
+// or its concept: hit.sure), a hit that matches only through neighbours of its words or
 // its words in another sense does not answer: "what time is it in tokyo"
 // is not answered by the servers that keep times of other kinds. It
 // filters hs in place. The matches not among hs scored at most bar: all

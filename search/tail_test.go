@@ -109,7 +109,7 @@ func TestAnswerIndependentOfLimit(t *testing.T) {
 }
 
 // TestTailOfOtherSensesStops checks, on the starter directory, that where
-// the best entry matches a word of the query as written, an entry that
+// the best entry matches a word of the query itself, an entry that
 // matches only through neighbours of its words or its words in another
 // sense does not answer: "what time is it in tokyo" used to answer seven
 // servers that keep times of other kinds (ClickUp's time tracking,
