@@ -130,14 +130,21 @@ func TestKeywordsInTheirSense(t *testing.T) {
 			}
 			continue
 		}
-		if len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Entry.Name, tc.want) {
-			t.Errorf("%q: %v, want %s first", tc.query, names(res), tc.want)
-		}
-		not := regexp.MustCompile(tc.not)
-		for _, h := range res.Hits {
-			if not.MatchString(h.Entry.Name) {
-				t.Errorf("%q answers %s", tc.query, h.Entry.Name)
-			}
+		checkFirstAndNot(t, tc.query, res, tc.want, tc.not)
+	}
+}
+
+// checkFirstAndNot checks that a search's first hit is named like want
+// and that no hit's name matches the pattern not.
+func checkFirstAndNot(t *testing.T, query string, res mcpdir.SearchResult, want, not string) {
+	t.Helper()
+	if len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Entry.Name, want) {
+		t.Errorf("%q: %v, want %s first", query, names(res), want)
+	}
+	notRe := regexp.MustCompile(not)
+	for _, h := range res.Hits {
+		if notRe.MatchString(h.Entry.Name) {
+			t.Errorf("%q answers %s", query, h.Entry.Name)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package search
 import (
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -124,15 +123,7 @@ func TestTailOfOtherSensesStops(t *testing.T) {
 		{query: "send a text message", want: "twilio", not: "discord|gmail"},
 	} {
 		res := x.Search(tc.query, 10)
-		if len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Entry.Name, tc.want) {
-			t.Errorf("%q: %v, want %s first", tc.query, names(res), tc.want)
-		}
-		not := regexp.MustCompile(tc.not)
-		for _, h := range res.Hits {
-			if not.MatchString(h.Entry.Name) {
-				t.Errorf("%q answers %s", tc.query, h.Entry.Name)
-			}
-		}
+		checkFirstAndNot(t, tc.query, res, tc.want, tc.not)
 		if res.Total != len(res.Hits) {
 			t.Errorf("%q: total %d, but %d answer", tc.query, res.Total, len(res.Hits))
 		}
