@@ -344,7 +344,8 @@ func stemBit(st string) uint16 {
 }
 
 // cueSlack is how many other words may stand among the words of a phrase
-// people ask with: "pod logs" in "show me the logs of the pods".
+// people ask with: "production errors" in "production crash errors" (after
+// its first word: not in "errors in production", see matchCues).
 const cueSlack = 2
 
 // maxCueWords bounds the words of a cue.
@@ -354,8 +355,10 @@ const maxCueWords = 8
 // stems[i], whose signatures are sigs) that the stems spell from position
 // i, whose set is ss, with the number n of its words, whose positions it
 // leaves in at[:n]. The words of entries' terms and glosses must follow
-// each other; those people ask with (loose) may come in any order within a
-// few words.
+// each other; those people ask with (loose) follow the first in any order,
+// with a few other words among them. (Before the first word too, tried: it
+// read "errors in production" as error tracking, but cost the sets more
+// than it gave, docs/BENCHMARKS.md.)
 func matchCues(cues []cue, sigs []uint64, stems []string, ss *stemSet, i int, loose bool, at *[maxCueWords]int, found func(c *cue, n int)) {
 	for k := range cues {
 		if sigs[k]&^ss.folded != 0 {
