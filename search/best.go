@@ -24,6 +24,9 @@ type hit struct {
 	tie   uint64  // tieKey of the doc
 	idf   float32 // the share of the query's IDF it covers, unnormalised
 	sure  bool    // some clause matched it by an expansion that is not weak
+	own   bool    // … in a field of its own words (Index.SetBorrowed)
+	// ownIDF is the part of idf matched in its own words.
+	ownIDF float32
 }
 
 // tieKey orders entries of equal scores as betterTie does, as far as 64
@@ -207,6 +210,20 @@ func (x *Index) SetCollapse(on bool) {
 	defer x.mu.Unlock()
 	x.noCollapse = !on
 	x.gen++ // what was kept of earlier searches is dropped
+}
+
+// SetBorrowed tells the index that its entries' tags and descriptions are
+// words borrowed from another entry, as a tool's are from its server's:
+// FindMatches then tells which hits matched the query in their own name,
+// title or brief.
+func (x *Index) SetBorrowed(on bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.ownFields = 0
+	if on {
+		x.ownFields = 1<<fieldName | 1<<fieldTitle | 1<<fieldBrief
+	}
+	x.gen++
 }
 
 // maxSigDistance is how many of 64 simhash bits near-identical briefs may

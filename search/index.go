@@ -136,6 +136,9 @@ type Index struct {
 	gen uint64
 	// noCollapse leaves near-duplicates where they rank (SetCollapse).
 	noCollapse bool
+	// ownFields are the fields of an entry's own words (SetBorrowed): a
+	// search tells which hits matched the query in them.
+	ownFields uint8
 	// params are the ranking's weights; paramsGen counts their changes.
 	params    Params
 	paramsGen int64

@@ -29,7 +29,7 @@ func (x *Index) Find(q mcpdir.Query) mcpdir.SearchResult {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	if !x.results.On() { // no result is kept: a key would be made for nothing
-		return x.find(q, limit)
+		return x.find(q, limit, nil)
 	}
 	var keyBuf [128]byte
 	key := mcpdir.Query{Text: q.Text, Limit: limit, Filter: q.Filter}.AppendKey(keyBuf[:0])
@@ -42,7 +42,7 @@ func (x *Index) Find(q mcpdir.Query) mcpdir.SearchResult {
 		}
 		return res
 	}
-	res := x.find(q, limit)
+	res := x.find(q, limit, nil)
 	x.results.Put(x.gen, string(key), res)
 	if q.Facets { // it answers the same search without facets too
 		x.results.Put(x.gen, string(key[:len(key)-1]), res)
@@ -68,8 +68,35 @@ func (x *Index) Evidence(query string) (f [lexicon.AboutFeatures]float32, matche
 	return s.parser.Evidence(s.coverage), s.matched > 0, s.parser.Named(s.coverage)
 }
 
-// find is Find, searched.
-func (x *Index) find(q mcpdir.Query, limit int) mcpdir.SearchResult {
+// Match is how a hit of FindMatches matched the query.
+type Match struct {
+	// Own: it matched a word of the query (its forms or a synonym, in any
+	// sense) in its own name, title or brief, not only in words borrowed,
+	// by neighbours of its words or by a concept (Index.SetBorrowed).
+	Own bool
+	// Cover is the share of the query it matched, by the words' weight in
+	// the query's coverage (a weak match counts in part), and OwnCover
+	// the share it matched in its own words.
+	Cover, OwnCover float32
+}
+
+// FindMatches is Find, not kept, for an index of entries that borrow
+// words (SetBorrowed): matches[i] tells how Hits[i] matched. (Of an index
+// that has no borrowed words, matches is nil.)
+func (x *Index) FindMatches(q mcpdir.Query) (res mcpdir.SearchResult, matches []Match) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = defaultLimit
+	}
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	res = x.find(q, limit, &matches)
+	return res, matches
+}
+
+// find is Find, searched; where matches is not nil, it sets it to how the
+// hits matched (FindMatches).
+func (x *Index) find(q mcpdir.Query, limit int, matches *[]Match) mcpdir.SearchResult {
 	s := x.searcher()
 	defer x.searchers.Put(s)
 	s.filter = x.compile(q.Filter)
@@ -86,6 +113,9 @@ func (x *Index) find(q mcpdir.Query, limit int) mcpdir.SearchResult {
 	if x.live > 0 && !s.filter.none && s.parse(x, text) {
 		s.computeNorms(x)
 		res = s.rank(x, limit)
+		if matches != nil && len(s.hitMatches) == len(res.Hits) {
+			*matches = slices.Clone(s.hitMatches)
+		}
 	}
 	if q.Facets {
 		if res.Total == 0 {
@@ -136,6 +166,15 @@ type searcher struct {
 	// that is not weak: an entry not among them matches the query only
 	// through neighbours of its words or its words in another sense.
 	sure [window / 64]uint64
+	// ownWords and ownSure are strong and sure of the entry's own words
+	// (Index.SetBorrowed), while the index has them, and ownIDF the IDF of
+	// the clauses an entry matched in them (allocated on first use).
+	ownWords, ownSure [window / 64]uint64
+	ownIDF            []float32
+	ownOn             bool
+	// hitMatches tells how the hits rank returned last matched, while the
+	// index has own words.
+	hitMatches []Match
 	// reversed and forward mark, while the query has a direction pair
 	// (lexicon.Clause.Reverse), the window offsets that have a pair the
 	// other way round, and the pair itself.
@@ -214,9 +253,15 @@ type cursor struct {
 	// so it adds only to the candidates of the required clauses.
 	optional bool
 	weak     bool
-	weight   float32
-	clause   int
-	norms    *normTable // the searcher's, with names damped or not
+	// own are the fields whose match is of the entry's own words
+	// (Index.SetBorrowed), none for an expansion the word does not say
+	// (lexicon.Expansion.Said); pendingOwn tells whether the pending
+	// posting had one.
+	own        uint8
+	pendingOwn bool
+	weight     float32
+	clause     int
+	norms      *normTable // the searcher's, with names damped or not
 }
 
 func (x *Index) searcher() *searcher { return x.searchers.Get() }
@@ -265,6 +310,9 @@ func (s *searcher) fill(c *cursor, base, end uint32, live []uint64) {
 			if !c.weak {
 				s.strong[off/64] |= 1 << (off % 64)
 			}
+			if c.pendingOwn {
+				s.ownWords[off/64] |= 1 << (off % 64)
+			}
 		}
 		c.pending = false
 	}
@@ -302,7 +350,7 @@ func (s *searcher) fill(c *cursor, base, end uint32, live []uint64) {
 			continue
 		}
 		if d >= end {
-			c.i, c.doc, c.tf, c.pending = i, d, c.weight*tf, true
+			c.i, c.doc, c.tf, c.pending, c.pendingOwn = i, d, c.weight*tf, true, mask&c.own != 0
 			return
 		}
 		if c.optional && !s.isCandidate(d-base) {
@@ -311,6 +359,9 @@ func (s *searcher) fill(c *cursor, base, end uint32, live []uint64) {
 		s.add(d-base, c.weight*tf)
 		if !c.weak {
 			s.strong[(d-base)/64] |= 1 << ((d - base) % 64)
+		}
+		if mask&c.own != 0 {
+			s.ownWords[(d-base)/64] |= 1 << ((d - base) % 64)
 		}
 	}
 	c.i, c.doc = i, d
@@ -332,7 +383,7 @@ func (s *searcher) add(off uint32, tf float32) {
 // with coordination and the prior, near-duplicates moved down.
 func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 	need := s.need()
-	s.cursors = s.cursors[:0]
+	s.cursors, s.hitMatches = s.cursors[:0], s.hitMatches[:0]
 	optional := s.requireClauses(need)
 	for _, opt := range [2]bool{false, true} {
 		for ci := range s.parser.Clauses {
@@ -345,7 +396,11 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 				norms = &s.norms[1]
 			}
 			for _, e := range c.Exps {
-				s.cursors = append(s.cursors, cursor{b: x.terms[e.Term].postings, weight: e.Weight, clause: ci, optional: opt, weak: e.Weak, norms: norms})
+				own := x.ownFields
+				if !e.Said || c.Bonus {
+					own = 0
+				}
+				s.cursors = append(s.cursors, cursor{b: x.terms[e.Term].postings, weight: e.Weight, clause: ci, optional: opt, weak: e.Weak, own: own, norms: norms})
 			}
 		}
 	}
@@ -361,6 +416,10 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 	}
 	for i := range s.cursors {
 		s.fill(&s.cursors[i], 0, 0, x.liveBits) // decode the first posting
+	}
+	s.ownOn = x.ownFields != 0
+	if s.ownOn && s.ownIDF == nil {
+		s.ownIDF = make([]float32, window)
 	}
 	s.senseOn = false
 	for i := range s.parser.Clauses {
@@ -426,6 +485,12 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			s.candidate[off/64] = 0
 			sure := s.sure[off/64]&(1<<(off%64)) != 0
 			s.sure[off/64] &^= 1 << (off % 64)
+			own, ownIDF := false, float32(0)
+			if s.ownOn {
+				own, ownIDF = s.ownSure[off/64]&(1<<(off%64)) != 0, s.ownIDF[off]
+				s.ownSure[off/64] &^= 1 << (off % 64)
+				s.ownIDF[off] = 0
+			}
 			if s.senseOn {
 				if sa := &s.sense[off]; sa.lost&sa.plain|sa.twice != 0 {
 					sc, idf, weight = sc+sa.score, idf+sa.idf, weight+sa.weight
@@ -466,7 +531,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			if sc < s.bar {
 				continue // k hits are better
 			}
-			s.best = append(s.best, hit{d, sc, x.ties[d], idf, sure})
+			s.best = append(s.best, hit{d, sc, x.ties[d], idf, sure, own, ownIDF})
 			switch len(s.best) {
 			case k: // the first k: k hits are at least as good as their worst
 				s.bar = s.worst()
@@ -505,6 +570,10 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			sc = min(sc, hits[i-1].Score)
 		}
 		hits[i] = mcpdir.Hit{Entry: x.entryAt(h.doc), Score: sc}
+		if s.ownOn {
+			total := max(s.parser.TotalIDF, 1e-9)
+			s.hitMatches = append(s.hitMatches, Match{Own: h.own, Cover: h.idf / total, OwnCover: h.ownIDF / total})
+		}
 	}
 	return mcpdir.SearchResult{Hits: hits, Total: total}
 }
@@ -645,6 +714,10 @@ func (s *searcher) endClause(c *lexicon.Clause, p *Params) {
 		} else if !c.Bonus {
 			s.sure[off/64] |= 1 << (off % 64)
 		}
+		if s.ownWords[off/64]&(1<<(off%64)) != 0 {
+			s.ownSure[off/64] |= 1 << (off % 64)
+			s.ownIDF[off] += share * c.IDF
+		}
 		sat := c.Weight * tf * (k1 + 1) / (tf + k1)
 		a.score += share * sat
 		a.idf += share * c.IDF
@@ -667,7 +740,7 @@ func (s *searcher) endClause(c *lexicon.Clause, p *Params) {
 	}
 	forward := c.Bonus && s.pairsOn // the entries that have a pair the query's way
 	for _, off := range s.inClause[:s.nIn] {
-		s.strong[off/64] = 0
+		s.strong[off/64], s.ownWords[off/64] = 0, 0
 		if forward {
 			s.forward[off/64] |= 1 << (off % 64)
 		}

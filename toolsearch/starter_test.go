@@ -118,7 +118,8 @@ func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
 	// A server's tools past its three in a ten wait for other servers'
 	// that do the same, not for ones that merely share a word: Jira's
 	// issue tools come before Playwright's browser_close, and Todoist's
-	// before Neon's complete_database_migration.
+	// before Neon's complete_database_migration (which no longer answers,
+	// below).
 	for _, tc := range []struct{ query, tools, weaker string }{
 		{"close a jira ticket", "jira_", "browser_close"},
 		{"complete a todo", "todoist_", "complete_database_migration"},
@@ -139,6 +140,44 @@ func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
 		}
 		if n <= toolsearch.PerServer {
 			t.Errorf("%q tools: %v, want more than %d %s tools", tc.query, all, toolsearch.PerServer, tc.tools)
+		}
+	}
+	// A tool answers in its own words or with its server (FindTools): of
+	// a server one of whose tools says in its own words as much of the
+	// query as another matches at all, through its server's words, the
+	// other does not answer (Puppeteer's click and hover, whose server's
+	// brief says it takes screenshots); and a tool whose server does not
+	// answer the query answers only where its own words cover it (Neon's
+	// complete_database_migration says "complete", not a todo; Discord's
+	// create_text_channel is no text message, which the starter's Twilio
+	// sends and lists no tools for; Kubernetes' events are no calendar's;
+	// GitHub's get_file_contents deletes no file).
+	for _, tc := range []struct {
+		query string
+		want  func(mcpdir.ToolHit) bool
+		first string
+	}{
+		{"take a screenshot", func(h mcpdir.ToolHit) bool { return strings.Contains(h.Tool.Name, "screenshot") }, "take_screenshot"},
+		{"complete a todo", func(h mcpdir.ToolHit) bool { return strings.HasPrefix(h.Tool.Name, "todoist_") }, "todoist_complete_task"},
+		{"send a text message", func(mcpdir.ToolHit) bool { return false }, ""},
+		{"list my calendar events", func(h mcpdir.ToolHit) bool { return h.Server.Name == "io.github.nspady/google-calendar-mcp" }, "list-events"},
+		{"delete a file", func(h mcpdir.ToolHit) bool {
+			return !strings.Contains(h.Server.Name, "-github") && !strings.Contains(h.Server.Name, "gitlab")
+		}, "delete_file"},
+	} {
+		r := x.FindTools(mcpdir.Query{Text: tc.query, Limit: 50})
+		var all []string
+		for _, h := range r.Hits {
+			all = append(all, h.Server.Name+" "+h.Tool.Name)
+			if !tc.want(h) {
+				t.Errorf("%q tools: %s %s answers, of %v", tc.query, h.Server.Name, h.Tool.Name, all)
+			}
+		}
+		if tc.first == "" && len(r.Hits) > 0 || tc.first != "" && (len(r.Hits) == 0 || r.Hits[0].Tool.Name != tc.first) {
+			t.Errorf("%q tools: %v, want %q first", tc.query, all, tc.first)
+		}
+		if r.Total != len(r.Hits) {
+			t.Errorf("%q tools: total %d, %d answered", tc.query, r.Total, len(r.Hits))
 		}
 	}
 	// A tool is of its server's tags: Basic Memory's search_notes, its

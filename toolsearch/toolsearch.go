@@ -64,6 +64,9 @@ func New(servers Servers) *Index {
 	// lists Playwright's beside Chrome DevTools', above Puppeteer's other
 	// tools. PerServer keeps one server from filling a ten.
 	tools.SetCollapse(false)
+	// A tool's tags and description are its server's (document): the
+	// search tells the tools that match a query in their own words.
+	tools.SetBorrowed(true)
 	return &Index{Servers: servers, tools: tools, byServer: map[string][]string{}, refs: map[string]ref{}}
 }
 
@@ -200,8 +203,18 @@ func (x *Index) Generation() uint64 { return x.Servers.Generation() + x.tools.Ge
 // servers and their tools ("get the weather" is no redis get), and the
 // tools' own search stops its tail as the servers' does. Nor for one that
 // names the server that answers it best, where that server lists no tools.
+//
+// A tool answers in its own words or with its server: a tool that matches
+// the query only through its server's words does not answer where
+// another tool of the server says as much of it in its own ("take a
+// screenshot" is Puppeteer's screenshot tool, not its click and hover,
+// which its brief's "take screenshots" brings in); and a tool whose
+// server does not answer the query answers only where its own words
+// cover the whole query (Obsidian's delete_file answers "delete a file";
+// Neon's complete_database_migration, whose server has nothing of a
+// todo, does not answer "complete a todo").
 func (x *Index) FindTools(q mcpdir.Query) mcpdir.ToolResult {
-	top := x.Servers.Find(mcpdir.Query{Text: q.Text, Limit: 1})
+	top := x.Servers.Find(mcpdir.Query{Text: q.Text, Limit: maxCandidates})
 	if top.Total == 0 {
 		return mcpdir.ToolResult{}
 	}
@@ -212,9 +225,19 @@ func (x *Index) FindTools(q mcpdir.Query) mcpdir.ToolResult {
 	if s := top.Hits[0].Entry; len(s.OfferedTools()) == 0 && names(words, s) {
 		return mcpdir.ToolResult{}
 	}
-	res := x.tools.Find(mcpdir.Query{Text: q.Text, Limit: maxCandidates, Filter: mcpdir.Filter{Warnings: q.Filter.Warnings}})
+	answering := make(map[string]bool, len(top.Hits))
+	for _, h := range top.Hits {
+		answering[h.Entry.ID] = true
+	}
+	res, matches := x.tools.FindMatches(mcpdir.Query{Text: q.Text, Limit: maxCandidates, Filter: mcpdir.Filter{Warnings: q.Filter.Warnings}})
 	x.mu.RLock()
 	defer x.mu.RUnlock()
+	said := map[string]float32{} // how much of the query a server's tools say, at most
+	for i, h := range res.Hits {
+		if r, ok := x.refs[h.Entry.ID]; ok {
+			said[r.server.ID] = max(said[r.server.ID], matches[i].OwnCover)
+		}
+	}
 	out := mcpdir.ToolResult{Total: res.Total}
 	perServer := map[string]int{}
 	add := func(hit mcpdir.ToolHit) {
@@ -225,9 +248,13 @@ func (x *Index) FindTools(q mcpdir.Query) mcpdir.ToolResult {
 		}
 	}
 	var held []mcpdir.ToolHit // beyond a server's share of a ten: after the others
-	for _, h := range res.Hits {
+	for i, h := range res.Hits {
 		r, ok := x.refs[h.Entry.ID]
 		if !ok {
+			continue
+		}
+		if m := matches[i]; !m.Own && said[r.server.ID] >= m.Cover*(1-1e-5) || !answering[r.server.ID] && m.OwnCover < 1-1e-5 {
+			out.Total--
 			continue
 		}
 		hit := mcpdir.ToolHit{Server: r.server, Tool: r.tool, Score: h.Score}

@@ -246,9 +246,17 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword, unborne bool) {
 	// not find, when it has entries of its own, and its corpus neighbours
 	// always ("weather" is not "network conditions").
 	own := p.maxDF(c, core) > 0
+	plural := len(c.Exps)
 	if one, ok := p.pluralLeftWhole(w, st); ok {
 		p.addStem(c, p.stem(one), p.params.Stem)
 	}
+	said := func(from, to int) {
+		for i := range c.Exps[from:to] {
+			c.Exps[from+i].Said = true
+		}
+	}
+	said(0, core)
+	said(plural, len(c.Exps))
 	// A word two of the query's words name a concept with is meant in the
 	// concept's sense: an entry that has it but is not of the concept
 	// uses it in another ("prices" of "stock prices" is not AWS pricing).
@@ -278,6 +286,7 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword, unborne bool) {
 	}
 	if p.maxDF(c, core) == 0 {
 		// Nothing but prefixes and typos: they stand for the word.
+		said(core, len(c.Exps))
 		core = len(c.Exps)
 	}
 	// Neighbours stand in for a rare keyword, where the index has little

@@ -173,6 +173,10 @@ type Expansion struct {
 	Weak   bool
 	// Concept marks the term of a concept the word names or asks for.
 	Concept bool
+	// Said marks what the word says: itself, its forms and synonyms, and
+	// the words it begins or nearly spells where the index lacks it, in
+	// whatever sense; not its neighbours nor its concepts.
+	Said bool
 }
 
 // qword is one word of a query as typed.
