@@ -24,9 +24,6 @@ type hit struct {
 	tie   uint64  // tieKey of the doc
 	idf   float32 // the share of the query's IDF it covers, unnormalised
 	sure  bool    // some clause matched it by an expansion that is not weak
-	own   bool    // … in a field of its own words (Index.SetBorrowed)
-	// ownIDF is the part of idf matched in its own words.
-	ownIDF float32
 }
 
 // tieKey orders entries of equal scores as betterTie does, as far as 64

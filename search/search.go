@@ -166,12 +166,13 @@ type searcher struct {
 	// that is not weak: an entry not among them matches the query only
 	// through neighbours of its words or its words in another sense.
 	sure [window / 64]uint64
-	// ownWords and ownSure are strong and sure of the entry's own words
-	// (Index.SetBorrowed), while the index has them, and ownIDF the IDF of
-	// the clauses an entry matched in them (allocated on first use).
-	ownWords, ownSure [window / 64]uint64
-	ownIDF            []float32
-	ownOn             bool
+	// While the index has own words (Index.SetBorrowed), ownWords marks
+	// the window offsets the current clause matched in them, ownIDF holds
+	// the IDF of the clauses an entry matched in them, and ownOf that of
+	// the entries ranked, by ordinal (allocated on first use).
+	ownWords      [window / 64]uint64
+	ownIDF, ownOf []float32
+	ownOn         bool
 	// hitMatches tells how the hits rank returned last matched, while the
 	// index has own words.
 	hitMatches []Match
@@ -244,24 +245,24 @@ const window = 1 << 15
 
 // cursor reads one word's postings across windows.
 type cursor struct {
-	b       []byte
-	i       int     // offset of the next posting to decode
-	doc     uint32  // the last ordinal decoded
-	tf      float32 // its weighted counts, while pending
-	pending bool    // doc is live and not yet added
+	b      []byte
+	i      int        // offset of the next posting to decode
+	norms  *normTable // the searcher's, with names damped or not
+	doc    uint32     // the last ordinal decoded
+	tf     float32    // its weighted counts, while pending
+	weight float32
+	clause int32
 	// optional: the cursor's clause cannot make an entry match on its own,
 	// so it adds only to the candidates of the required clauses.
 	optional bool
 	weak     bool
+	pending  bool // doc is live and not yet added
 	// own are the fields whose match is of the entry's own words
 	// (Index.SetBorrowed), none for an expansion the word does not say
 	// (lexicon.Expansion.Said); pendingOwn tells whether the pending
-	// posting had one.
+	// posting had one. (The cursor fills one cache line.)
 	own        uint8
 	pendingOwn bool
-	weight     float32
-	clause     int
-	norms      *normTable // the searcher's, with names damped or not
 }
 
 func (x *Index) searcher() *searcher { return x.searchers.Get() }
@@ -400,7 +401,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 				if !e.Said || c.Bonus {
 					own = 0
 				}
-				s.cursors = append(s.cursors, cursor{b: x.terms[e.Term].postings, weight: e.Weight, clause: ci, optional: opt, weak: e.Weak, own: own, norms: norms})
+				s.cursors = append(s.cursors, cursor{b: x.terms[e.Term].postings, weight: e.Weight, clause: int32(ci), optional: opt, weak: e.Weak, own: own, norms: norms})
 			}
 		}
 	}
@@ -418,8 +419,13 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 		s.fill(&s.cursors[i], 0, 0, x.liveBits) // decode the first posting
 	}
 	s.ownOn = x.ownFields != 0
-	if s.ownOn && s.ownIDF == nil {
-		s.ownIDF = make([]float32, window)
+	if s.ownOn {
+		if s.ownIDF == nil {
+			s.ownIDF = make([]float32, window)
+		}
+		if len(s.ownOf) < len(x.docs) {
+			s.ownOf = make([]float32, len(x.docs)+len(x.docs)/4)
+		}
 	}
 	s.senseOn = false
 	for i := range s.parser.Clauses {
@@ -485,11 +491,8 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			s.candidate[off/64] = 0
 			sure := s.sure[off/64]&(1<<(off%64)) != 0
 			s.sure[off/64] &^= 1 << (off % 64)
-			own, ownIDF := false, float32(0)
-			if s.ownOn {
-				own, ownIDF = s.ownSure[off/64]&(1<<(off%64)) != 0, s.ownIDF[off]
-				s.ownSure[off/64] &^= 1 << (off % 64)
-				s.ownIDF[off] = 0
+			if s.ownOn { // (an entry ranked was touched: no other's is read)
+				s.ownOf[base+uint32(off)], s.ownIDF[off] = s.ownIDF[off], 0
 			}
 			if s.senseOn {
 				if sa := &s.sense[off]; sa.lost&sa.plain|sa.twice != 0 {
@@ -531,7 +534,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			if sc < s.bar {
 				continue // k hits are better
 			}
-			s.best = append(s.best, hit{d, sc, x.ties[d], idf, sure, own, ownIDF})
+			s.best = append(s.best, hit{d, sc, x.ties[d], idf, sure})
 			switch len(s.best) {
 			case k: // the first k: k hits are at least as good as their worst
 				s.bar = s.worst()
@@ -572,7 +575,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 		hits[i] = mcpdir.Hit{Entry: x.entryAt(h.doc), Score: sc}
 		if s.ownOn {
 			total := max(s.parser.TotalIDF, 1e-9)
-			s.hitMatches = append(s.hitMatches, Match{Own: h.own, Cover: h.idf / total, OwnCover: h.ownIDF / total})
+			s.hitMatches = append(s.hitMatches, Match{Own: s.ownOf[h.doc] > 0, Cover: h.idf / total, OwnCover: s.ownOf[h.doc] / total})
 		}
 	}
 	return mcpdir.SearchResult{Hits: hits, Total: total}
@@ -701,6 +704,7 @@ func (s *searcher) endClause(c *lexicon.Clause, p *Params) {
 	if !s.senseOn {
 		senses = 0
 	}
+	ownOn := s.ownOn
 	for _, off := range s.inClause[:s.nIn] {
 		tf := s.tf[off]
 		s.tf[off] = 0
@@ -714,8 +718,7 @@ func (s *searcher) endClause(c *lexicon.Clause, p *Params) {
 		} else if !c.Bonus {
 			s.sure[off/64] |= 1 << (off % 64)
 		}
-		if s.ownWords[off/64]&(1<<(off%64)) != 0 {
-			s.ownSure[off/64] |= 1 << (off % 64)
+		if ownOn && s.ownWords[off/64]&(1<<(off%64)) != 0 {
 			s.ownIDF[off] += share * c.IDF
 		}
 		sat := c.Weight * tf * (k1 + 1) / (tf + k1)
@@ -740,7 +743,10 @@ func (s *searcher) endClause(c *lexicon.Clause, p *Params) {
 	}
 	forward := c.Bonus && s.pairsOn // the entries that have a pair the query's way
 	for _, off := range s.inClause[:s.nIn] {
-		s.strong[off/64], s.ownWords[off/64] = 0, 0
+		s.strong[off/64] = 0
+		if ownOn {
+			s.ownWords[off/64] = 0
+		}
 		if forward {
 			s.forward[off/64] |= 1 << (off % 64)
 		}

@@ -44,6 +44,7 @@ func BuildDirectory(ctx context.Context, store mcpdir.Store, searchCache int, tr
 	inner := search.New()
 	inner.SetResultCache(searchCache)
 	tools := toolsearch.New(inner)
+	tools.SetResultCache(searchCache)
 	index := merge.NewIndex(toolscan.NewIndex(tools), rules)
 	if approvedOnly {
 		approved, err := loadApproved(ctx, store)

@@ -14,6 +14,7 @@ import (
 	"unicode"
 
 	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/gencache"
 	"github.com/mcpdir/mcpdir/packed"
 	"github.com/mcpdir/mcpdir/search"
 )
@@ -40,6 +41,11 @@ const (
 // PerServer.
 const maxCandidates = 500
 
+// answeringServers bounds the servers that answer a query with their
+// tools (FindTools): a tool of one beyond them answers only in its own
+// words. A tool search answers 100 tools at most.
+const answeringServers = 100
+
 // Index is the servers' index, followed by an index of their tools: it
 // takes the servers' writes (as merge.Inner) and passes them on.
 type Index struct {
@@ -49,6 +55,11 @@ type Index struct {
 	mu       sync.RWMutex
 	byServer map[string][]string // a server's tool documents
 	refs     map[string]ref      // a tool document's server and tool
+
+	// results keeps recent answers for one generation of the servers and
+	// their tools, as the servers' index keeps its own (search.Index's
+	// result cache): they are shared, and read only.
+	results *gencache.Cache[mcpdir.ToolResult]
 }
 
 type ref struct {
@@ -67,7 +78,19 @@ func New(servers Servers) *Index {
 	// A tool's tags and description are its server's (document): the
 	// search tells the tools that match a query in their own words.
 	tools.SetBorrowed(true)
-	return &Index{Servers: servers, tools: tools, byServer: map[string][]string{}, refs: map[string]ref{}}
+	return &Index{Servers: servers, tools: tools, byServer: map[string][]string{}, refs: map[string]ref{},
+		results: newResults(search.DefaultResultCache)}
+}
+
+// SetResultCache sets how many tool searches' answers the index keeps (0
+// keeps none), as search.Index.SetResultCache does for servers; before it
+// answers any.
+func (x *Index) SetResultCache(size int) { x.results = newResults(size) }
+
+// newResults keeps size answers of up to 50 tools (one of more counts
+// once per 50).
+func newResults(size int) *gencache.Cache[mcpdir.ToolResult] {
+	return gencache.New(size, func(r mcpdir.ToolResult) int { return 1 + len(r.Hits)/51 })
 }
 
 // Upsert adds or replaces servers, and their tools.
@@ -214,7 +237,19 @@ func (x *Index) Generation() uint64 { return x.Servers.Generation() + x.tools.Ge
 // Neon's complete_database_migration, whose server has nothing of a
 // todo, does not answer "complete a todo").
 func (x *Index) FindTools(q mcpdir.Query) mcpdir.ToolResult {
-	top := x.Servers.Find(mcpdir.Query{Text: q.Text, Limit: maxCandidates})
+	var keyBuf [128]byte
+	key := mcpdir.Query{Text: q.Text, Limit: q.Limit, Filter: mcpdir.Filter{Warnings: q.Filter.Warnings}}.AppendKey(keyBuf[:0])
+	gen := x.Generation()
+	if res, ok := x.results.Get(gen, key); ok {
+		return res
+	}
+	res := x.findTools(q)
+	x.results.Put(gen, string(key), res)
+	return res
+}
+
+func (x *Index) findTools(q mcpdir.Query) mcpdir.ToolResult {
+	top := x.Servers.Find(mcpdir.Query{Text: q.Text, Limit: answeringServers})
 	if top.Total == 0 {
 		return mcpdir.ToolResult{}
 	}

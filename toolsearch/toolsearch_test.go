@@ -83,6 +83,14 @@ func TestThreeToolsOfAServerInATen(t *testing.T) {
 
 func TestToolsFollowTheirServers(t *testing.T) {
 	x, es := directory()
+	// Asked before each change, so that an answer kept from before it
+	// would show (FindTools keeps its answers for one generation).
+	if r := x.FindTools(mcpdir.Query{Text: "send email", Limit: 5}); !containsTool(r, "send_email") {
+		t.Fatalf("the server's tool: %v", hitNames(r))
+	}
+	if r := x.FindTools(mcpdir.Query{Text: "geocode", Limit: 5}); len(r.Hits) == 0 {
+		t.Fatal("no geocoding tool before the server is removed")
+	}
 	mail := *es["mail"]
 	mail.Tools = mcpdir.CleanTools([]mcpdir.Tool{{Name: "send_message", Description: "Send a chat message"}})
 	x.Upsert(&mail)
