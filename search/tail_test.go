@@ -121,10 +121,13 @@ func TestTailOfOtherSensesStops(t *testing.T) {
 		{query: "generate an image", want: "everart", not: "docker|chart|diagram"},
 		{query: "read files on my computer", want: "desktopcommander", not: "mapbox|qdrant|hyperbrowser"},
 		{query: "send a text message", want: "twilio", not: "discord|gmail"},
+		// A browser's page: not Confluence's pages, AWS's documentation
+		// pages nor Notion's ("navigate to a page" names browser automation).
+		{query: "navigate to a page", want: "chrome-devtools", not: "atlassian|documentation|notion|pdf"},
 	} {
 		res := x.Search(tc.query, 10)
 		checkFirstAndNot(t, tc.query, res, tc.want, tc.not)
-		if res.Total != len(res.Hits) {
+		if res.Total != len(res.Hits) && len(res.Hits) < 10 {
 			t.Errorf("%q: total %d, but %d answer", tc.query, res.Total, len(res.Hits))
 		}
 	}
