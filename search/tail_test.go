@@ -124,6 +124,8 @@ func TestTailOfOtherSensesStops(t *testing.T) {
 		// A browser's page: not Confluence's pages, AWS's documentation
 		// pages nor Notion's ("navigate to a page" names browser automation).
 		{query: "navigate to a page", want: "chrome-devtools", not: "atlassian|documentation|notion|pdf"},
+		// A database to ask in plain words, not a chat app.
+		{query: "chat with my database", want: "", not: "telegram|glean|workspace"},
 	} {
 		res := x.Search(tc.query, 10)
 		checkFirstAndNot(t, tc.query, res, tc.want, tc.not)
