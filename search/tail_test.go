@@ -126,6 +126,8 @@ func TestTailOfOtherSensesStops(t *testing.T) {
 		{query: "navigate to a page", want: "chrome-devtools", not: "atlassian|documentation|notion|pdf"},
 		// A database to ask in plain words, not a chat app.
 		{query: "chat with my database", want: "", not: "telegram|glean|workspace"},
+		// A password manager, not the databases whose configuration has one.
+		{query: "manage my passwords", want: "bitwarden", not: "redis|snowflake|airflow|mysql|mariadb"},
 	} {
 		res := x.Search(tc.query, 10)
 		checkFirstAndNot(t, tc.query, res, tc.want, tc.not)
