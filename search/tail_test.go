@@ -136,3 +136,19 @@ func TestTailOfOtherSensesStops(t *testing.T) {
 		}
 	}
 }
+
+// TestAWordOfATermMeansTheTerm checks, on the starter directory (which
+// has no IP lookup server), that a word of an entry term no entry is of
+// means the term, not what it means alone: "address" of "ip address" is
+// no street address, which it asks for alone.
+func TestAWordOfATermMeansTheTerm(t *testing.T) {
+	x := starterIndex(t)
+	if res := x.Search("look up an ip address", 10); res.Total != 0 {
+		t.Errorf("look up an ip address: %v, want nothing", names(res))
+	}
+	// … while an address alone is still a place.
+	res := x.Search("look up an address on a map", 10)
+	if !slices.ContainsFunc(res.Hits, func(h mcpdir.Hit) bool { return strings.Contains(h.Entry.Name, "maps") }) {
+		t.Errorf("look up an address on a map: %v, want Google Maps among them", names(res))
+	}
+}

@@ -319,6 +319,11 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword, unborne bool) {
 		c.Exps, core = c.Exps[:0], 0
 	}
 	for _, k := range qw.concepts {
+		if unborne && k.words < 2 && !k.phrase {
+			// … nor is it meant in the sense it has alone ("address" of
+			// "ip address" is no street address).
+			continue
+		}
 		if id, ok := p.v.Term(k.concept); ok {
 			cw := p.params.Concept / float32(k.words)
 			if k.phrase {
