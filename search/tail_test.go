@@ -128,6 +128,8 @@ func TestTailOfOtherSensesStops(t *testing.T) {
 		{query: "chat with my database", want: "", not: "telegram|glean|workspace"},
 		// A password manager, not the databases whose configuration has one.
 		{query: "manage my passwords", want: "bitwarden", not: "redis|snowflake|airflow|mysql|mariadb"},
+		// Logs analysed, not Postgres's query analysis nor Task Master's.
+		{query: "analyze logs", want: "", not: "postgres|task-master|buildkite"},
 	} {
 		res := x.Search(tc.query, 10)
 		checkFirstAndNot(t, tc.query, res, tc.want, tc.not)
