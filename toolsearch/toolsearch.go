@@ -42,8 +42,8 @@ const (
 const maxCandidates = 500
 
 // answeringServers bounds the servers that answer a query with their
-// tools (FindTools): a tool of one beyond them answers only in its own
-// words. A tool search answers 100 tools at most.
+// tools (FindTools), as many as the tools a search answers at most: a
+// tool of a server beyond them answers only in its own words.
 const answeringServers = 100
 
 // Index is the servers' index, followed by an index of their tools: it
@@ -87,8 +87,8 @@ func New(servers Servers) *Index {
 // answers any.
 func (x *Index) SetResultCache(size int) { x.results = newResults(size) }
 
-// newResults keeps size answers of up to 50 tools (one of more counts
-// once per 50).
+// newResults keeps size answers of up to 50 tools (a search for more
+// counts once per 50).
 func newResults(size int) *gencache.Cache[mcpdir.ToolResult] {
 	return gencache.New(size, func(r mcpdir.ToolResult) int { return 1 + len(r.Hits)/51 })
 }
