@@ -130,6 +130,8 @@ func TestTailOfOtherSensesStops(t *testing.T) {
 		{query: "manage my passwords", want: "bitwarden", not: "redis|snowflake|airflow|mysql|mariadb"},
 		// Logs analysed, not Postgres's query analysis nor Task Master's.
 		{query: "analyze logs", want: "", not: "postgres|task-master|buildkite"},
+		// A chatbot built with an agent framework, not a CI build.
+		{query: "build a chatbot", want: "mastra", not: "buildkite|circleci|docker"},
 	} {
 		res := x.Search(tc.query, 10)
 		checkFirstAndNot(t, tc.query, res, tc.want, tc.not)
