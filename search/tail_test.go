@@ -132,6 +132,9 @@ func TestTailOfOtherSensesStops(t *testing.T) {
 		{query: "analyze logs", want: "", not: "postgres|task-master|buildkite"},
 		// A chatbot built with an agent framework, not a CI build.
 		{query: "build a chatbot", want: "mastra", not: "buildkite|circleci|docker"},
+		// A phrase glossed word for word: "перевести текст" is "translate
+		// text", not two words that each look for "text" too.
+		{query: "перевести текст", want: "lara", not: "elevenlabs|pdf-reader|fetch|discord|playwright"},
 	} {
 		res := x.Search(tc.query, 10)
 		checkFirstAndNot(t, tc.query, res, tc.want, tc.not)

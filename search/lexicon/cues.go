@@ -48,12 +48,26 @@ func (p *Parser) findCues() {
 		}
 		glossed = true
 		from := span{p.seqWords[i].from, p.seqWords[i+bestSpan-1].to}
-		for _, w := range best.words {
+		// A phrase glossed by as many English words as it has words gives
+		// one to each, in order ("перевести текст": "translate", "text"):
+		// each clause then weighs as its English word does, as in the
+		// English request, where every word of the phrase looking for
+		// every English word made each as common as the commonest.
+		var own []int
+		for j := from.from; j < from.to; j++ {
+			if !p.words[j].stop {
+				own = append(own, j)
+			}
+		}
+		for k, w := range best.words {
 			a := p.info(w)
 			p.seq = append(p.seq, a.stem)
 			p.seqCues = append(p.seqCues, a.cues)
 			p.seqWords = append(p.seqWords, from)
 			for j := range p.words[from.from:from.to] {
+				if len(own) == len(best.words) && own[k] != from.from+j {
+					continue
+				}
 				if ww := &p.words[from.from+j]; !ww.stop && !slices.Contains(ww.gloss, w) {
 					ww.gloss = append(ww.gloss, w)
 				}
