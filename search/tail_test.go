@@ -135,6 +135,8 @@ func TestTailOfOtherSensesStops(t *testing.T) {
 		// A phrase glossed word for word: "перевести текст" is "translate
 		// text", not two words that each look for "text" too.
 		{query: "перевести текст", want: "lara", not: "elevenlabs|pdf-reader|fetch|discord|playwright"},
+		// "интернете" is the internet ("search the internet"), not nothing.
+		{query: "поиск в интернете", want: "brave", not: "pinecone|terraform"},
 	} {
 		res := x.Search(tc.query, 10)
 		checkFirstAndNot(t, tc.query, res, tc.want, tc.not)
