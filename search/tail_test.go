@@ -137,6 +137,8 @@ func TestTailOfOtherSensesStops(t *testing.T) {
 		{query: "перевести текст", want: "lara", not: "elevenlabs|pdf-reader|fetch|discord|playwright"},
 		// "интернете" is the internet ("search the internet"), not nothing.
 		{query: "поиск в интернете", want: "brave", not: "pinecone|terraform"},
+		// "two" is how many, not the Time server's two time zones.
+		{query: "merge two pdfs", want: "pdf", not: "server-time|maps"},
 	} {
 		res := x.Search(tc.query, 10)
 		checkFirstAndNot(t, tc.query, res, tc.want, tc.not)

@@ -332,7 +332,7 @@ func (p *Parser) parse(q string) bool {
 		if kinded && w.facts.generic && !w.term && len(w.phrased) == 0 {
 			continue
 		}
-		if versioned && isSmallNumber(w.text) {
+		if versioned && (isSmallNumber(w.text) || countWords[w.text] && len(w.phrased) == 0 && len(w.concepts) == 0) {
 			continue
 		}
 		if len(w.parts) > 0 && !w.known {

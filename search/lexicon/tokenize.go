@@ -426,6 +426,12 @@ func isSmallNumber(w string) bool {
 	return len(w) > 0 && len(w) <= 2 && isDigit(w[0]) && isDigit(w[len(w)-1])
 }
 
+// countWords are the numbers people write as words for a quantity ("merge
+// two pdfs"): beside other keywords, what is wanted of the thing, as a
+// small number is (not "one", a word of names: OneDrive, OneNote).
+var countWords = map[string]bool{"two": true, "three": true, "four": true, "five": true, "six": true, "seven": true,
+	"eight": true, "nine": true, "ten": true, "twelve": true, "dozen": true}
+
 // maxStemCache bounds a stem cache.
 const maxStemCache = 1 << 16
 
