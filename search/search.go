@@ -70,15 +70,17 @@ func (x *Index) Evidence(query string) (f [lexicon.AboutFeatures]float32, matche
 
 // Match is how a hit of FindMatches matched the query.
 type Match struct {
-	// Own: it matched a word of the query (its forms or a synonym, in any
-	// sense) in its own name, title or brief, not only in words borrowed,
-	// by neighbours of its words or by a concept (Index.SetBorrowed).
-	Own bool
 	// Cover is the share of the query it matched, by the words' weight in
 	// the query's coverage (a weak match counts in part), and OwnCover
-	// the share it matched in its own words.
+	// the share it matched in its own words (Own).
 	Cover, OwnCover float32
 }
+
+// Own reports whether the hit matched a word of the query (its forms or a
+// synonym, in any sense) in its own name, title or brief, not only in
+// words borrowed, by neighbours of its words or by a concept
+// (Index.SetBorrowed).
+func (m Match) Own() bool { return m.OwnCover > 0 }
 
 // FindMatches is Find, not kept, for an index of entries that borrow
 // words (SetBorrowed): matches[i] tells how Hits[i] matched. (Of an index
@@ -575,7 +577,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 		hits[i] = mcpdir.Hit{Entry: x.entryAt(h.doc), Score: sc}
 		if s.ownOn {
 			total := max(s.parser.TotalIDF, 1e-9)
-			s.hitMatches = append(s.hitMatches, Match{Own: s.ownOf[h.doc] > 0, Cover: h.idf / total, OwnCover: s.ownOf[h.doc] / total})
+			s.hitMatches = append(s.hitMatches, Match{Cover: h.idf / total, OwnCover: s.ownOf[h.doc] / total})
 		}
 	}
 	return mcpdir.SearchResult{Hits: hits, Total: total}

@@ -53,10 +53,10 @@ func (p *Parser) findCues() {
 		// each clause then weighs as its English word does, as in the
 		// English request, where every word of the phrase looking for
 		// every English word made each as common as the commonest.
-		var own []int
-		for j := from.from; j < from.to; j++ {
-			if !p.words[j].stop {
-				own = append(own, j)
+		words := 0 // the phrase's words, stop words left out
+		for _, ww := range p.words[from.from:from.to] {
+			if !ww.stop {
+				words++
 			}
 		}
 		for k, w := range best.words {
@@ -64,11 +64,16 @@ func (p *Parser) findCues() {
 			p.seq = append(p.seq, a.stem)
 			p.seqCues = append(p.seqCues, a.cues)
 			p.seqWords = append(p.seqWords, from)
+			nth := -1
 			for j := range p.words[from.from:from.to] {
-				if len(own) == len(best.words) && own[k] != from.from+j {
+				ww := &p.words[from.from+j]
+				if ww.stop {
 					continue
 				}
-				if ww := &p.words[from.from+j]; !ww.stop && !slices.Contains(ww.gloss, w) {
+				if nth++; words == len(best.words) && nth != k {
+					continue
+				}
+				if !slices.Contains(ww.gloss, w) {
 					ww.gloss = append(ww.gloss, w)
 				}
 			}
