@@ -168,6 +168,11 @@ type searcher struct {
 	// that is not weak: an entry not among them matches the query only
 	// through neighbours of its words or its words in another sense.
 	sure [window / 64]uint64
+	// said marks, in a keyword query, the window offsets the current
+	// sensed clause touched by what its word says (lexicon.Expansion.Said):
+	// an entry that has, as written, two words that name a concept no
+	// entry is of is sure of them ("roll a die" of a dice roller).
+	said [window / 64]uint64
 	// While the index has own words (Index.SetBorrowed), ownWords marks
 	// the window offsets the current clause matched in them, ownIDF holds
 	// the IDF of the clauses an entry matched in them, and ownOf that of
@@ -240,6 +245,7 @@ type accum struct {
 type senseAcc struct {
 	score, idf, weight float32
 	lost, twice, plain uint16
+	said               uint16 // the concepts of the sensed clauses it has as said
 }
 
 // window is how many ordinals a search scores at a time.
@@ -258,6 +264,7 @@ type cursor struct {
 	// so it adds only to the candidates of the required clauses.
 	optional bool
 	weak     bool
+	said     bool // what a sensed word says, in a keyword query (searcher.said)
 	pending  bool // doc is live and not yet added
 	// own are the fields whose match is of the entry's own words
 	// (Index.SetBorrowed), none for an expansion the word does not say
@@ -313,6 +320,9 @@ func (s *searcher) fill(c *cursor, base, end uint32, live []uint64) {
 			if !c.weak {
 				s.strong[off/64] |= 1 << (off % 64)
 			}
+			if c.said {
+				s.said[off/64] |= 1 << (off % 64)
+			}
 			if c.pendingOwn {
 				s.ownWords[off/64] |= 1 << (off % 64)
 			}
@@ -363,6 +373,9 @@ func (s *searcher) fill(c *cursor, base, end uint32, live []uint64) {
 		if !c.weak {
 			s.strong[(d-base)/64] |= 1 << ((d - base) % 64)
 		}
+		if c.said {
+			s.said[(d-base)/64] |= 1 << ((d - base) % 64)
+		}
 		if mask&c.own != 0 {
 			s.ownWords[(d-base)/64] |= 1 << ((d - base) % 64)
 		}
@@ -403,7 +416,8 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 				if !e.Said || c.Bonus {
 					own = 0
 				}
-				s.cursors = append(s.cursors, cursor{b: x.terms[e.Term].postings, weight: e.Weight, clause: int32(ci), optional: opt, weak: e.Weak, own: own, norms: norms})
+				said := e.Said && c.Sensed && !s.parser.Sentence
+				s.cursors = append(s.cursors, cursor{b: x.terms[e.Term].postings, weight: e.Weight, clause: int32(ci), optional: opt, weak: e.Weak, said: said, own: own, norms: norms})
 			}
 		}
 	}
@@ -460,7 +474,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 	k := max(limit, defaultLimit) + collapseSlack
 	s.best, s.bar = s.best[:0], 0
 	best := float32(0)
-	total := 0
+	total, sure := 0, false
 	for {
 		// Start at the window of the first pending posting: windows with
 		// none are skipped.
@@ -491,7 +505,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			sc, idf, weight := a.score, a.idf, a.weight
 			a.score, a.idf, a.weight = 0, 0, 0
 			s.candidate[off/64] = 0
-			sure := s.sure[off/64]&(1<<(off%64)) != 0
+			isSure := s.sure[off/64]&(1<<(off%64)) != 0
 			s.sure[off/64] &^= 1 << (off % 64)
 			if s.ownOn { // (an entry ranked was touched: no other's is read)
 				s.ownOf[base+uint32(off)], s.ownIDF[off] = s.ownIDF[off], 0
@@ -522,6 +536,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 				continue
 			}
 			total++
+			sure = sure || isSure
 			if s.withFacets {
 				s.facets.count(&x.facets[d])
 			}
@@ -536,7 +551,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			if sc < s.bar {
 				continue // k hits are better
 			}
-			s.best = append(s.best, hit{d, sc, x.ties[d], idf, sure})
+			s.best = append(s.best, hit{d, sc, x.ties[d], idf, isSure})
 			switch len(s.best) {
 			case k: // the first k: k hits are at least as good as their worst
 				s.bar = s.worst()
@@ -550,8 +565,12 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 	}
 	// Whatever matches, a query the directory is not about gets nothing
 	// ("height of mount everest" matches a few entries on a word each).
+	// Nor do keywords that no entry has in the query's sense, only their
+	// neighbours or other senses: keywords are the entries' own words, and
+	// in a directory with no video editor "edit a video" is not answered
+	// by the servers that edit slides with images.
 	s.coverage, s.matched = best/max(s.parser.TotalIDF, 1e-9), total
-	if total == 0 || !s.parser.About(s.coverage) {
+	if total == 0 || !sure && !s.parser.Sentence || !s.parser.About(s.coverage) {
 		return mcpdir.SearchResult{}
 	}
 	// The tail stops before the leading hits are chosen, so that a hit
@@ -735,6 +754,12 @@ func (s *searcher) endClause(c *lexicon.Clause, p *Params) {
 			if share < 1 && c.Sensed {
 				if keywords {
 					sa.twice |= sa.lost & senses & s.parser.SensesLacked
+					if s.said[off/64]&(1<<(off%64)) != 0 {
+						if sa.said&senses&s.parser.SensesLacked != 0 {
+							s.sure[off/64] |= 1 << (off % 64)
+						}
+						sa.said |= senses
+					}
 				}
 				sa.lost |= senses
 				sa.score += (1 - share) * sat
@@ -745,7 +770,7 @@ func (s *searcher) endClause(c *lexicon.Clause, p *Params) {
 	}
 	forward := c.Bonus && s.pairsOn // the entries that have a pair the query's way
 	for _, off := range s.inClause[:s.nIn] {
-		s.strong[off/64] = 0
+		s.strong[off/64], s.said[off/64] = 0, 0
 		if ownOn {
 			s.ownWords[off/64] = 0
 		}

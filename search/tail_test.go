@@ -163,3 +163,33 @@ func TestAWordOfATermMeansTheTerm(t *testing.T) {
 		t.Errorf("look up an address on a map: %v, want Google Maps among them", names(res))
 	}
 }
+
+// TestKeywordsNoEntryHasInTheirSense checks, on the starter directory
+// (which has no video editor and no sleep tracker), that keywords no entry
+// has in the query's sense answer nothing: "edit a video" is not answered
+// by the servers that edit slides with images, nor by the YouTube
+// transcript servers ("subtitles" of a video fetched are no video
+// editing); and a word no entry has asks for its concept beside the
+// others ("sleep" of "track my sleep" is a wearable's data, not ClickUp's
+// time tracking), while "cite" finds the citation manager. On the packages
+// corpus the video editors still answer.
+func TestKeywordsNoEntryHasInTheirSense(t *testing.T) {
+	x := starterIndex(t)
+	for _, q := range []string{"edit a video", "cut a video", "track my sleep"} {
+		if res := x.Search(q, 10); res.Total != 0 {
+			t.Errorf("%s: %v, want nothing", q, names(res))
+		}
+	}
+	if res := x.Search("cite sources", 10); len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Entry.Name, "zotero") {
+		t.Errorf("cite sources: %v, want Zotero first", names(res))
+	}
+	res := loadIndex(t).Search("edit a video", 10)
+	if len(res.Hits) < 5 {
+		t.Fatalf("corpus: %d hits: %v", len(res.Hits), names(res))
+	}
+	for _, h := range res.Hits[:5] {
+		if text := strings.ToLower(h.Entry.Name + " " + h.Entry.Brief); !strings.Contains(text, "video") {
+			t.Errorf("corpus: %s (%q) answers edit a video", h.Entry.Name, h.Entry.Brief)
+		}
+	}
+}

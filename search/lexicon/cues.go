@@ -181,10 +181,15 @@ func (p *Parser) saidBefore(j int, concept string) bool {
 // those that another of its words bears out: keywords are mostly the
 // entries' own words. In "tail k8s pod logs crashloopbackoff" k8s bears
 // Kubernetes out, but in "chocolate cake recipe with frosting" nothing
-// bears out the frost of the weather.
+// bears out the frost of the weather. A word no entry has is no entry's
+// word: beside others it keeps what it asks for ("sleep" of "track my
+// sleep"), which the directory may lack.
 func (p *Parser) keepBorneOut() {
 	for i := range p.words {
 		w := &p.words[i]
+		if !w.known && len(p.content) > 1 {
+			continue
+		}
 		w.concepts = slices.DeleteFunc(w.concepts, func(n named) bool {
 			return n.words < 2 && !slices.Contains(p.named, n.concept)
 		})
