@@ -139,6 +139,16 @@ func TestTailOfOtherSensesStops(t *testing.T) {
 		{query: "поиск в интернете", want: "brave", not: "pinecone|terraform"},
 		// "two" is how many, not the Time server's two time zones.
 		{query: "merge two pdfs", want: "pdf", not: "server-time|maps"},
+		// A disk's free space, not Hugging Face's or Contentful's spaces.
+		{query: "check disk space", want: "desktopcommander", not: "huggingface|hfspace|contentful|digitalocean"},
+		// A user's password, not git's reset nor a database's password.
+		{query: "reset a password", want: "auth0", not: "server-git|prisma|cognee|mariadb"},
+		// Code explained, not CDK's rule explanations nor query plans.
+		{query: "explain this code", want: "tree-sitter", not: "cdk|postgres"},
+		// A pipeline of retrieval, not of CI.
+		{query: "rag pipeline", want: "kb-retrieval", not: "circleci|buildkite|gitlab|azure-devops"},
+		// Performance profiled, not a LINE or Slack user's profile.
+		{query: "profile performance", want: "chrome-devtools", not: "line-bot|slack|postgres"},
 	} {
 		res := x.Search(tc.query, 10)
 		checkFirstAndNot(t, tc.query, res, tc.want, tc.not)
@@ -175,7 +185,8 @@ func TestAWordOfATermMeansTheTerm(t *testing.T) {
 // corpus the video editors still answer.
 func TestKeywordsNoEntryHasInTheirSense(t *testing.T) {
 	x := starterIndex(t)
-	for _, q := range []string{"edit a video", "cut a video", "track my sleep"} {
+	// (Nor is "look for a job" a CI job: the starter has no job board.)
+	for _, q := range []string{"edit a video", "cut a video", "track my sleep", "look for a job"} {
 		if res := x.Search(q, 10); res.Total != 0 {
 			t.Errorf("%s: %v, want nothing", q, names(res))
 		}
