@@ -161,6 +161,8 @@ func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
 		{"complete a todo", func(h mcpdir.ToolHit) bool { return strings.HasPrefix(h.Tool.Name, "todoist_") }, "todoist_complete_task"},
 		{"send a text message", func(mcpdir.ToolHit) bool { return false }, ""},
 		{"list my calendar events", func(h mcpdir.ToolHit) bool { return h.Server.Name == "io.github.nspady/google-calendar-mcp" }, "list-events"},
+		// Customers are no custom rule (the stemmer's "custom").
+		{"list customers", func(h mcpdir.ToolHit) bool { return !strings.Contains(h.Tool.Name, "custom_rule") }, "list_customers"},
 		{"delete a file", func(h mcpdir.ToolHit) bool {
 			return !strings.Contains(h.Server.Name, "-github") && !strings.Contains(h.Server.Name, "gitlab")
 		}, "delete_file"},
