@@ -76,6 +76,7 @@ func TestStem(t *testing.T) {
 		{"payments", "payment"}, {"coding", "code"}, {"kubernets", "kubernetes"},
 		{"accountant", "accounting"}, {"conversions", "conversion"}, {"presentations", "presentation"},
 		{"executives", "executive"}, {"executes", "execution"},
+		{"customer", "customers"}, {"filing", "filings"}, {"bookings", "booking"}, {"engineers", "engineering"},
 	} {
 		if a, b := Stem(pair[0]), Stem(pair[1]); a != b {
 			t.Errorf("stem(%q) = %q, stem(%q) = %q, want equal", pair[0], a, pair[1], b)
@@ -86,6 +87,10 @@ func TestStem(t *testing.T) {
 		{"accounting", "account"}, {"marketing", "market"}, {"securities", "security"},
 		{"conversion", "conversation"}, {"terminal", "termination"}, {"internal", "international"},
 		{"authorization", "author"}, {"experiment", "experience"}, {"executive", "execute"},
+		{"customers", "custom"}, {"filings", "files"}, {"filed", "file"}, {"government", "governance"},
+		{"integrity", "integration"}, {"booking", "book"}, {"ios", "io"}, {"reservation", "reserved"},
+		{"unifi", "unified"}, {"screening", "screen"}, {"specification", "specific"},
+		{"engineering", "engine"}, {"dynamics", "dynamic"}, {"adaptive", "adapter"},
 	} {
 		if a, b := Stem(pair[0]), Stem(pair[1]); a == b {
 			t.Errorf("stem(%q) = stem(%q) = %q, want them apart", pair[0], pair[1], a)
