@@ -153,7 +153,8 @@ func checkFirstAndNot(t *testing.T, query string, res mcpdir.SearchResult, want,
 // praises rather than describes ("fast", "quick", "simple", "easy") is
 // dropped from a query that says what it wants: "fast web search" used to
 // answer Qdrant and Redis first (fast vector search, a fast cache), and
-// "send a quick email" Perplexity and Code Runner beside the mail servers.
+// "send a quick email" Perplexity and Code Runner beside the mail servers,
+// and "best pizza near me" the CDK server's best practices first.
 func TestPraiseIsNoNeed(t *testing.T) {
 	x := starterIndex(t)
 	for _, tc := range []struct{ query, plain string }{
@@ -161,6 +162,9 @@ func TestPraiseIsNoNeed(t *testing.T) {
 		{"send a quick email", "send an email"},
 		{"easy diagrams", "diagrams"},
 		{"simple todo list", "todo list"},
+		// Not AWS CDK's "best practices".
+		{"best pizza near me", "pizza near me"},
+		{"great web search", "web search"},
 	} {
 		got, want := names(x.Search(tc.query, 10)), names(x.Search(tc.plain, 10))
 		if strings.Join(got, ",") != strings.Join(want, ",") {

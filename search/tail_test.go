@@ -147,6 +147,8 @@ func TestTailOfOtherSensesStops(t *testing.T) {
 		{query: "explain this code", want: "tree-sitter", not: "cdk|postgres"},
 		// A pipeline of retrieval, not of CI.
 		{query: "rag pipeline", want: "kb-retrieval", not: "circleci|buildkite|gitlab|azure-devops"},
+		// Files organised, not Sentry's organisations.
+		{query: "organize my downloads folder", want: "server-filesystem", not: "sentry"},
 		// Performance profiled, not a LINE or Slack user's profile.
 		{query: "profile performance", want: "chrome-devtools", not: "line-bot|slack|postgres"},
 	} {
