@@ -104,7 +104,9 @@ func (a *analyzer) field(out *analyzed, f int, text string) {
 	out.words[f] += a.reader.Field(text, cues, func(w string) { a.addTerm(out, f, w) })
 }
 
-// addTerm counts word w once more in field f.
+// addTerm counts word w once more in field f. The tools' names count a
+// word once: that Upstash's ten tools are each named redis_database_…
+// makes it no more a Redis server than Redis's own.
 func (a *analyzer) addTerm(out *analyzed, f int, w string) {
 	i, ok := a.pos[w]
 	if !ok {
@@ -112,7 +114,11 @@ func (a *analyzer) addTerm(out *analyzed, f int, w string) {
 		a.pos[w] = i
 		out.terms = append(out.terms, fieldTerm{text: w})
 	}
-	if tf := &out.terms[i].tf[f]; *tf < maxTF {
+	limit := uint8(maxTF)
+	if f == fieldTool {
+		limit = 1
+	}
+	if tf := &out.terms[i].tf[f]; *tf < limit {
 		*tf++
 	}
 }

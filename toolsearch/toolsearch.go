@@ -288,7 +288,7 @@ func (x *Index) findTools(q mcpdir.Query) mcpdir.ToolResult {
 		if !ok {
 			continue
 		}
-		if m := matches[i]; !m.Own() && said[r.server.ID] >= m.Cover*(1-1e-5) || !answering[r.server.ID] && m.OwnCover < 1-1e-5 {
+		if m := matches[i]; m.OwnCover < said[r.server.ID]*(1-1e-5) && said[r.server.ID] >= m.Cover*(1-1e-5) || !answering[r.server.ID] && m.OwnCover < 1-1e-5 {
 			out.Total--
 			continue
 		}
