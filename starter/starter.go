@@ -11,7 +11,7 @@
 // summaries. Tool names are the ones each project registers in its source
 // or lists in its README (of one version, where they changed); a server
 // whose tools are made at run time (one per Lambda function, per Make
-// scenario, per configured index) lists none.
+// scenario, per Hugging Face Space, per configured index) lists none.
 package starter
 
 import (
