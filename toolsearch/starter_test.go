@@ -105,6 +105,11 @@ func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
 	if !slices.Contains(first, "io.github.microsoft/playwright-mcp browser_take_screenshot") {
 		t.Errorf("take a screenshot tools: first %v, want Playwright MCP's browser_take_screenshot among them", first)
 	}
+	// An issue is closed by the tool that edits its state, not by
+	// Playwright's browser_close, which says "close" in its name.
+	if r := x.FindTools(mcpdir.Query{Text: "close an issue", Limit: 10}); len(r.Hits) == 0 || r.Hits[0].Tool.Name != "update_issue" {
+		t.Errorf("close an issue tools: %v, want update_issue first", r.Hits[:min(3, len(r.Hits))])
+	}
 	// An ask's verb counts: the one tool that deletes a file comes first,
 	// not the Filesystem server's write, move and search (whose server is
 	// of the concept "delete a file" names, where Obsidian's is not).
