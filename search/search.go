@@ -84,7 +84,10 @@ func (m Match) Own() bool { return m.OwnCover > 0 }
 
 // FindMatches is Find, not kept, for an index of entries that borrow
 // words (SetBorrowed): matches[i] tells how Hits[i] matched. (Of an index
-// that has no borrowed words, matches is nil.)
+// that has no borrowed words, matches is nil.) The caller has decided
+// that the directory is about the query (the tools' servers answer it):
+// the answer decision is not made again on the borrowers' words, in
+// which "who is on call" is a question about the world.
 func (x *Index) FindMatches(q mcpdir.Query) (res mcpdir.SearchResult, matches []Match) {
 	limit := q.Limit
 	if limit <= 0 {
@@ -112,6 +115,7 @@ func (x *Index) find(q mcpdir.Query, limit int, matches *[]Match) mcpdir.SearchR
 		text = name
 	}
 	s.exact = queryExactKey(text)
+	s.decided = matches != nil
 	if x.live > 0 && !s.filter.none && s.parse(x, text) {
 		s.computeNorms(x)
 		res = s.rank(x, limit)
@@ -208,6 +212,9 @@ type searcher struct {
 	// that matches covers; matched counts the entries that match.
 	coverage float32
 	matched  int
+	// decided: the caller decided that the directory is about the query
+	// (FindMatches).
+	decided bool
 	// norms[0][f][c] is field f's weight over its BM25 length
 	// normalisation for length code c, computed for the index statistics
 	// in normsFor; norms[1] the same with names and titles damped, for
@@ -570,7 +577,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 	// in a directory with no video editor "edit a video" is not answered
 	// by the servers that edit slides with images.
 	s.coverage, s.matched = best/max(s.parser.TotalIDF, 1e-9), total
-	if total == 0 || !sure && !s.parser.Sentence || !s.parser.About(s.coverage) {
+	if total == 0 || !sure && !s.parser.Sentence || !s.decided && !s.parser.About(s.coverage) {
 		return mcpdir.SearchResult{}
 	}
 	// The tail stops before the leading hits are chosen, so that a hit
@@ -651,7 +658,7 @@ func (x *Index) floor(hs []hit, cover, bar float32, exact uint32) (kept []hit, a
 // but do not answer it.
 func (s *searcher) need() float32 {
 	share := s.parser.MatchShare
-	if s.parser.Sentence {
+	if s.parser.Sentence && !s.decided {
 		share = max(share, s.parser.LeastCoverage())
 	}
 	return share * s.parser.TotalIDF * (1 - 1e-6)

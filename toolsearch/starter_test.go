@@ -105,6 +105,12 @@ func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
 	if !slices.Contains(first, "io.github.microsoft/playwright-mcp browser_take_screenshot") {
 		t.Errorf("take a screenshot tools: first %v, want Playwright MCP's browser_take_screenshot among them", first)
 	}
+	// The servers decide whether the directory is about a request, for
+	// their tools too: in the tools' own words "who is on call" reads as a
+	// question about the world, and PagerDuty's list_oncalls answers it.
+	if r := x.FindTools(mcpdir.Query{Text: "who is on call", Limit: 10}); !containsTool(r, "list_oncalls") {
+		t.Errorf("who is on call tools: %v, want list_oncalls among them", r.Hits)
+	}
 	// An issue is closed by the tool that edits its state, not by
 	// Playwright's browser_close, which says "close" in its name.
 	if r := x.FindTools(mcpdir.Query{Text: "close an issue", Limit: 10}); len(r.Hits) == 0 || r.Hits[0].Tool.Name != "update_issue" {
