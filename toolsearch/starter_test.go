@@ -169,7 +169,7 @@ func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
 		first string
 	}{
 		{"take a screenshot", func(h mcpdir.ToolHit) bool {
-			return strings.Contains(strings.ToLower(h.Tool.Name), "screen")
+			return strings.Contains(strings.ToLower(h.Tool.Name+" "+h.Tool.Description), "screenshot")
 		}, "take_screenshot"},
 		// (Neon's server makes the servers' floor by a hair, its tool
 		// saying "complete": its tool comes after every Todoist one, above.)
