@@ -90,7 +90,7 @@ func TestStem(t *testing.T) {
 		{"customers", "custom"}, {"filings", "files"}, {"filed", "file"}, {"government", "governance"},
 		{"integrity", "integration"}, {"booking", "book"}, {"ios", "io"}, {"reservation", "reserved"},
 		{"unifi", "unified"}, {"screening", "screen"}, {"specification", "specific"},
-		{"engineering", "engine"}, {"dynamics", "dynamic"}, {"adaptive", "adapter"},
+		{"engineering", "engine"}, {"dynamics", "dynamic"}, {"adaptive", "adapter"}, {"listings", "list"},
 	} {
 		if a, b := Stem(pair[0]), Stem(pair[1]); a == b {
 			t.Errorf("stem(%q) = stem(%q) = %q, want them apart", pair[0], pair[1], a)
