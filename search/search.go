@@ -72,15 +72,11 @@ func (x *Index) Evidence(query string) (f [lexicon.AboutFeatures]float32, matche
 type Match struct {
 	// Cover is the share of the query it matched, by the words' weight in
 	// the query's coverage (a weak match counts in part), and OwnCover
-	// the share it matched in its own words (Own).
+	// the share it matched in its own words: its name, title or brief has
+	// them (their forms or synonyms, in any sense), not only the words it
+	// borrows, neighbours of its words or a concept (Index.SetBorrowed).
 	Cover, OwnCover float32
 }
-
-// Own reports whether the hit matched a word of the query (its forms or a
-// synonym, in any sense) in its own name, title or brief, not only in
-// words borrowed, by neighbours of its words or by a concept
-// (Index.SetBorrowed).
-func (m Match) Own() bool { return m.OwnCover > 0 }
 
 // FindMatches is Find, not kept, for an index of entries that borrow
 // words (SetBorrowed): matches[i] tells how Hits[i] matched. (Of an index

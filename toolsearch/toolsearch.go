@@ -227,15 +227,16 @@ func (x *Index) Generation() uint64 { return x.Servers.Generation() + x.tools.Ge
 // tools' own search stops its tail as the servers' does. Nor for one that
 // names the server that answers it best, where that server lists no tools.
 //
-// A tool answers in its own words or with its server: a tool that matches
-// the query only through its server's words does not answer where
-// another tool of the server says as much of it in its own ("take a
+// A tool answers in its own words or with its server: a tool does not
+// answer where another tool of its server says, in its own words, more of
+// the query than it does and as much as it matches at all ("take a
 // screenshot" is Puppeteer's screenshot tool, not its click and hover,
-// which its brief's "take screenshots" brings in); and a tool whose
-// server does not answer the query answers only where its own words
-// cover the whole query (Obsidian's delete_file answers "delete a file";
-// Neon's complete_database_migration, whose server has nothing of a
-// todo, does not answer "complete a todo").
+// which its brief's "take screenshots" brings in; "list my calendar
+// events" is Microsoft 365's list-calendar-events, not its list-users);
+// and a tool whose server does not answer the query answers only where
+// its own words cover the whole query (Obsidian's delete_file answers
+// "delete a file"; Discord's create_text_channel does not answer "send a
+// text message").
 func (x *Index) FindTools(q mcpdir.Query) mcpdir.ToolResult {
 	var keyBuf [128]byte
 	key := mcpdir.Query{Text: q.Text, Limit: q.Limit, Filter: mcpdir.Filter{Warnings: q.Filter.Warnings}}.AppendKey(keyBuf[:0])
