@@ -236,7 +236,8 @@ func (x *Index) Generation() uint64 { return x.Servers.Generation() + x.tools.Ge
 // and a tool whose server does not answer the query answers only where
 // its own words cover the whole query (Obsidian's delete_file answers
 // "delete a file"; Discord's create_text_channel does not answer "send a
-// text message").
+// text message"). Nor does one that matches less than coverFloor of what
+// the best-covering tool matches.
 func (x *Index) FindTools(q mcpdir.Query) mcpdir.ToolResult {
 	var keyBuf [128]byte
 	key := mcpdir.Query{Text: q.Text, Limit: q.Limit, Filter: mcpdir.Filter{Warnings: q.Filter.Warnings}}.AppendKey(keyBuf[:0])
@@ -269,9 +270,11 @@ func (x *Index) findTools(q mcpdir.Query) mcpdir.ToolResult {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	said := map[string]float32{} // how much of the query a server's tools say, at most
+	bestCover := float32(0)      // how much of it a tool matches, at most
 	for i, h := range res.Hits {
 		if r, ok := x.refs[h.Entry.ID]; ok {
 			said[r.server.ID] = max(said[r.server.ID], matches[i].OwnCover)
+			bestCover = max(bestCover, matches[i].Cover)
 		}
 	}
 	out := mcpdir.ToolResult{Total: res.Total}
@@ -289,7 +292,10 @@ func (x *Index) findTools(q mcpdir.Query) mcpdir.ToolResult {
 		if !ok {
 			continue
 		}
-		if m := matches[i]; m.OwnCover < said[r.server.ID]*(1-1e-5) && said[r.server.ID] >= m.Cover*(1-1e-5) || !answering[r.server.ID] && m.OwnCover < 1-1e-5 {
+		m, sibling := matches[i], said[r.server.ID]
+		if m.OwnCover < sibling*(1-1e-5) && sibling >= m.Cover*(1-1e-5) || // another of its server's tools says more
+			!answering[r.server.ID] && m.OwnCover < 1-1e-5 || // its server does not answer, nor do its own words
+			m.Cover < coverFloor*bestCover*(1-1e-5) { // the tail
 			out.Total--
 			continue
 		}
@@ -312,6 +318,17 @@ func (x *Index) findTools(q mcpdir.Query) mcpdir.ToolResult {
 	}
 	return out
 }
+
+// coverFloor is the least share of what the best-covering tool matches of
+// a query that a tool matches to answer it: past it the tail of tools that
+// share one word with the query stops ("pause music" is Spotify's playback,
+// not Airflow's pause_dag; "refund a payment" Stripe's create_refund, not
+// PayPal's create_invoice). A tool is narrower than its server, so the
+// floor is firmer than the servers'. Chosen on a probe of 139 everyday
+// tool requests on the starter (docs/BENCHMARKS.md): 0.5 left Neon's
+// complete_database_migration in "complete a task"; 0.6 cut no answer a
+// person would miss.
+const coverFloor = 0.6
 
 // generic are words of server names that name no server in particular.
 var generic = map[string]bool{"mcp": true, "server": true, "model": true, "context": true, "protocol": true}
