@@ -129,7 +129,8 @@ func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
 	// A server's tools past its three in a ten wait for other servers'
 	// that do the same, not for ones that merely share a word: the two
 	// Atlassian servers' tools come before Playwright's browser_close, and
-	// the two Todoist servers' before Neon's complete_database_migration.
+	// the two Todoist servers' before Neon's complete_database_migration
+	// (which no longer answers, below).
 	for _, tc := range []struct{ query, servers, weaker string }{
 		{"close a jira ticket", "atlassian", "browser_close"},
 		{"complete a todo", "todoist", "complete_database_migration"},
