@@ -230,6 +230,20 @@ func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
 			t.Errorf("%q tools: %v, want %s first", q, r.Hits, first)
 		}
 	}
+	// … and another server's tools answer it only in their own words:
+	// Neon's create_project is no Supabase project, Tinybird's
+	// run-select-query no ClickHouse query.
+	for q, server := range map[string]string{"create a supabase project": "supabase", "query clickhouse": "clickhouse"} {
+		r := x.FindTools(mcpdir.Query{Text: q, Limit: 10})
+		if len(r.Hits) == 0 {
+			t.Errorf("%q tools: none", q)
+		}
+		for _, h := range r.Hits {
+			if !strings.Contains(h.Server.Name, server) {
+				t.Errorf("%q tools: %s %s answers", q, h.Server.Name, h.Tool.Name)
+			}
+		}
+	}
 	// "email" finds the mail suites too, not Gmail alone beside Upstash
 	// (whose description says "account email").
 	if got := servers("email"); !slices.Contains(got, "io.github.softeria/ms-365-mcp-server") || !slices.Contains(got, "io.github.taylorwilsdon/google_workspace_mcp") {

@@ -262,9 +262,19 @@ func (x *Index) findTools(q mcpdir.Query) mcpdir.ToolResult {
 	if s := top.Hits[0].Entry; len(s.OfferedTools()) == 0 && names(words, s) {
 		return mcpdir.ToolResult{}
 	}
+	// The servers that answer the query; where it names some of them
+	// ("create a supabase project"), those alone: another's tools answer
+	// only in their own words (Neon's create_project is no Supabase one).
 	answering := make(map[string]bool, len(top.Hits))
 	for _, h := range top.Hits {
-		answering[h.Entry.ID] = true
+		if names(words, h.Entry) {
+			answering[h.Entry.ID] = true
+		}
+	}
+	if len(answering) == 0 {
+		for _, h := range top.Hits {
+			answering[h.Entry.ID] = true
+		}
 	}
 	res, matches := x.tools.FindMatches(mcpdir.Query{Text: q.Text, Limit: maxCandidates, Filter: mcpdir.Filter{Warnings: q.Filter.Warnings}})
 	x.mu.RLock()
