@@ -225,7 +225,9 @@ func (x *Index) Generation() uint64 { return x.Servers.Generation() + x.tools.Ge
 // the decision whether the directory is about a query is the same for
 // servers and their tools ("get the weather" is no redis get), and the
 // tools' own search stops its tail as the servers' does. Nor for one that
-// names the server that answers it best, where that server lists no tools.
+// names the server that answers it best, where that server lists no tools;
+// one that names servers with tools is answered by theirs, and by others'
+// only in their own words.
 //
 // A tool answers in its own words or with its server: a tool does not
 // answer where another tool of its server says, in its own words, more of
