@@ -36,7 +36,8 @@
 //   - table.go: the one text format of the word tables (words.txt,
 //     concepts.txt, gloss.txt, related.txt, english.txt), embedded in the
 //     binary; everyday English, and the words of English and names of
-//     people and places that are no product's name.
+//     people and places that are no product's name, and the adjectives
+//     of places ("french" of "france").
 //   - cache.go: what the lexicon and the index know of query words, and
 //     their analyses, kept for one generation of the index (package
 //     gencache).

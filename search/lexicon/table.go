@@ -146,3 +146,15 @@ func isPlaceName(w string) bool {
 	_, found := slices.BinarySearch(placesEnglish(), w)
 	return found
 }
+
+// placeAdjectives maps the name of a place to its adjectives (english.txt's
+// place adjectives: "france" to "french", "japan" to "japanese").
+var placeAdjectives = sync.OnceValue(func() map[string][]string {
+	m := map[string][]string{}
+	for r := range records(englishText) {
+		if r.heading == "place adjectives" {
+			m[r.key] = r.items
+		}
+	}
+	return m
+})

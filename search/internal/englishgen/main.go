@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -74,6 +75,11 @@ func run(args []string, stderr io.Writer) error {
 	names := slices.DeleteFunc(capitalized(large), in(letterWords(large, false)))
 	isPlace := in(wnPlaces)
 	placeNames := slices.DeleteFunc(slices.DeleteFunc(names, in(common)), func(w string) bool { return !isPlace(w) })
+	isWord := func(w string) bool { return in(common)(w) || in(others)(w) }
+	adjectives, err := demonyms(*wordnet, in(wnPlaces), isWord)
+	if err != nil {
+		return err
+	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `# English words, in the lexicon's one text format (see words.txt). Generated: do not edit; remake with
 #
@@ -87,8 +93,9 @@ func run(args []string, stderr io.Writer) error {
 # search/lexicon/english-LICENSE. The places are the names the large list writes capitalized only ("Tokyo"; not
 # "Java", also written "java") that WordNet 3.0 (Debian's wordnet-base, data.noun sha256 %x) has as an instance
 # of a location or of land, part of another ("Tokyo" of Japan; not "Gemini", a sign of the zodiac), and the place
-# phrases the names of two to four words WordNet gives the same places ("Kuala Lumpur", "New York"); WordNet's
-# licence is in search/lexicon/related-LICENSE.
+# phrases the names of two to four words WordNet gives the same places ("Kuala Lumpur", "New York"); the adjectives
+# of places those of WordNet's adjectives, English words of the lists, that it says pertain to one of its places
+# ("French" of France); WordNet's licence is in search/lexicon/related-LICENSE.
 #
 # Blocks of records keyed by first letter.
 `, sha256.Sum256(small), sha256.Sum256(large), sha256.Sum256(nouns))
@@ -96,10 +103,14 @@ func run(args []string, stderr io.Writer) error {
 	writeBlock(&b, "known | Other words of English, and names of people and places", others)
 	writeBlock(&b, "places | Names of places", placeNames)
 	writeBlock(&b, "place phrases | Names of places of two to four words", placePhrases)
+	fmt.Fprintf(&b, "\n= place adjectives | The adjectives of places, by place\n")
+	for _, place := range slices.Sorted(maps.Keys(adjectives)) {
+		fmt.Fprintf(&b, "%s: %s\n", place, strings.Join(adjectives[place], ", "))
+	}
 	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "englishgen: %d common words, %d known ones, %d places, %d place phrases\n", len(common), len(others), len(placeNames), len(placePhrases))
+	fmt.Fprintf(stderr, "englishgen: %d common words, %d known ones, %d places, %d place phrases, %d places with adjectives\n", len(common), len(others), len(placeNames), len(placePhrases), len(adjectives))
 	return nil
 }
 

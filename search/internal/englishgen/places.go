@@ -75,3 +75,36 @@ func places(dir string) (words, phrases []string, err error) {
 	slices.Sort(phrases)
 	return slices.Compact(words), slices.Compact(phrases), nil
 }
+
+// demonyms maps the single-word lemmas of WordNet's nouns that isPlace
+// tells are places to the adjectives WordNet says pertain to them (its
+// pertainyms: "french" of "france", "japanese" of "japan"), those isWord
+// tells are English words, sorted.
+func demonyms(dir string, isPlace, isWord func(string) bool) (map[string][]string, error) {
+	nouns := map[string]*wordnet.Synset{}
+	err := wordnet.Each(dir, "noun", func(s *wordnet.Synset) error {
+		nouns[s.Key] = s
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	m := map[string][]string{}
+	err = wordnet.Each(dir, "adj", func(s *wordnet.Synset) error {
+		for _, p := range s.Pointers {
+			n := nouns[p.Key]
+			if p.Symbol != `\` || n == nil || p.From < 1 || p.From > len(s.Words) || p.To < 1 || p.To > len(n.Words) {
+				continue
+			}
+			adj, place := s.Words[p.From-1], n.Words[p.To-1]
+			if adj != "" && place != "" && adj != place && isPlace(place) && isWord(adj) && !slices.Contains(m[place], adj) {
+				m[place] = append(m[place], adj)
+			}
+		}
+		return nil
+	})
+	for _, adjs := range m {
+		slices.Sort(adjs)
+	}
+	return m, err
+}
