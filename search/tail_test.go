@@ -183,7 +183,8 @@ func TestAWordOfATermMeansTheTerm(t *testing.T) {
 // transcript servers ("subtitles" of a video fetched are no video
 // editing); and a word no entry has asks for its concept beside the
 // others ("sleep" of "track my sleep" is a wearable's data, not ClickUp's
-// time tracking), while "cite" finds the citation manager. On the packages
+// time tracking), while "cite" finds the citation manager, and "dropbox"
+// a cloud drive. On the packages
 // corpus the video editors still answer.
 func TestKeywordsNoEntryHasInTheirSense(t *testing.T) {
 	x := starterIndex(t)
@@ -195,6 +196,12 @@ func TestKeywordsNoEntryHasInTheirSense(t *testing.T) {
 	}
 	if res := x.Search("cite sources", 10); len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Entry.Name, "zotero") {
 		t.Errorf("cite sources: %v, want Zotero first", names(res))
+	}
+	// A product no entry has, named in keywords, stands for its concept
+	// alone: "upload to dropbox" is a cloud drive's upload (the starter has
+	// Google Drive's), not Contentful's upload_asset.
+	if res := x.Search("upload to dropbox", 10); len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Entry.Name, "gdrive") {
+		t.Errorf("upload to dropbox: %v, want Google Drive first", names(res))
 	}
 	res := loadIndex(t).Search("edit a video", 10)
 	if len(res.Hits) < 5 {

@@ -333,6 +333,10 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword, unborne bool) {
 		}
 		if id, ok := p.v.Term(k.concept); ok {
 			cw := p.params.Concept / float32(k.words)
+			if wordDF == 0 && !p.Sentence {
+				// a keyword no entry has stands for its concept alone
+				cw = weightExact / float32(k.words)
+			}
 			if k.phrase {
 				cw *= phraseConcept
 			}
