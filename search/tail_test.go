@@ -215,19 +215,23 @@ func TestKeywordsNoEntryHasInTheirSense(t *testing.T) {
 }
 
 // TestPlaceFindsItsAdjective checks that a place a query names finds the
-// entries that say its adjective (english.txt's place adjectives, from
-// WordNet): entries say "French tax", people "income tax in France".
+// entries that say its adjective, and an adjective those that name its
+// place (english.txt's place adjectives, from WordNet): entries say
+// "French tax", people "income tax in France".
 func TestPlaceFindsItsAdjective(t *testing.T) {
 	x := indexOf([]*mcpdir.Entry{
 		entry("french-tax-mcp", "MCP server for French tax calculations and information", 10),
 		entry("lk-tax-mcp", "Exact, sourced Sri Lankan tax calculations for AI assistants", 10),
 		entry("india-tax-mcp", "Indian income tax calculators and GST rates", 10),
 		entry("japan-rail", "Japanese train timetables and fares", 10),
+		entry("ns-trains", "Train departures and delays of NS in the Netherlands", 10),
+		entry("sbb-trains", "Train departures and delays of SBB in Switzerland", 1000),
 	})
 	for _, tc := range []struct{ query, want string }{
 		{"I live in France and need help working out my income tax", "french-tax-mcp"},
 		{"tax france", "french-tax-mcp"},
 		{"train times in japan", "japan-rail"},
+		{"dutch train delays", "ns-trains"},
 	} {
 		if got := names(x.Search(tc.query, 10)); len(got) == 0 || got[0] != tc.want {
 			t.Errorf("%q answered %v, want %s first", tc.query, got, tc.want)

@@ -228,8 +228,8 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword, unborne bool) {
 			}
 		}
 	}
-	// A place also finds its adjectives: entries say "French tax", people
-	// "my income tax in France".
+	// A place also finds its adjectives, and an adjective its place:
+	// entries say "French tax", people "my income tax in France".
 	for _, adj := range placeAdjectives()[w] {
 		if id, ok := p.v.Term(adj); ok {
 			c.add(id, p.params.Synonym)

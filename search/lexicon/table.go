@@ -147,13 +147,17 @@ func isPlaceName(w string) bool {
 	return found
 }
 
-// placeAdjectives maps the name of a place to its adjectives (english.txt's
-// place adjectives: "france" to "french", "japan" to "japanese").
+// placeAdjectives maps the name of a place to its adjectives and an
+// adjective to its places (english.txt's place adjectives: "france" to
+// "french", "japanese" to "japan").
 var placeAdjectives = sync.OnceValue(func() map[string][]string {
 	m := map[string][]string{}
 	for r := range records(englishText) {
 		if r.heading == "place adjectives" {
-			m[r.key] = r.items
+			m[r.key] = append(m[r.key], r.items...)
+			for _, a := range r.items {
+				m[a] = append(m[a], r.key)
+			}
 		}
 	}
 	return m
