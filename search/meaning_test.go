@@ -138,6 +138,32 @@ func TestOtherLanguages(t *testing.T) {
 	}
 }
 
+// TestElidedArticlesAreStopWords checks that the article of a French or
+// Italian word it is elided onto ("l'altra", "d'accord") is a stop word of
+// the query's language, not a word: on the packages corpus, where an
+// entry is named for "l", the Italian "calcoli simbolici con SageMath …
+// tra una domanda e l'altra" weighed a word none of its answers has, and
+// answered nothing.
+func TestElidedArticlesAreStopWords(t *testing.T) {
+	x := indexOf([]*mcpdir.Entry{
+		entry("sagemath-mcp", "Stateful SageMath computations", 10),
+		entry("l", "L, a language", 10),
+	})
+	for _, q := range []string{
+		"eseguire calcoli simbolici con SageMath mantenendo la sessione aperta tra una domanda e l'altra",
+		"calculer avec SageMath et garder l'historique de la session",
+	} {
+		s := x.searcher()
+		s.parse(x, q)
+		for _, c := range s.parser.Clauses {
+			if c.Word == "l" {
+				t.Errorf("%q: %q is a word of it", q, c.Word)
+			}
+		}
+		x.searchers.Put(s)
+	}
+}
+
 // TestForeignWordsAreNotEnglishNames checks that a word of a query in
 // another language is matched as a word of that language (its stem, its
 // English words), never as the beginning or a near spelling of an English
