@@ -164,6 +164,22 @@ func TestElidedArticlesAreStopWords(t *testing.T) {
 	}
 }
 
+// TestEverydayForeignWordsAreGlossed checks a few everyday words of
+// German and Italian the gloss gives English words: "in natürlicher
+// Sprache" is in natural language, "calcoli simbolici" symbolic
+// calculations.
+func TestEverydayForeignWordsAreGlossed(t *testing.T) {
+	x := indexOf([]*mcpdir.Entry{
+		entry("nl-query", "Ask questions of your data in natural language", 10),
+		entry("sym-calc", "Symbolic calculations and algebra", 10),
+		entry("weather-now", "Current weather for any city", 10),
+	})
+	wantFirst(t, x, []struct{ query, first string }{
+		{"Daten in natürlicher Sprache abfragen", "nl-query"},
+		{"eseguire calcoli simbolici", "sym-calc"},
+	})
+}
+
 // TestForeignWordsAreNotEnglishNames checks that a word of a query in
 // another language is matched as a word of that language (its stem, its
 // English words), never as the beginning or a near spelling of an English
