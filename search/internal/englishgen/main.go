@@ -41,7 +41,7 @@ func run(args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("englishgen", flag.ContinueOnError)
 	dict := fs.String("dict", "/usr/share/dict/american-english-small", "the list of common words (one word a line)")
 	known := fs.String("known", "/usr/share/dict/american-english-large", "the list of other words and names (one a line)")
-	wordnet := fs.String("wordnet", "/usr/share/wordnet", "WordNet 3.0's dictionary folder (its data.noun tells places)")
+	wordnet := fs.String("wordnet", "/usr/share/wordnet", "WordNet 3.0's dictionary folder (its data.noun tells places, data.adj their adjectives)")
 	out := fs.String("o", "", "the file to write (search/lexicon/english.txt)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -61,10 +61,15 @@ func run(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	wnPlaces, placePhrases, err := places(*wordnet)
+	adjs, err := os.ReadFile(filepath.Join(*wordnet, "data.adj"))
 	if err != nil {
 		return err
 	}
+	wnNouns, err := readNouns(*wordnet)
+	if err != nil {
+		return err
+	}
+	wnPlaces, placePhrases := places(wnNouns)
 	common := letterWords(small, false)
 	in := func(words []string) func(string) bool {
 		return func(w string) bool { _, found := slices.BinarySearch(words, w); return found }
@@ -76,7 +81,7 @@ func run(args []string, stderr io.Writer) error {
 	isPlace := in(wnPlaces)
 	placeNames := slices.DeleteFunc(slices.DeleteFunc(names, in(common)), func(w string) bool { return !isPlace(w) })
 	isWord := func(w string) bool { return in(common)(w) || in(others)(w) }
-	adjectives, err := demonyms(*wordnet, in(wnPlaces), isWord)
+	adjectives, err := demonyms(*wordnet, wnNouns, in(wnPlaces), isWord)
 	if err != nil {
 		return err
 	}
@@ -94,11 +99,11 @@ func run(args []string, stderr io.Writer) error {
 # "Java", also written "java") that WordNet 3.0 (Debian's wordnet-base, data.noun sha256 %x) has as an instance
 # of a location or of land, part of another ("Tokyo" of Japan; not "Gemini", a sign of the zodiac), and the place
 # phrases the names of two to four words WordNet gives the same places ("Kuala Lumpur", "New York"); the adjectives
-# of places those of WordNet's adjectives, English words of the lists, that it says pertain to one of its places
-# ("French" of France); WordNet's licence is in search/lexicon/related-LICENSE.
+# of places those of WordNet's adjectives (data.adj sha256 %x), English words of the lists, that it says pertain to
+# one of its places ("French" of France); WordNet's licence is in search/lexicon/related-LICENSE.
 #
 # Blocks of records keyed by first letter.
-`, sha256.Sum256(small), sha256.Sum256(large), sha256.Sum256(nouns))
+`, sha256.Sum256(small), sha256.Sum256(large), sha256.Sum256(nouns), sha256.Sum256(adjs))
 	writeBlock(&b, "common | Words of everyday English", common)
 	writeBlock(&b, "known | Other words of English, and names of people and places", others)
 	writeBlock(&b, "places | Names of places", placeNames)

@@ -15,7 +15,7 @@ const (
 	landSynset     = "09334396n"
 )
 
-// places are the single-word lemmas of WordNet's nouns (data.noun of dir)
+// places are the single-word lemmas of WordNet's nouns
 // that are instances of a location or of land, and part of another
 // ("Tokyo", a national capital, of Honshu and Japan; "Korea", a peninsula,
 // of Asia; "Texas", an American state), folded to lower case and sorted: a
@@ -25,17 +25,8 @@ const (
 // phrases are the lemmas of two to four words of the same places ("kuala
 // lumpur", "new york", "ho chi minh city"), in lower case and a space
 // apart, sorted.
-func places(dir string) (words, phrases []string, err error) {
-	var nouns []*wordnet.Synset
-	byKey := map[string]*wordnet.Synset{}
-	err = wordnet.Each(dir, "noun", func(s *wordnet.Synset) error {
-		nouns = append(nouns, s)
-		byKey[s.Key] = s
-		return nil
-	})
-	if err != nil {
-		return nil, nil, err
-	}
+func places(nouns []*wordnet.Synset) (words, phrases []string) {
+	byKey := keyed(nouns)
 	// Whether a synset is a location or land, or a kind of one, memoised
 	// (false while it is looked into: a guard against cycles).
 	located := map[string]bool{}
@@ -73,26 +64,38 @@ func places(dir string) (words, phrases []string, err error) {
 	}
 	slices.Sort(words)
 	slices.Sort(phrases)
-	return slices.Compact(words), slices.Compact(phrases), nil
+	return slices.Compact(words), slices.Compact(phrases)
 }
 
-// demonyms maps the single-word lemmas of WordNet's nouns that isPlace
-// tells are places to the adjectives WordNet says pertain to them (its
-// pertainyms: "french" of "france", "japanese" of "japan"), those isWord
-// tells are English words, sorted.
-func demonyms(dir string, isPlace, isWord func(string) bool) (map[string][]string, error) {
-	nouns := map[string]*wordnet.Synset{}
+// readNouns reads WordNet's nouns (data.noun of dir), in the file's order.
+func readNouns(dir string) ([]*wordnet.Synset, error) {
+	var nouns []*wordnet.Synset
 	err := wordnet.Each(dir, "noun", func(s *wordnet.Synset) error {
-		nouns[s.Key] = s
+		nouns = append(nouns, s)
 		return nil
 	})
-	if err != nil {
-		return nil, err
+	return nouns, err
+}
+
+// keyed maps synsets by their keys.
+func keyed(synsets []*wordnet.Synset) map[string]*wordnet.Synset {
+	m := make(map[string]*wordnet.Synset, len(synsets))
+	for _, s := range synsets {
+		m[s.Key] = s
 	}
+	return m
+}
+
+// demonyms maps the single-word lemmas of the nouns that isPlace tells are
+// places to the adjectives of data.adj (of dir) that pertain to them (its
+// pertainyms: "french" of "france", "japanese" of "japan"), those isWord
+// tells are English words, sorted.
+func demonyms(dir string, nouns []*wordnet.Synset, isPlace, isWord func(string) bool) (map[string][]string, error) {
+	byKey := keyed(nouns)
 	m := map[string][]string{}
-	err = wordnet.Each(dir, "adj", func(s *wordnet.Synset) error {
+	err := wordnet.Each(dir, "adj", func(s *wordnet.Synset) error {
 		for _, p := range s.Pointers {
-			n := nouns[p.Key]
+			n := byKey[p.Key]
 			if p.Symbol != `\` || n == nil || p.From < 1 || p.From > len(s.Words) || p.To < 1 || p.To > len(n.Words) {
 				continue
 			}
