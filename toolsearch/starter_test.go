@@ -56,6 +56,10 @@ func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
 			t.Errorf("%q tools: %d of %d, want none", q, len(r.Hits), r.Total)
 		}
 	}
+	// Microsoft Teams is the Microsoft 365 server's, not Glean's chat.
+	if got := servers("teams chat"); len(got) == 0 || got[0] != "io.github.softeria/ms-365-mcp-server" {
+		t.Errorf("teams chat: %v, want the Microsoft 365 server first", got)
+	}
 	// … but prices in a sense the starter has are still found.
 	if got := servers("aws prices"); len(got) == 0 || got[0] != "io.github.awslabs/aws-pricing-mcp-server" {
 		t.Errorf("aws prices: %v, want AWS Pricing first", got)
