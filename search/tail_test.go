@@ -227,14 +227,10 @@ func TestPlaceFindsItsAdjective(t *testing.T) {
 		entry("ns-trains", "Train departures and delays of NS in the Netherlands", 10),
 		entry("sbb-trains", "Train departures and delays of SBB in Switzerland", 1000),
 	})
-	for _, tc := range []struct{ query, want string }{
+	wantFirst(t, x, []struct{ query, first string }{
 		{"I live in France and need help working out my income tax", "french-tax-mcp"},
 		{"tax france", "french-tax-mcp"},
 		{"train times in japan", "japan-rail"},
 		{"dutch train delays", "ns-trains"},
-	} {
-		if got := names(x.Search(tc.query, 10)); len(got) == 0 || got[0] != tc.want {
-			t.Errorf("%q answered %v, want %s first", tc.query, got, tc.want)
-		}
-	}
+	})
 }
