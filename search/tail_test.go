@@ -234,3 +234,21 @@ func TestPlaceFindsItsAdjective(t *testing.T) {
 		{"dutch train delays", "ns-trains"},
 	})
 }
+
+// TestPhraseWithAWordThatSaysNothingNamesItsThing checks that a phrase
+// spelt with a word that says nothing alone names its short form's thing:
+// "SQL Server" is Microsoft SQL Server (words.txt: mssql), and the servers
+// that only run SQL on other databases are weak evidence of it, though
+// "server", dropped from the query, left "sql" alone to say it.
+func TestPhraseWithAWordThatSaysNothingNamesItsThing(t *testing.T) {
+	x := indexOf([]*mcpdir.Entry{
+		entry("mssql-mcp", "Query the tables of Microsoft SQL Server databases", 10),
+		entry("pg-sql-mcp", "Run SQL on PostgreSQL and MySQL databases, list their tables", 1000),
+		entry("sqlite-mcp", "SQL over SQLite database files", 100),
+	})
+	wantFirst(t, x, []struct{ query, first string }{
+		{"sql server database tables", "mssql-mcp"},
+		{"let the assistant read the tables of our SQL Server database", "mssql-mcp"},
+		{"sql on postgresql", "pg-sql-mcp"},
+	})
+}

@@ -134,6 +134,9 @@ func appendClauseKey(b []byte, w string, qw *qword, sentence, foreign, unborne b
 	for _, s := range qw.shorts {
 		b = append(append(b, 0), s...)
 	}
+	if len(qw.meant) > 0 { // (the meant are among the shorts: see expand)
+		b = append(b, 2)
+	}
 	b = append(b, 1)
 	for _, k := range qw.concepts {
 		b = strconv.AppendInt(append(append(b, 0), k.concept...), int64(k.words), 10)

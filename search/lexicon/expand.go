@@ -235,9 +235,21 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword, unborne bool) {
 			c.add(id, p.params.Synonym)
 		}
 	}
+	// A phrase spelt with a word that says nothing alone names its short
+	// form's thing: "sql server" is Microsoft SQL Server, and an entry that
+	// has only "sql" is weak evidence of it.
+	shortsFrom, meant := len(c.Exps), false
 	for _, short := range qw.shorts {
 		if id, ok := p.v.Term(short); ok {
 			c.add(id, weightExact)
+			meant = meant || slices.Contains(qw.meant, short) && p.df(id) > 0
+		}
+	}
+	shortsTo := len(c.Exps)
+	if meant {
+		c.markWeak(0)
+		for i := shortsFrom; i < shortsTo; i++ {
+			c.Exps[i].Weak = false
 		}
 	}
 	// A foreign word also looks for its English words.
@@ -323,7 +335,7 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword, unborne bool) {
 		// none has the other words it names the concept with: those that
 		// have the word use it in another sense ("book" of "book a flight"
 		// in a directory without flights is not Airbnb's).
-		c.Exps, core = c.Exps[:0], 0
+		c.Exps, core, meant = c.Exps[:0], 0, false
 	}
 	for _, k := range qw.concepts {
 		if unborne && k.words < 2 && !k.phrase {
@@ -353,7 +365,7 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword, unborne bool) {
 	// with no weather server, "weather" is not its "conditions".
 	df := uint32(0)
 	for i, e := range c.Exps[:core] {
-		if i < relFrom || i >= relTo {
+		if (i < relFrom || i >= relTo) && (!meant || i >= shortsFrom && i < shortsTo) {
 			df = max(df, p.df(e.Term))
 		}
 	}

@@ -185,6 +185,10 @@ type qword struct {
 	wordInfo          // what the lexicon and the index say of text
 	parts    []string // its compound parts, if any
 	shorts   []string // short forms of phrases it belongs to
+	// meant: those of them whose phrase has a word that says nothing
+	// alone ("server" of "sql server"): the phrase names the short form's
+	// thing, and the word alone is weak evidence of it (see expand)
+	meant    []string
 	concepts []named  // the concepts it names
 	gloss    []string // its English words, if it is a foreign word
 	stop     bool
@@ -276,8 +280,13 @@ func (p *Parser) parse(q string) bool {
 				p.pairs = append(p.pairs, short)
 				return
 			}
-			for _, j := range content[k-span+1 : k+1] {
+			spanned := content[k-span+1 : k+1]
+			meant := slices.ContainsFunc(spanned, func(j int) bool { return p.words[j].facts.weak })
+			for _, j := range spanned {
 				p.words[j].shorts = append(p.words[j].shorts, short)
+				if meant {
+					p.words[j].meant = append(p.words[j].meant, short)
+				}
 			}
 		})
 	}
@@ -555,7 +564,7 @@ func (p *Parser) addWord(w string) {
 // where the two would share the lists' arrays and a later query's words
 // would write each other's concepts.
 func (q *qword) reset(w string, info wordInfo) {
-	*q = qword{text: w, wordInfo: info, stop: info.facts.stop, parts: q.parts[:0], shorts: q.shorts[:0],
+	*q = qword{text: w, wordInfo: info, stop: info.facts.stop, parts: q.parts[:0], shorts: q.shorts[:0], meant: q.meant[:0],
 		concepts: q.concepts[:0], gloss: q.gloss[:0], phrased: q.phrased[:0], asked: q.asked[:0]}
 }
 
