@@ -1,6 +1,7 @@
 package search
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -251,4 +252,15 @@ func TestPhraseWithAWordThatSaysNothingNamesItsThing(t *testing.T) {
 		{"let the assistant read the tables of our SQL Server database", "mssql-mcp"},
 		{"sql on postgresql", "pg-sql-mcp"},
 	})
+	// On the starter, the servers that speak to SQL Server (or have a tool
+	// that does), not every SQL database's.
+	res := starterIndex(t).Search("sql server", 10)
+	if len(res.Hits) == 0 {
+		t.Fatal("starter: sql server answers nothing")
+	}
+	for _, h := range res.Hits {
+		if text, _ := json.Marshal(h.Entry); !strings.Contains(string(text), "SQL Server") {
+			t.Errorf("starter: sql server answers %s (%q)", h.Entry.Name, h.Entry.Brief)
+		}
+	}
 }

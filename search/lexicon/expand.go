@@ -352,7 +352,9 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword, unborne bool) {
 			if k.phrase {
 				cw *= phraseConcept
 			}
-			c.add(id, cw).Concept = true
+			e := c.add(id, cw)
+			e.Concept = true
+			e.Weak = e.Weak || meant // the word's concept, not the phrase's thing
 			c.Asked = c.Asked || wordDF*askRatio < p.df(id)
 		}
 	}
