@@ -173,10 +173,14 @@ func TestEverydayForeignWordsAreGlossed(t *testing.T) {
 		entry("nl-query", "Ask questions of your data in natural language", 10),
 		entry("sym-calc", "Symbolic calculations and algebra", 10),
 		entry("weather-now", "Current weather for any city", 10),
+		entry("old-papers", "Search digitized historical newspapers", 10),
+		entry("log-search", "Search and analyze application logs", 100),
 	})
 	wantFirst(t, x, []struct{ query, first string }{
 		{"Daten in natürlicher Sprache abfragen", "nl-query"},
 		{"eseguire calcoli simbolici", "sym-calc"},
+		// "journaux" are newspapers before they are logs
+		{"chercher des vieux journaux numérisés", "old-papers"},
 	})
 }
 
