@@ -264,3 +264,20 @@ func TestPhraseWithAWordThatSaysNothingNamesItsThing(t *testing.T) {
 		}
 	}
 }
+
+// TestAnAcronymInASentenceIsAName checks that a rare word a sentence types
+// in capitals weighs as a name does: most rare words of a sentence only
+// describe ("produce", "priority"), but "BnF" names the library whose
+// servers are wanted. Typed in lower case it is one of those words.
+func TestAnAcronymInASentenceIsAName(t *testing.T) {
+	x := indexOf([]*mcpdir.Entry{
+		entry("gallica-mcp", "Gallica, the digital library of the BnF", 10),
+		entry("news-reader", "Read today's newspapers and headlines", 1000),
+		entry("pdf-reader", "Read PDF files", 100),
+		entry("mail-reader", "Read your email", 100),
+	})
+	wantFirst(t, x, []struct{ query, first string }{
+		{"where can I read old newspapers from the BnF", "gallica-mcp"},
+		{"where can I read old newspapers from the bnf", "news-reader"},
+	})
+}

@@ -116,6 +116,9 @@ type analysis struct {
 func appendClauseKey(b []byte, w string, qw *qword, sentence, foreign, unborne bool) []byte {
 	if sentence || foreign || unborne {
 		flags := byte(2)
+		if sentence && qw.acronym {
+			flags |= 32
+		}
 		if foreign {
 			flags |= 4
 		}

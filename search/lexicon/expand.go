@@ -382,7 +382,7 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword, unborne bool) {
 		}
 	}
 	c.IDF = idf(df, p.live)
-	c.Weight = c.IDF * float32(math.Pow(p.topicality(c, core), float64(p.params.Topicality)))
+	c.Weight = c.IDF * float32(math.Pow(p.topicality(c, core, qw.acronym), float64(p.params.Topicality)))
 }
 
 // topicality is the share of the entries containing the clause's words that
@@ -395,10 +395,11 @@ func (p *Parser) expand(c *Clause, w, st string, qw *qword, unborne bool) {
 //
 // In a sentence a word needs more evidence to count as a name (a prior of
 // sentencePrior entries, one of them naming): most words of a sentence
-// only describe, and a rare one ("produce", "priority") is no name.
-func (p *Parser) topicality(c *Clause, core int) float64 {
+// only describe, and a rare one ("produce", "priority") is no name; one
+// typed in capitals is ("BnF", acronym).
+func (p *Parser) topicality(c *Clause, core int, acronym bool) float64 {
 	prior := 2.0
-	if p.Sentence {
+	if p.Sentence && !acronym {
 		prior = float64(p.params.SentencePrior)
 	}
 	named, all := 0.0, 0.0

@@ -216,3 +216,11 @@ func TestEntryTermsGoTheirWay(t *testing.T) {
 		}
 	}
 }
+
+func TestAcronymsAreWordsTypedInCapitals(t *testing.T) {
+	got := appendAcronyms(nil, "Look up CVE-2024-3094 at the BnF, validate NF-e, ask the MPs and APIs; I'm OK")
+	want := []string{"cve", "bnf", "nf", "ok"}
+	if !slices.Equal(got, want) {
+		t.Errorf("acronyms: %q, want %q", got, want)
+	}
+}

@@ -100,6 +100,7 @@ type Parser struct {
 	at       [maxCueWords]int
 	set      stemSet // the stems cues are matched in
 	pairs    []string
+	acronyms []string // the words typed in capitals, folded (see acronymsOf)
 	cands    []cand
 	senses   []string // the concepts two or more of the query's words name
 	// here is conceptHere's answer for the query, once hereKnown.
@@ -196,6 +197,7 @@ type qword struct {
 	denial   bool // a denial, or the word it denies (dropDenied): no sign of a sentence
 	term     bool // a word of a concept's entry term ("recipe", "air quality")
 	inPlace  bool // a word of the name of a place of several words (markPlacePhrases)
+	acronym  bool // typed in capitals (appendAcronyms)
 	// phrased: the concepts of the entry terms of two or more words it is
 	// a word of ("prices" of "stock prices")
 	phrased []string
@@ -237,8 +239,10 @@ func (p *Parser) parse(q string) bool {
 	p.words, p.pairs = p.words[:0], p.pairs[:0]
 	p.fuzzyLeft = maxFuzzyLookups
 	p.hereKnown = false
+	q = truncate(q, maxQueryBytes)
+	p.acronyms = appendAcronyms(p.acronyms[:0], q)
 	n := 0
-	Tokenize(truncate(q, maxQueryBytes), func(w string, part bool) {
+	Tokenize(q, func(w string, part bool) {
 		if part {
 			if k := len(p.words); k > 0 && n <= maxQueryWords {
 				p.words[k-1].parts = append(p.words[k-1].parts, w)
@@ -556,7 +560,38 @@ func (p *Parser) addWord(w string) {
 	} else {
 		p.words = p.words[:len(p.words)+1]
 	}
-	p.words[len(p.words)-1].reset(w, p.info(w))
+	qw := &p.words[len(p.words)-1]
+	qw.reset(w, p.info(w))
+	qw.acronym = len(p.acronyms) > 0 && slices.Contains(p.acronyms, w) && !commonEnglish[w] // ("SELECT" is a word)
+}
+
+// appendAcronyms appends to a the words of q typed with two capitals or
+// more ("BnF", "CVE", "NF-e"), folded: a writer names a thing so, and a
+// rare one of them in a sentence is a name, not a word that describes.
+func appendAcronyms(a []string, q string) []string {
+	start, upper := -1, 0
+	for i := 0; i <= len(q); i++ {
+		c := byte(' ')
+		if i < len(q) {
+			c = q[i]
+		}
+		switch {
+		case c >= 'A' && c <= 'Z':
+			upper++
+			fallthrough
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			if start < 0 {
+				start = i
+			}
+		default:
+			plural := i-start > 2 && q[i-1] == 's' && q[i-2] >= 'A' && q[i-2] <= 'Z' // "MPs", "APIs": a kind of thing
+			if start >= 0 && upper >= 2 && !plural {
+				a = append(a, strings.ToLower(q[start:i]))
+			}
+			start, upper = -1, 0
+		}
+	}
+	return a
 }
 
 // reset makes q the word w, keeping the space of its lists. Each word's
