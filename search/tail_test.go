@@ -227,8 +227,14 @@ func TestPlaceFindsItsAdjective(t *testing.T) {
 		entry("japan-rail", "Japanese train timetables and fares", 10),
 		entry("ns-trains", "Train departures and delays of NS in the Netherlands", 10),
 		entry("sbb-trains", "Train departures and delays of SBB in Switzerland", 1000),
+		entry("uk-courts", "Search UK court judgments and tribunal decisions", 10),
+		entry("us-courts", "Search court judgments and opinions of US federal courts", 1000),
 	})
 	wantFirst(t, x, []struct{ query, first string }{
+		// "British" is the UK's: WordNet's pertainym is "Great Britain", a
+		// name of two words the generated table leaves out (words.txt).
+		{"where can I search British court judgments", "uk-courts"},
+		{"court judgments in britain", "uk-courts"},
 		{"I live in France and need help working out my income tax", "french-tax-mcp"},
 		{"tax france", "french-tax-mcp"},
 		{"train times in japan", "japan-rail"},
