@@ -229,12 +229,16 @@ func TestPlaceFindsItsAdjective(t *testing.T) {
 		entry("sbb-trains", "Train departures and delays of SBB in Switzerland", 1000),
 		entry("uk-courts", "Search UK court judgments and tribunal decisions", 10),
 		entry("us-courts", "Search court judgments and opinions of US federal courts", 1000),
+		entry("no-register", "Company register of Norway: look up companies", 10),
+		entry("dk-register", "Company register of Denmark: look up companies", 1000),
 	})
 	wantFirst(t, x, []struct{ query, first string }{
 		// "British" is the UK's: WordNet's pertainym is "Great Britain", a
 		// name of two words the generated table leaves out (words.txt).
 		{"where can I search British court judgments", "uk-courts"},
 		{"court judgments in britain", "uk-courts"},
+		// Norway is a member of unions, part of none (englishgen's places)
+		{"look up norwegian companies", "no-register"},
 		{"I live in France and need help working out my income tax", "french-tax-mcp"},
 		{"tax france", "french-tax-mcp"},
 		{"train times in japan", "japan-rail"},

@@ -11,7 +11,8 @@ import (
 // The common block holds the small list's lower-case words; the known
 // block the large list's other words and its names, in lower case; the
 // places block the names it writes capitalized only that WordNet has as
-// places ("Tokyo"; not "Claude", nor "Java", also written "java"); the
+// places ("Tokyo", part of Japan, "Sweden", a member of a union; not
+// "Claude", nor "Java", also written "java"); the
 // place phrases the names of several words WordNet gives places ("Kuala
 // Lumpur"; not "capital of Malaysia", no name); the place adjectives
 // those WordNet says pertain to a place, of the lists' words ("tokyoite";
@@ -23,7 +24,7 @@ func TestBlocks(t *testing.T) {
 	large := filepath.Join(dir, "large")
 	out := filepath.Join(dir, "english.txt")
 	os.WriteFile(small, []byte("tower\ntower's\n"), 0o644)
-	os.WriteFile(large, []byte("tower\nacme\nNorman\nNorman's\nCafé\nzebra\nTokyo\nClaude\nJava\njava\ntokyoite\nnipponese\n"), 0o644)
+	os.WriteFile(large, []byte("tower\nacme\nNorman\nNorman's\nCafé\nzebra\nTokyo\nSweden\nClaude\nJava\njava\ntokyoite\nnipponese\n"), 0o644)
 	// data.noun's format: offset, lexicographer file, type, lemma count
 	// (hex), lemmas with their ids, pointer count, pointers.
 	os.MkdirAll(filepath.Join(dir, "wordnet"), 0o755)
@@ -35,6 +36,7 @@ func TestBlocks(t *testing.T) {
 		"08923348 15 n 01 Tokyo 0 002 @i 08691669 n 0000 #p 08921850 n 0000 | the capital of Japan",
 		"09287613 17 n 01 Java 0 002 @i 08691669 n 0000 #p 08921850 n 0000 | an island",
 		"08924000 15 n 02 Kuala_Lumpur 0 capital_of_Malaysia 0 002 @i 08691669 n 0000 #p 08921850 n 0000 | the capital of Malaysia",
+		"08765890 15 n 01 Sweden 0 002 @i 00027167 n 0000 #m 08921850 n 0000 | a member of a union, part of none",
 		"11111111 18 n 01 Claude 0 000 | a person",
 	}, "\n")+"\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "wordnet", "data.adj"), []byte(strings.Join([]string{
@@ -69,7 +71,7 @@ func TestBlocks(t *testing.T) {
 	if strings.Contains(known, "tower") || strings.Contains(known, "caf") || strings.Contains(known, "'") {
 		t.Errorf("known block:\n%s", known)
 	}
-	if !strings.Contains(places, "t: tokyo\n") || strings.Contains(places, "claude") || strings.Contains(places, "java") {
+	if !strings.Contains(places, "t: tokyo\n") || !strings.Contains(places, "s: sweden\n") || strings.Contains(places, "claude") || strings.Contains(places, "java") {
 		t.Errorf("places block:\n%s", places)
 	}
 	if !strings.Contains(phrases, "k: kuala lumpur\n") || strings.Contains(phrases, "capital") {

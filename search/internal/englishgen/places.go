@@ -16,9 +16,10 @@ const (
 )
 
 // places are the single-word lemmas of WordNet's nouns
-// that are instances of a location or of land, and part of another
-// ("Tokyo", a national capital, of Honshu and Japan; "Korea", a peninsula,
-// of Asia; "Texas", an American state), folded to lower case and sorted: a
+// that are instances of a location or of land, and part of another or a
+// member of one ("Tokyo", a national capital, of Honshu and Japan; "Korea",
+// a peninsula, of Asia; "Texas", an American state; "Sweden", of the
+// European Union), folded to lower case and sorted: a
 // name that is a place, not a product ("Gemini" is a constellation and a
 // sign of the zodiac, "Linux" an operating system, "Microsoft" none).
 //
@@ -47,8 +48,11 @@ func places(nouns []*wordnet.Synset) (words, phrases []string) {
 		return v
 	}
 	for _, s := range nouns {
-		// A region of the sky ("Gemini", the sign) is part of nothing.
-		partOf := slices.ContainsFunc(s.Pointers, func(p wordnet.Pointer) bool { return p.Symbol == "#p" })
+		// A region of the sky ("Gemini", the sign) is part of nothing; a
+		// country is part of a continent, or a member of a union or a
+		// region of countries ("Sweden", "Norway": of Scandinavia and the
+		// European Union).
+		partOf := slices.ContainsFunc(s.Pointers, func(p wordnet.Pointer) bool { return p.Symbol == "#p" || p.Symbol == "#m" })
 		place := slices.ContainsFunc(s.Pointers, func(p wordnet.Pointer) bool { return p.Symbol == "@i" && isLocation(p.Key) })
 		if !partOf || !place {
 			continue
