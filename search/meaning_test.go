@@ -175,12 +175,14 @@ func TestEverydayForeignWordsAreGlossed(t *testing.T) {
 		entry("weather-now", "Current weather for any city", 10),
 		entry("old-papers", "Search digitized historical newspapers", 10),
 		entry("log-search", "Search and analyze application logs", 100),
+		entry("risk-portfolio", "Portfolio risk analytics for investors", 10),
 	})
 	wantFirst(t, x, []struct{ query, first string }{
 		{"Daten in natürlicher Sprache abfragen", "nl-query"},
 		{"eseguire calcoli simbolici", "sym-calc"},
 		// "journaux" are newspapers before they are logs
 		{"chercher des vieux journaux numérisés", "old-papers"},
+		{"analizar el riesgo de mi cartera", "risk-portfolio"},
 	})
 }
 
