@@ -100,7 +100,7 @@ type Parser struct {
 	at       [maxCueWords]int
 	set      stemSet // the stems cues are matched in
 	pairs    []string
-	acronyms []string // the words typed in capitals, folded (see acronymsOf)
+	acronyms []string // the words typed in capitals, folded (see appendAcronyms)
 	cands    []cand
 	senses   []string // the concepts two or more of the query's words name
 	// here is conceptHere's answer for the query, once hereKnown.
@@ -584,14 +584,20 @@ func appendAcronyms(a []string, q string) []string {
 				start = i
 			}
 		default:
-			plural := i-start > 2 && q[i-1] == 's' && q[i-2] >= 'A' && q[i-2] <= 'Z' // "MPs", "APIs": a kind of thing
-			if start >= 0 && upper >= 2 && !plural {
+			if start >= 0 && upper >= 2 && !acronymPlural(q[start:i]) {
 				a = append(a, strings.ToLower(q[start:i]))
 			}
 			start, upper = -1, 0
 		}
 	}
 	return a
+}
+
+// acronymPlural reports whether w is the plural of an acronym ("MPs",
+// "APIs"): a kind of thing, not a name.
+func acronymPlural(w string) bool {
+	n := len(w)
+	return n > 2 && w[n-1] == 's' && w[n-2] >= 'A' && w[n-2] <= 'Z'
 }
 
 // reset makes q the word w, keeping the space of its lists. Each word's
