@@ -913,3 +913,18 @@ func TestAWeakWordSaidInAPhraseMeansThePhrase(t *testing.T) {
 		}
 	}
 }
+
+// TestForeignWordsThatSayNothingAreWeak checks that a foreign word whose
+// English words say nothing of what a server does ("エージェント": agent,
+// "服务器": server) is dropped beside the query's other words, as the
+// English word is: its character pairs, rare in the entries, made five
+// clauses that outweighed what was asked.
+func TestForeignWordsThatSayNothingAreWeak(t *testing.T) {
+	x := indexOf([]*mcpdir.Entry{
+		entry("weather-jp", "天気予報を取得する", 10),
+		entry("agent-kit", "エージェント開発キット", 10),
+	})
+	wantFirst(t, x, []struct{ query, first string }{
+		{"天気のエージェント", "weather-jp"},
+	})
+}

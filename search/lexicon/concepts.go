@@ -58,6 +58,10 @@ type cue struct {
 	// lang is a gloss's language, a bit of languages (0: one told by its
 	// script).
 	lang uint8
+	// weak marks a gloss whose English words all say nothing of what a
+	// server does ("ツール: tool", "エージェント: agent"): the foreign
+	// words are weak as their English ones are (see Parser.findCues).
+	weak bool
 }
 
 // glosses reports whether the gloss cue c, found at a word written w,
@@ -217,15 +221,20 @@ func parseGloss(text string) cueTable {
 		// "工具: tool") are left out: in every Chinese brief they would only
 		// lengthen the postings of the commonest English words.
 		var words []string
+		weak := false
 		for _, to := range r.items {
 			Tokenize(to, func(w string, part bool) {
-				if !part && !stopWords[w] && !weakWords[w] && !fillerWords[w] && !placeholderWords[w] {
+				switch {
+				case part || stopWords[w]:
+				case weakWords[w] || fillerWords[w] || placeholderWords[w]:
+					weak = true
+				default:
 					words = append(words, w)
 				}
 			})
 		}
-		if len(words) > 0 {
-			t.add([]string{r.key}, cue{words: words, word: r.key, lang: languageBit(r.heading)})
+		if len(words) > 0 || weak {
+			t.add([]string{r.key}, cue{words: words, word: r.key, lang: languageBit(r.heading), weak: len(words) == 0})
 		}
 	}
 	return t

@@ -39,6 +39,14 @@ func (p *Parser) findCues() {
 				}
 			})
 		}
+		if best != nil && best.weak {
+			// "AIエージェント" is an AI agent: its kana, as "agent", say
+			// nothing beside the query's other words.
+			for j := range p.words[p.seqWords[i].from:p.seqWords[i+bestSpan-1].to] {
+				p.words[p.seqWords[i].from+j].facts.weak = true
+			}
+			best = nil
+		}
 		if best == nil {
 			p.seq = append(p.seq, p.seq[i])
 			p.seqCues = append(p.seqCues, p.seqCues[i])
