@@ -42,8 +42,8 @@ func (p *Parser) findCues() {
 		if best != nil && best.weak {
 			// "AIエージェント" is an AI agent: its kana, as "agent", say
 			// nothing beside the query's other words.
-			for j := range p.words[p.seqWords[i].from:p.seqWords[i+bestSpan-1].to] {
-				p.words[p.seqWords[i].from+j].facts.weak = true
+			for j := p.seqWords[i].from; j < p.seqWords[i+bestSpan-1].to; j++ {
+				p.words[j].facts.weak = true
 			}
 			best = nil
 		}
