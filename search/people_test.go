@@ -122,6 +122,9 @@ func TestKeywordsInTheirSense(t *testing.T) {
 		{query: "vector database", want: "qdrant|astra-db|milvus|weaviate|chroma|pinecone", not: "mongodb|postgres"},
 		// Discord's "text channels" and "messages" are not text messages.
 		{query: "send a text message", want: "twilio", not: "playwright|chrome"},
+		// "track errors" is error tracking, not Ableton's tracks or
+		// ClickUp's time tracking.
+		{query: "track errors", want: "posthog|sentry", not: "ableton|clickup|spotify"},
 	} {
 		res := x.Search(tc.query, 10)
 		if tc.want == "" {

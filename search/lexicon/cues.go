@@ -220,6 +220,18 @@ type span struct{ from, to int }
 func (p *Parser) markConcepts(seq []string, cues []*stemCues, words []span) {
 	p.set.reset(seq)
 	for i := range seq {
+		// A keyword request of two words that is a term of two the other way
+		// round, a verb and its object, names it too: "track errors" is error
+		// tracking, "manage tasks" task management. (In longer requests the
+		// pair is often part of a name: "Amazon Q Business index search".)
+		if i == 0 && len(seq) == 2 && len(p.content) == 2 && !p.Sentence && cues[1] != nil && seq[0] != seq[1] {
+			for k := range cues[1].concept {
+				if c := &cues[1].concept[k]; len(c.stems) == 2 && c.stems[1] == seq[0] && c.toward == towardNone && c.said == nil {
+					p.at[0], p.at[1] = 1, 0
+					p.namedByTerm(c, 2, words)
+				}
+			}
+		}
 		sc := cues[i]
 		if sc == nil {
 			continue
@@ -228,27 +240,7 @@ func (p *Parser) markConcepts(seq []string, cues []*stemCues, words []span) {
 			if p.misread(c, words, n) {
 				return
 			}
-			if !slices.Contains(p.named, c.to) {
-				p.named = append(p.named, c.to)
-			}
-			if n >= 2 && n == len(p.content) && !p.Sentence {
-				p.whole = c.to
-			}
-			if c.askedAlone && p.unused(words[p.at[0]].from) {
-				p.askFor(c.to, words[p.at[0]].from, false)
-			}
-			for _, q := range p.at[:n] {
-				for j := words[q].from; j < words[q].to; j++ {
-					w := &p.words[j]
-					w.term = true
-					if n >= 2 && !slices.Contains(w.phrased, c.to) {
-						w.phrased = append(w.phrased, c.to)
-					}
-					if n >= 2 && c.asked && !slices.Contains(w.asked, c.to) {
-						w.asked = append(w.asked, c.to)
-					}
-				}
-			}
+			p.namedByTerm(c, n, words)
 		})
 		matchCues(sc.ask, sc.askSigs, seq, &p.set, i, true, &p.at, func(c *cue, n int) {
 			if p.misread(c, words, n) {
@@ -273,6 +265,32 @@ func (p *Parser) markConcepts(seq []string, cues []*stemCues, words []span) {
 				}
 			}
 		})
+	}
+}
+
+// namedByTerm marks the words at p.at[:n] as naming the concept of the
+// entry term c they spell.
+func (p *Parser) namedByTerm(c *cue, n int, words []span) {
+	if !slices.Contains(p.named, c.to) {
+		p.named = append(p.named, c.to)
+	}
+	if n >= 2 && n == len(p.content) && !p.Sentence {
+		p.whole = c.to
+	}
+	if c.askedAlone && p.unused(words[p.at[0]].from) {
+		p.askFor(c.to, words[p.at[0]].from, false)
+	}
+	for _, q := range p.at[:n] {
+		for j := words[q].from; j < words[q].to; j++ {
+			w := &p.words[j]
+			w.term = true
+			if n >= 2 && !slices.Contains(w.phrased, c.to) {
+				w.phrased = append(w.phrased, c.to)
+			}
+			if n >= 2 && c.asked && !slices.Contains(w.asked, c.to) {
+				w.asked = append(w.asked, c.to)
+			}
+		}
 	}
 }
 

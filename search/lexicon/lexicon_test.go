@@ -98,6 +98,24 @@ func TestDirectionBetweenWords(t *testing.T) {
 	}
 }
 
+// TestATermTheOtherWayRound checks that a keyword request of two words
+// that is an entry term of two the other way round, a verb and its
+// object, names the term's concept ("track errors" is error tracking),
+// and that the pair inside a longer request does not (it is often part of
+// a name there).
+func TestATermTheOtherWayRound(t *testing.T) {
+	for _, tc := range []struct{ query, want, not string }{
+		{"track errors", "§error-tracking", ""},
+		{"amazon q business index search", "", "§search-engines-infra"},
+		{"i want to track errors", "", "§error-tracking"},
+	} {
+		got := QueryConcepts(tc.query)
+		if tc.want != "" && !slices.Contains(got, tc.want) || tc.not != "" && slices.Contains(got, tc.not) {
+			t.Errorf("%q names %v, want %q and not %q", tc.query, got, tc.want, tc.not)
+		}
+	}
+}
+
 // TestTermsOfStopWordsAndOneWord checks that a term people ask with that
 // is stop words and one word ("my runs", "what to read") names its concept
 // as written, and, without a directory to tell how widespread the word
