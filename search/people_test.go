@@ -137,6 +137,31 @@ func TestKeywordsInTheirSense(t *testing.T) {
 	}
 }
 
+// TestTasksAreManagedInEitherKind checks, on the starter directory, that
+// "task management" and "manage tasks" (the term the other way round)
+// answer the to-do apps and the project trackers alike, and not servers
+// that manage other things: the term named the to-do concept only, so
+// Asana, monday.com and Linear fell out once the words were read in its
+// sense (and before that, Meilisearch's and Airflow's "manage" filled the
+// tail).
+func TestTasksAreManagedInEitherKind(t *testing.T) {
+	x := starterIndex(t)
+	for _, q := range []string{"task management", "manage tasks"} {
+		res := x.Search(q, 10)
+		got := strings.Join(names(res), " ")
+		for _, want := range []string{"todoist", "asana", "linear"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("%q: %s, want %s among them", q, got, want)
+			}
+		}
+		for _, not := range []string{"meilisearch", "airflow"} {
+			if strings.Contains(got, not) {
+				t.Errorf("%q answers %s", q, not)
+			}
+		}
+	}
+}
+
 // checkFirstAndNot checks that a search's first hit is named like want
 // and that no hit's name matches the pattern not.
 func checkFirstAndNot(t *testing.T, query string, res mcpdir.SearchResult, want, not string) {
