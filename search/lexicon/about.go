@@ -290,11 +290,12 @@ func (p *Parser) aboutCoverage() float32 {
 
 // lacksObject reports, for a query no entry is of any concept of
 // (conceptHere), whether it asks for something the directory has none of:
-// its words are everyday ones, and one of them names a concept but no
-// entry has it, or each names one with another ("check my bank balance",
-// "track my workout", "find a job" in a directory without banking,
-// fitness or job boards: what matches is servers that say "check",
-// "track" or CI jobs).
+// its words are English, none a name (a word of English newer than the
+// everyday words, "website" of "check website uptime", is no name), and
+// one of them names a concept but no entry has it, or each names one with
+// another ("check my bank balance", "track my workout", "find a job" in a
+// directory without banking, fitness or job boards: what matches is
+// servers that say "check", "track" or CI jobs).
 // The latter holds only where no entry covers the query in full: one that
 // has the words together uses them in the query's sense ("roll a die").
 func (p *Parser) lacksObject(coverage float32) bool {
@@ -304,8 +305,8 @@ func (p *Parser) lacksObject(coverage float32) bool {
 		switch {
 		case c.Bonus:
 			continue
-		case c.Known && !c.Common:
-			return false // a specific word: the query names what it asks for
+		case c.Known && !c.Common && (!isEnglish(c.Word) || isProduct(c)):
+			return false // a name: the query names what it asks for
 		case c.Cue && !c.Known:
 			unknownCue = true
 		}
