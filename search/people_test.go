@@ -79,12 +79,13 @@ func TestGenericVerbsAskNothing(t *testing.T) {
 // nothing: "check the weather" used to answer 17 servers that say "check"
 // (Terraform's security checks first), and "check website uptime" the
 // scrapers' websites ("website" is English, if newer than the everyday
-// words, not the name of a thing asked for). Where the directory has the
-// concept, the request still answers.
+// words, not the name of a thing asked for), and "write a poem about cats"
+// the servers that write files. Where the directory has the concept, the
+// request still answers.
 func TestConceptsTheDirectoryLacks(t *testing.T) {
 	x := starterIndex(t)
 	for _, q := range []string{"check the weather", "check weather", "check stock prices", "check my bank balance", "track my workout", "find a job",
-		"check website uptime"} {
+		"check website uptime", "write a poem about cats", "plan a birthday party", "how do I fix a leaky faucet"} {
 		if res := x.Search(q, 10); res.Total != 0 {
 			t.Errorf("%q matched %d entries: %v", q, res.Total, names(res))
 		}

@@ -289,17 +289,22 @@ func (p *Parser) aboutCoverage() float32 {
 }
 
 // lacksObject reports, for a query no entry is of any concept of
-// (conceptHere), whether it asks for something the directory has none of:
-// its words are English, none a name (a word of English newer than the
+// (conceptHere), whether it asks for something the directory has none of.
+// Its words are English, none a name (a word of English newer than the
 // everyday words, "website" of "check website uptime", is no name), and
 // one of them names a concept but no entry has it, or each names one with
-// another ("check my bank balance", "track my workout", "find a job" in a
-// directory without banking, fitness or job boards: what matches is
-// servers that say "check", "track" or CI jobs).
-// The latter holds only where no entry covers the query in full: one that
-// has the words together uses them in the query's sense ("roll a die").
+// another and no entry covers the query in full ("check my bank balance",
+// "track my workout", "find a job" in a directory without banking,
+// fitness or job boards: what matches is servers that say "check", "track"
+// or CI jobs; one that has the words together uses them in the query's
+// sense, "roll a die"); or its words are everyday ones that name no
+// concept, and at least as many of them as the index knows are words no
+// entry has ("write a poem about cats", "plan a birthday party" in the
+// starter: what matches is servers that write files and explain query
+// plans).
 func (p *Parser) lacksObject(coverage float32) bool {
-	unknownCue, allLacked := false, true
+	unknownCue, generic, allLacked := false, true, true
+	unknownWords, knownWords := 0, 0
 	for i := range p.Clauses {
 		c := &p.Clauses[i]
 		switch {
@@ -309,10 +314,16 @@ func (p *Parser) lacksObject(coverage float32) bool {
 			return false // a name: the query names what it asks for
 		case c.Cue && !c.Known:
 			unknownCue = true
+		case !c.Known && c.Common && !c.Qualifier:
+			unknownWords++
+		}
+		if c.Known {
+			knownWords++
+			generic = generic && c.Common && !c.Cue
 		}
 		allLacked = allLacked && c.Sensed && c.Senses != 0 && c.Senses&^p.SensesLacked == 0
 	}
-	return unknownCue || allLacked && coverage < 1-1e-4
+	return unknownCue || unknownWords > 0 && unknownWords >= knownWords && generic || allLacked && coverage < 1-1e-4
 }
 
 // Named reports whether the query is keywords that an entry has every one
