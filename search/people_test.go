@@ -129,6 +129,8 @@ func TestKeywordsInTheirSense(t *testing.T) {
 		// "track errors" is error tracking, not Ableton's tracks or
 		// ClickUp's time tracking.
 		{query: "track errors", want: "posthog|sentry", not: "ableton|clickup|spotify"},
+		// "news" is no plural of "new" (Lara's "new", Prisma's).
+		{query: "check the news", want: "brave", not: "lara|prisma"},
 	} {
 		res := x.Search(tc.query, 10)
 		if tc.want == "" {

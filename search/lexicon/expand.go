@@ -606,10 +606,11 @@ func (p *Parser) df(id uint32) uint32 {
 // pluralLeftWhole is the singular of w where w is a plural the stemmer
 // leaves whole, as it does an acronym's or a code's ("pdfs", "llms",
 // "gpus", "mp3s"), and more entries have the singular than the plural:
-// "dns", "cms" and "sms" are no plurals of words entries use.
+// "dns", "cms" and "sms" are no plurals of words entries use, nor is an
+// English word the stemmer leaves whole ("news" is not "new").
 func (p *Parser) pluralLeftWhole(w, st string) (string, bool) {
 	one, ok := strings.CutSuffix(w, "s")
-	if !ok || st != w || len(one) < 2 || strings.HasSuffix(one, "s") {
+	if !ok || st != w || len(one) < 2 || strings.HasSuffix(one, "s") || isEnglish(w) {
 		return "", false
 	}
 	id1, ok := p.v.Term(one)
