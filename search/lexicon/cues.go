@@ -219,19 +219,19 @@ type span struct{ from, to int }
 // (cues[i] are those starting with seq[i]).
 func (p *Parser) markConcepts(seq []string, cues []*stemCues, words []span) {
 	p.set.reset(seq)
-	for i := range seq {
-		// A keyword request of two words that is a term of two the other way
-		// round, a verb and its object, names it too: "track errors" is error
-		// tracking, "manage tasks" task management. (In longer requests the
-		// pair is often part of a name: "Amazon Q Business index search".)
-		if i == 0 && len(seq) == 2 && len(p.content) == 2 && !p.Sentence && cues[1] != nil && seq[0] != seq[1] {
-			for k := range cues[1].concept {
-				if c := &cues[1].concept[k]; len(c.stems) == 2 && c.stems[1] == seq[0] && c.toward == towardNone && c.said == nil {
-					p.at[0], p.at[1] = 1, 0
-					p.namedByTerm(c, 2, words)
-				}
+	// A keyword request of two words that is a term of two the other way
+	// round, a verb and its object, names it too: "track errors" is error
+	// tracking, "manage tasks" task management. (In longer requests the
+	// pair is often part of a name: "Amazon Q Business index search".)
+	if len(seq) == 2 && len(p.content) == 2 && !p.Sentence && cues[1] != nil && seq[0] != seq[1] {
+		for k := range cues[1].concept {
+			if c := &cues[1].concept[k]; len(c.stems) == 2 && c.stems[1] == seq[0] && c.toward == towardNone && c.said == nil {
+				p.at[0], p.at[1] = 1, 0
+				p.namedByTerm(c, 2, words)
 			}
 		}
+	}
+	for i := range seq {
 		sc := cues[i]
 		if sc == nil {
 			continue
