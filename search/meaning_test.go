@@ -176,6 +176,9 @@ func TestEverydayForeignWordsAreGlossed(t *testing.T) {
 		entry("old-papers", "Search digitized historical newspapers", 10),
 		entry("log-search", "Search and analyze application logs", 100),
 		entry("risk-portfolio", "Portfolio risk analytics for investors", 10),
+		entry("page-fetch", "Fetch a web page and read it as Markdown", 10),
+		entry("doc-search", "Search your documents", 10),
+		entry("web-search", "Search the web and the news", 10),
 	})
 	wantFirst(t, x, []struct{ query, first string }{
 		{"Daten in natürlicher Sprache abfragen", "nl-query"},
@@ -183,6 +186,9 @@ func TestEverydayForeignWordsAreGlossed(t *testing.T) {
 		// "journaux" are newspapers before they are logs
 		{"chercher des vieux journaux numérisés", "old-papers"},
 		{"analizar el riesgo de mi cartera", "risk-portfolio"},
+		// "ウェブ" and "웹" are the web, "페이지" a page
+		{"ウェブを検索", "web-search"},
+		{"웹 페이지 가져오기", "page-fetch"},
 	})
 }
 
