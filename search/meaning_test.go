@@ -179,6 +179,7 @@ func TestEverydayForeignWordsAreGlossed(t *testing.T) {
 		entry("page-fetch", "Fetch a web page and read it as Markdown", 10),
 		entry("doc-search", "Search your documents", 10),
 		entry("web-search", "Search the web and the news", 10),
+		entry("page-shots", "Take a screenshot of any page", 10),
 	})
 	wantFirst(t, x, []struct{ query, first string }{
 		{"Daten in natürlicher Sprache abfragen", "nl-query"},
@@ -189,6 +190,10 @@ func TestEverydayForeignWordsAreGlossed(t *testing.T) {
 		// "ウェブ" and "웹" are the web, "페이지" a page
 		{"ウェブを検索", "web-search"},
 		{"웹 페이지 가져오기", "page-fetch"},
+		// a phrase read without its language's stop words, as a query in
+		// that language is: "capture d'écran" in a French sentence
+		{"prendre une capture d'écran", "page-shots"},
+		{"tomar una captura de pantalla", "page-shots"},
 	})
 }
 

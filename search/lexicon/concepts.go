@@ -234,13 +234,39 @@ func parseGloss(text string) cueTable {
 			})
 		}
 		if len(words) > 0 || weak {
-			t.add([]string{r.key}, cue{words: words, word: r.key, lang: languageBit(r.heading), weak: len(words) == 0})
+			t.add(glossTerms(r.key, r.heading), cue{words: words, word: r.key, lang: languageBit(r.heading), weak: len(words) == 0})
 		}
 	}
 	return t
 }
 
 // add adds a cue for each of the terms.
+// glossTerms are the ways a foreign phrase is matched: as written, and
+// without its language's stop words, as a query found to be in that
+// language reads it ("capture d'écran" in "prendre une capture d'écran",
+// "captura de pantalla" in "tomar una captura de pantalla").
+func glossTerms(phrase, code string) []string {
+	i := slices.IndexFunc(languages, func(l *language) bool { return l.code == code })
+	if i < 0 {
+		return []string{phrase}
+	}
+	var kept []string
+	stop := false
+	Tokenize(phrase, func(w string, part bool) {
+		switch {
+		case part:
+		case languages[i].stop[w] && !stopWords[w]:
+			stop = true
+		default:
+			kept = append(kept, w)
+		}
+	})
+	if !stop || len(kept) < 2 {
+		return []string{phrase} // "pas cher" (cheap) is not "cher" (dear)
+	}
+	return []string{phrase, strings.Join(kept, " ")}
+}
+
 func (t cueTable) add(terms []string, c cue) {
 	for _, term := range terms {
 		var stems, said []string
