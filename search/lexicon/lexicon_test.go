@@ -188,6 +188,8 @@ func TestGlossesAreOfTheirOwnWords(t *testing.T) {
 		{brief: "Sonos MCP server", not: "sleep"},
 		{brief: "Sono: a tracker of the sleep of a baby and of its naps", want: "sleep"},
 		{brief: "Brazilian company data for the CNPJ of a firm: empresas, sócios e endereço", want: "companies"},
+		{brief: "自动代码审查工具", want: "review"},
+		{brief: "Prendre une capture d'écran de la page et la sauvegarder dans le dossier", want: "screenshot"},
 	} {
 		got := words(tc.brief)
 		if tc.want != "" && !slices.Contains(got, tc.want) {
