@@ -189,6 +189,8 @@ func TestGlossesAreOfTheirOwnWords(t *testing.T) {
 		{brief: "Sono: a tracker of the sleep of a baby and of its naps", want: "sleep"},
 		{brief: "Brazilian company data for the CNPJ of a firm: empresas, sócios e endereço", want: "companies"},
 		{brief: "自动代码审查工具", want: "review"},
+		{brief: "음성을 텍스트로 바꾸는 서버", want: "voice"},
+		{brief: "여러 파일 이름 바꾸기", want: "rename"},
 		{brief: "Prendre une capture d'écran de la page et la sauvegarder dans le dossier", want: "screenshot"},
 	} {
 		got := words(tc.brief)
