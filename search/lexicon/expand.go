@@ -482,7 +482,20 @@ func sensable(w string, qw *qword) bool {
 // "share" and "prices", never together). Like sensedHere, it depends on
 // the query's other words.
 func (p *Parser) phraseUnborne(w string, qw *qword) bool {
-	if len(qw.phrased) == 0 || !commonEnglish[w] || p.Foreign {
+	if len(qw.phrased) == 0 {
+		return false
+	}
+	if len(qw.gloss) >= 2 && !slices.ContainsFunc(qw.gloss, func(g string) bool { return !commonEnglish[g] }) {
+		// A foreign word glossed as a term of everyday English words is
+		// that term ("株価", "Aktienkurs": stock price): where no entry is
+		// of its concept, those that have one of its words use it in
+		// another sense (AWS's prices).
+		return !slices.ContainsFunc(qw.phrased, func(concept string) bool {
+			id, ok := p.v.Term(concept)
+			return ok && p.df(id) > 0
+		})
+	}
+	if !commonEnglish[w] || p.Foreign {
 		return false
 	}
 	for _, concept := range qw.phrased {
