@@ -109,16 +109,12 @@ func (p *Parser) conceptHere() bool {
 }
 
 func (p *Parser) findConceptHere() bool {
-	here := func(concept string) bool {
-		id, ok := p.v.Term(concept)
-		return ok && p.df(id) > 0
-	}
-	if slices.ContainsFunc(p.named, here) {
+	if slices.ContainsFunc(p.named, p.hasEntries) {
 		return true
 	}
 	for _, i := range p.content {
 		for _, k := range p.words[i].concepts {
-			if here(k.concept) {
+			if p.hasEntries(k.concept) {
 				return true
 			}
 		}
@@ -130,12 +126,14 @@ func (p *Parser) findConceptHere() bool {
 // (headsByStem): a keyword such a word is, "music" or "phone", names what
 // servers do as a concept's own word does, though it names several.
 func (p *Parser) headsHere(st string) bool {
-	for _, concept := range headsByStem[st] {
-		if id, ok := p.v.Term(concept); ok && p.df(id) > 0 {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(headsByStem[st], p.hasEntries)
+}
+
+// hasEntries reports whether some entry is of the concept (its
+// pseudo-word).
+func (p *Parser) hasEntries(concept string) bool {
+	id, ok := p.v.Term(concept)
+	return ok && p.df(id) > 0
 }
 
 // About reports whether the directory is about the parsed query, given the

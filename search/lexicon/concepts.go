@@ -240,13 +240,12 @@ func parseGloss(text string) cueTable {
 	return t
 }
 
-// add adds a cue for each of the terms.
 // glossTerms are the ways a foreign phrase is matched: as written, and
 // without its language's stop words, as a query found to be in that
 // language reads it ("capture d'écran" in "prendre une capture d'écran",
 // "captura de pantalla" in "tomar una captura de pantalla").
 func glossTerms(phrase, code string) []string {
-	i := slices.IndexFunc(languages, func(l *language) bool { return l.code == code })
+	i := languageIndex(code)
 	if i < 0 {
 		return []string{phrase}
 	}
@@ -267,6 +266,7 @@ func glossTerms(phrase, code string) []string {
 	return []string{phrase, strings.Join(kept, " ")}
 }
 
+// add adds a cue for each of the terms.
 func (t cueTable) add(terms []string, c cue) {
 	for _, term := range terms {
 		var stems, said []string

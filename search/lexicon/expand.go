@@ -490,16 +490,13 @@ func (p *Parser) phraseUnborne(w string, qw *qword) bool {
 		// that term ("株価", "Aktienkurs": stock price): where no entry is
 		// of its concept, those that have one of its words use it in
 		// another sense (AWS's prices).
-		return !slices.ContainsFunc(qw.phrased, func(concept string) bool {
-			id, ok := p.v.Term(concept)
-			return ok && p.df(id) > 0
-		})
+		return !slices.ContainsFunc(qw.phrased, p.hasEntries)
 	}
 	if !commonEnglish[w] || p.Foreign {
 		return false
 	}
 	for _, concept := range qw.phrased {
-		if id, ok := p.v.Term(concept); ok && p.df(id) > 0 {
+		if p.hasEntries(concept) {
 			continue
 		}
 		others, apart := 0, true

@@ -106,10 +106,15 @@ var stopLanguages = func() map[string]struct{ stop, distinct uint8 } {
 // languageBit is the bit of the language of code ("de") among languages, 0
 // for a language not among them (told by its script, or none).
 func languageBit(code string) uint8 {
-	if i := slices.IndexFunc(languages, func(l *language) bool { return l.code == code }); i >= 0 {
+	if i := languageIndex(code); i >= 0 {
 		return 1 << i
 	}
 	return 0
+}
+
+// languageIndex is the index in languages of the language of code, or -1.
+func languageIndex(code string) int {
+	return slices.IndexFunc(languages, func(l *language) bool { return l.code == code })
 }
 
 // glossLanguages tells, of the words gloss.txt gives English words for,

@@ -98,22 +98,32 @@ func TestDirectionBetweenWords(t *testing.T) {
 	}
 }
 
+// conceptCase is a query, a concept it must name (or ""), and one it must
+// not (or "").
+type conceptCase struct{ query, want, not string }
+
+// checkQueryConcepts checks the concepts each case's query names.
+func checkQueryConcepts(t *testing.T, cases []conceptCase) {
+	t.Helper()
+	for _, tc := range cases {
+		got := QueryConcepts(tc.query)
+		if tc.want != "" && !slices.Contains(got, tc.want) || tc.not != "" && slices.Contains(got, tc.not) {
+			t.Errorf("%q names %v, want %q and not %q", tc.query, got, tc.want, tc.not)
+		}
+	}
+}
+
 // TestATermTheOtherWayRound checks that a keyword request of two words
 // that is an entry term of two the other way round, a verb and its
 // object, names the term's concept ("track errors" is error tracking),
 // and that the pair inside a longer request does not (it is often part of
 // a name there).
 func TestATermTheOtherWayRound(t *testing.T) {
-	for _, tc := range []struct{ query, want, not string }{
+	checkQueryConcepts(t, []conceptCase{
 		{"track errors", "§error-tracking", ""},
 		{"amazon q business index search", "", "§search-engines-infra"},
 		{"i want to track errors", "", "§error-tracking"},
-	} {
-		got := QueryConcepts(tc.query)
-		if tc.want != "" && !slices.Contains(got, tc.want) || tc.not != "" && slices.Contains(got, tc.not) {
-			t.Errorf("%q names %v, want %q and not %q", tc.query, got, tc.want, tc.not)
-		}
-	}
+	})
 }
 
 // TestTermsOfStopWordsAndOneWord checks that a term people ask with that
@@ -122,17 +132,12 @@ func TestATermTheOtherWayRound(t *testing.T) {
 // is, not through the word alone: "runs" of "speech to text that runs
 // offline" named workouts, "read" of "read its label" books.
 func TestTermsOfStopWordsAndOneWord(t *testing.T) {
-	for _, tc := range []struct{ query, want, not string }{
+	checkQueryConcepts(t, []conceptCase{
 		{"show me my runs", "§workouts-fitness", ""},
 		{"what to read on holiday", "§books", ""},
 		{"speech to text that runs offline", "", "§workouts-fitness"},
 		{"can my assistant read its official label", "", "§books"},
-	} {
-		got := QueryConcepts(tc.query)
-		if tc.want != "" && !slices.Contains(got, tc.want) || tc.not != "" && slices.Contains(got, tc.not) {
-			t.Errorf("%q names %v, want %q and not %q", tc.query, got, tc.want, tc.not)
-		}
-	}
+	})
 }
 
 // A product's name is a word of no English: the words of the language and

@@ -370,7 +370,7 @@ func (p *Parser) parse(q string) bool {
 	p.addPairClauses()
 	p.SensesLacked = 0
 	for i, concept := range p.senses {
-		if id, ok := p.v.Term(concept); !ok || p.df(id) == 0 {
+		if !p.hasEntries(concept) {
 			p.SensesLacked |= 1 << i
 		}
 	}
