@@ -803,8 +803,9 @@ func TestAWordNoEntryHasAsksForItsConcept(t *testing.T) {
 }
 
 // TestAPlaceOrABoundQualifiesTheNeed: a place, a bound or the subject of
-// what is made that qualifies a need ("restaurants in tokyo", "houses for
-// sale in Melbourne under 800k", "make a picture of a cat") is not what an
+// what is made, or what it is for, that qualifies a need ("restaurants in
+// tokyo", "houses for sale in Melbourne under 800k", "make a picture of a
+// cat", "… for my blog") is not what an
 // entry must have for the directory to be about the query: on the corpus,
 // servers that do what is asked answer, though none names it (each
 // answered nothing, or a cat-named SDK, before); so does a place whose
@@ -823,6 +824,9 @@ func TestAPlaceOrABoundQualifiesTheNeed(t *testing.T) {
 		"paint a sunset over the sea":                 {"image", "图片", "picture", "画"},
 		"draw me a picture of a lighthouse at sunset": {"image", "图片", "draw", "picture", "画"},
 		"draw a fox curled up in a snowy forest":      {"image", "图片", "draw", "picture", "画"}, // "curled" is no curl (isVerbForm): nothing before
+		// What it is for: blog servers answered before.
+		"make me a picture of a cozy cabin in the snow at dusk for my blog header": {"image", "图片", "draw", "picture", "画"},
+		"draw a cartoon for our blog": {"image", "图片", "draw", "picture", "画"},
 		// A place's name of several words ("new" and "lumpur" are none
 		// alone): a legal data server for "sao", a flat-hunting one for
 		// "new york", or nothing answered before.

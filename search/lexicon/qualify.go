@@ -286,13 +286,23 @@ func (p *Parser) qualifySubject() {
 		return
 	}
 	var subject []string
-	for _, i := range p.content[from:] {
-		if w := &p.words[i]; (!w.term || isVerbForm(w.text)) && !creationVerbs[w.text] && !madeWords[w.text] && !dishWords[w.text] {
+	purpose := false
+	for k, i := range p.content[from:] {
+		// What it is for ("… for my blog header") is no part of the need
+		// either, even a term entries use: the picture is what is made.
+		if k > 0 && !purpose {
+			gap := p.words[p.content[from+k-1]+1 : i]
+			purpose = len(gap) >= 2 && gap[len(gap)-2].text == "for" && possessives[gap[len(gap)-1].text]
+		}
+		if w := &p.words[i]; (purpose || !w.term || isVerbForm(w.text)) && !creationVerbs[w.text] && !madeWords[w.text] && !dishWords[w.text] {
 			subject = append(subject, w.text)
 		}
 	}
 	p.qualifyWords(subject)
 }
+
+// possessives are the words that say whose a thing is: "for my blog".
+var possessives = map[string]bool{"my": true, "our": true, "your": true, "his": true, "her": true, "their": true}
 
 // isVerbForm reports whether w reads as a verb's "-ed" or "-ing" form
 // ("curled", "sleeping"): what a subject does, not the term entries use
