@@ -80,7 +80,9 @@ func TestGenericVerbsAskNothing(t *testing.T) {
 // (Terraform's security checks first), and "check website uptime" the
 // scrapers' websites ("website" is English, if newer than the everyday
 // words, not the name of a thing asked for), and "write a poem about cats"
-// the servers that write files; and a foreign word that is a term of
+// the servers that write files, "write a story about dragons" Asana (whose
+// comments are "stories": a thing to make in everyday words names no
+// concept); and a foreign word that is a term of
 // everyday English words, "株価" or "Aktienkurs" (stock price), AWS's
 // prices, as "stock prices" did; nor does a term of a concept no entry is
 // of whose words an entry has apart ("job search" answered Buildkite, which
@@ -89,7 +91,7 @@ func TestGenericVerbsAskNothing(t *testing.T) {
 func TestConceptsTheDirectoryLacks(t *testing.T) {
 	x := starterIndex(t)
 	for _, q := range []string{"check the weather", "check weather", "check stock prices", "check my bank balance", "track my workout", "find a job",
-		"check website uptime", "write a poem about cats", "plan a birthday party", "how do I fix a leaky faucet",
+		"check website uptime", "write a poem about cats", "write a story about dragons", "plan a birthday party", "how do I fix a leaky faucet",
 		"株価を調べる", "Aktienkurs abfragen", "查询股价", "job search", "search for jobs"} {
 		if res := x.Search(q, 10); res.Total != 0 {
 			t.Errorf("%q matched %d entries: %v", q, res.Total, names(res))

@@ -299,7 +299,8 @@ func (p *Parser) aboutCoverage() float32 {
 // concept, and at least as many of them as the index knows are words no
 // entry has ("write a poem about cats", "plan a birthday party" in the
 // starter: what matches is servers that write files and explain query
-// plans).
+// plans), or they ask to make a thing of a subject ("write a story about
+// dragons": Asana's comments are its "stories").
 func (p *Parser) lacksObject(coverage float32) bool {
 	unknownCue, generic, allLacked := false, true, true
 	unknownWords, knownWords := 0, 0
@@ -321,7 +322,8 @@ func (p *Parser) lacksObject(coverage float32) bool {
 		}
 		allLacked = allLacked && c.Sensed && c.Senses != 0 && c.Senses&^p.SensesLacked == 0
 	}
-	return unknownCue || unknownWords > 0 && unknownWords >= knownWords && generic || allLacked && coverage < 1-1e-4
+	return unknownCue || (unknownWords > 0 && unknownWords >= knownWords || p.subjectFrom() >= 0) && generic && knownWords > 0 ||
+		allLacked && coverage < 1-1e-4
 }
 
 // Named reports whether the query is keywords that an entry has every one

@@ -270,18 +270,7 @@ func (p *Parser) qualifySubject() {
 	if p.params.Place <= 0 || len(p.content) < 2 || len(p.Clauses) >= taskClauses || !p.conceptHere() {
 		return
 	}
-	from := -1
-	for k, i := range p.content[:len(p.content)-1] {
-		w := p.words[i].text
-		next := ""
-		if i+1 < len(p.words) {
-			next = p.words[i+1].text
-		}
-		if creationVerbs[w] || madeWords[w] && subjectPrepositions[next] || dishWords[w] && dishPrepositions[next] {
-			from = k + 1
-			break
-		}
-	}
+	from := p.subjectFrom()
 	if from < 0 {
 		return
 	}
@@ -299,6 +288,22 @@ func (p *Parser) qualifySubject() {
 		}
 	}
 	p.qualifyWords(subject)
+}
+
+// subjectFrom is the index in p.content of the first word of what a
+// request makes is of (qualifySubject), or -1 where it makes nothing.
+func (p *Parser) subjectFrom() int {
+	for k, i := range p.content[:max(len(p.content)-1, 0)] {
+		w := p.words[i].text
+		next := ""
+		if i+1 < len(p.words) {
+			next = p.words[i+1].text
+		}
+		if creationVerbs[w] || madeWords[w] && subjectPrepositions[next] || dishWords[w] && dishPrepositions[next] {
+			return k + 1
+		}
+	}
+	return -1
 }
 
 // possessives are the words that say whose a thing is: "for my blog".
