@@ -138,6 +138,14 @@ func TestKeywordsInTheirSense(t *testing.T) {
 		{query: "track errors", want: "posthog|sentry", not: "ableton|clickup|spotify"},
 		// "news" is no plural of "new" (Lara's "new", Prisma's).
 		{query: "check the news", want: "brave", not: "lara|prisma"},
+		// A keyword query that is a term is meant in its sense, names
+		// too: "google search" is web search, not Google's calendar,
+		// drive and cloud (which came first), "aws lambda" not every AWS
+		// server.
+		{query: "google search", want: webSearch, not: googleApps},
+		{query: "search google", want: webSearch, not: googleApps},
+		{query: "google maps", want: "google-maps", not: googleApps},
+		{query: "aws lambda", want: "lambda", not: "pricing|cost-analysis|diagram|documentation"},
 	} {
 		res := x.Search(tc.query, 10)
 		if tc.want == "" {
@@ -149,6 +157,12 @@ func TestKeywordsInTheirSense(t *testing.T) {
 		checkFirstAndNot(t, tc.query, res, tc.want, tc.not)
 	}
 }
+
+// The starter's web search servers, and Google's apps and cloud.
+const (
+	webSearch  = "oxylabs|kagi|brave|exa|tavily|perplexity|duckduckgo|searxng"
+	googleApps = "calendar|gdrive|sheets|workspace|gcloud|cloud-run|gmail"
+)
 
 // TestTasksAreManagedInEitherKind checks, on the starter directory, that
 // "task management" and "manage tasks" (the term the other way round)

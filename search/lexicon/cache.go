@@ -114,8 +114,11 @@ type analysis struct {
 // sensedHere), which the query's other words decide. The key is built in a
 // reused buffer, so that a hit allocates nothing.
 func appendClauseKey(b []byte, w string, qw *qword, sentence, foreign, unborne bool) []byte {
-	if sentence || foreign || unborne {
+	if sentence || foreign || unborne || qw.wholeTerm {
 		flags := byte(2)
+		if qw.wholeTerm {
+			flags |= 64
+		}
 		if sentence && qw.acronym {
 			flags |= 32
 		}

@@ -105,9 +105,13 @@ func (p *Parser) findCues() {
 	// Nor where the term is the whole of a keyword query: every word of
 	// it is meant in the term's sense ("python" of "execute python" is code
 	// to run, not the language a MySQL server is written in).
+	wholeHere := p.whole != "" && p.v != nil && p.hasEntries(p.whole) // (QueryConcepts has no index)
 	for i := range p.words {
 		w := &p.words[i]
 		for _, c := range w.phrased {
+			// (A term a short form spells, "sql server", names its thing
+			// already: mssql.)
+			w.wholeTerm = w.wholeTerm || c == p.whole && wholeHere && len(w.shorts) == 0
 			if c != p.whole && p.asked(c) && !(slices.Contains(w.asked, c) && p.senseApart(i)) {
 				continue
 			}

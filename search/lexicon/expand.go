@@ -462,11 +462,13 @@ func (c *Clause) add(id uint32, weight float32) *Expansion {
 // of a concept it names with another word of the query: a word of
 // everyday English that does ("book" of "book a flight", "prices" of
 // "stock prices"). A word that is none names something specific and means
-// what it says with any neighbour ("ssh" of "ssh into linux servers").
+// what it says with any neighbour ("ssh" of "ssh into linux servers"),
+// unless the keyword query is a term of it and others (qword.wholeTerm:
+// "google" of "google search" is no Google Calendar).
 func sensable(w string, qw *qword) bool {
 	// The concepts first: most words name none, and the word list is a
 	// large map.
-	return slices.ContainsFunc(qw.concepts, func(k named) bool { return k.words >= 2 }) && commonEnglish[w]
+	return slices.ContainsFunc(qw.concepts, func(k named) bool { return k.words >= 2 }) && (commonEnglish[w] || qw.wholeTerm)
 }
 
 // phraseUnborne reports whether w, a word of everyday English, is a word

@@ -203,6 +203,10 @@ type qword struct {
 	term     bool // a word of a concept's entry term ("recipe", "air quality")
 	inPlace  bool // a word of the name of a place of several words (markPlacePhrases)
 	acronym  bool // typed in capitals (appendAcronyms)
+	// wholeTerm: the keyword query is an entry term of two or more words,
+	// it among them, of a concept some entry is of ("google search"): the
+	// word is meant in the term's sense, even a name (see sensable)
+	wholeTerm bool
 	// phrased: the concepts of the entry terms of two or more words it is
 	// a word of ("prices" of "stock prices")
 	phrased []string
