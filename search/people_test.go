@@ -146,6 +146,12 @@ func TestKeywordsInTheirSense(t *testing.T) {
 		{query: "search google", want: webSearch, not: googleApps},
 		{query: "google maps", want: "google-maps", not: googleApps},
 		{query: "aws lambda", want: "lambda", not: "pricing|cost-analysis|diagram|documentation"},
+		// A word that is alone an entry term of a concept the directory
+		// has is meant as that term, whatever it names with other words:
+		// "automate excel" asks for Office macros, which no starter
+		// server runs, and answered nothing; the Excel servers are what
+		// the directory has.
+		{query: "automate excel", want: "excel", not: "playwright|puppeteer"},
 	} {
 		res := x.Search(tc.query, 10)
 		if tc.want == "" {

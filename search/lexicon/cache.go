@@ -114,10 +114,13 @@ type analysis struct {
 // sensedHere), which the query's other words decide. The key is built in a
 // reused buffer, so that a hit allocates nothing.
 func appendClauseKey(b []byte, w string, qw *qword, sentence, foreign, unborne bool) []byte {
-	if sentence || foreign || unborne || qw.wholeTerm {
+	if sentence || foreign || unborne || qw.wholeTerm || qw.termHere {
 		flags := byte(2)
 		if qw.wholeTerm {
 			flags |= 64
+		}
+		if qw.termHere {
+			flags |= 128
 		}
 		if sentence && qw.acronym {
 			flags |= 32

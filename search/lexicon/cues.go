@@ -284,10 +284,14 @@ func (p *Parser) namedByTerm(c *cue, n int, words []span) {
 	if c.askedAlone && p.unused(words[p.at[0]].from) {
 		p.askFor(c.to, words[p.at[0]].from, false)
 	}
+	// (In a sentence, a word is read in the sense its neighbours give it:
+	// measured, the rule below cost the sentences and paid for keywords.)
+	here := n == 1 && !p.Sentence && p.v != nil && p.hasEntries(c.to) // (QueryConcepts has no index)
 	for _, q := range p.at[:n] {
 		for j := words[q].from; j < words[q].to; j++ {
 			w := &p.words[j]
 			w.term = true
+			w.termHere = w.termHere || here
 			if n >= 2 && !slices.Contains(w.phrased, c.to) {
 				w.phrased = append(w.phrased, c.to)
 			}

@@ -464,11 +464,13 @@ func (c *Clause) add(id uint32, weight float32) *Expansion {
 // "stock prices"). A word that is none names something specific and means
 // what it says with any neighbour ("ssh" of "ssh into linux servers"),
 // unless the keyword query is a term of it and others (qword.wholeTerm:
-// "google" of "google search" is no Google Calendar).
+// "google" of "google search" is no Google Calendar); so does, in
+// keywords, a word that is alone a term of a concept the directory has
+// (qword.termHere: "excel" of "automate excel").
 func sensable(w string, qw *qword) bool {
 	// The concepts first: most words name none, and the word list is a
 	// large map.
-	return slices.ContainsFunc(qw.concepts, func(k named) bool { return k.words >= 2 }) && (commonEnglish[w] || qw.wholeTerm)
+	return slices.ContainsFunc(qw.concepts, func(k named) bool { return k.words >= 2 }) && (qw.wholeTerm || commonEnglish[w] && !qw.termHere)
 }
 
 // phraseUnborne reports whether w, a word of everyday English, is a word
