@@ -302,7 +302,7 @@ func (p *Parser) aboutCoverage() float32 {
 // plans), or they ask to make a thing of a subject ("write a story about
 // dragons": Asana's comments are its "stories").
 func (p *Parser) lacksObject(coverage float32) bool {
-	unknownCue, generic, allLacked := false, true, true
+	unknownCue, generic, allLacked, lacked := false, true, true, false
 	unknownWords, knownWords := 0, 0
 	for i := range p.Clauses {
 		c := &p.Clauses[i]
@@ -320,8 +320,11 @@ func (p *Parser) lacksObject(coverage float32) bool {
 			knownWords++
 			generic = generic && c.Common && !c.Cue
 		}
-		allLacked = allLacked && c.Sensed && c.Senses != 0 && c.Senses&^p.SensesLacked == 0
+		sensedLacked := c.Sensed && c.Senses != 0 && c.Senses&^p.SensesLacked == 0
+		lacked = lacked || sensedLacked
+		allLacked = allLacked && (sensedLacked || c.Common && !c.Cue)
 	}
+	allLacked = allLacked && lacked
 	return unknownCue || (unknownWords > 0 && unknownWords >= knownWords || p.subjectFrom() >= 0) && generic && knownWords > 0 ||
 		allLacked && coverage < 1-1e-4
 }

@@ -1,6 +1,9 @@
 package lexicon
 
-import "slices"
+import (
+	"iter"
+	"slices"
+)
 
 // Reader reads the fields of an entry into the words an index keeps of it:
 // folded words and the parts of compound names, stop words left out, the
@@ -60,7 +63,7 @@ func (r *Reader) Field(text string, cues bool, add func(w string)) int {
 	n := 0
 	r.seq, r.words, r.toward, r.apart = r.seq[:0], r.words[:0], r.toward[:0], r.apart[:0]
 	toward, apart := towardNone, false
-	Tokenize(text, func(w string, part bool) {
+	emit := func(w string, part bool) {
 		if stopWords[w] || r.lang != nil && r.lang.stop[w] {
 			if !part {
 				apart = apart || w == "and" || w == "or"
@@ -92,7 +95,13 @@ func (r *Reader) Field(text string, cues bool, add func(w string)) int {
 				}
 			}
 		}
-	})
+	}
+	// The items of a list are apart, as "and" sets them: "web, image,
+	// video and news search" says no "image to video".
+	for i, item := range listItems(text) {
+		apart = apart || i > 0
+		Tokenize(item, emit)
+	}
 	if !cues {
 		return n
 	}
@@ -170,5 +179,23 @@ func (r *Reader) Concepts(add func(concept string)) {
 		if i < maxConceptTF || r.concepts[i-maxConceptTF] != c {
 			add(c)
 		}
+	}
+}
+
+// listItems cuts text at the commas and semicolons that separate the items
+// of a list (not the comma of a number, "2,000").
+func listItems(text string) iter.Seq2[int, string] {
+	return func(yield func(int, string) bool) {
+		from, n := 0, 0
+		for i := 0; i < len(text); i++ {
+			if c := text[i]; c != ',' && c != ';' || c == ',' && i > 0 && i+1 < len(text) && isDigit(text[i-1]) && isDigit(text[i+1]) {
+				continue
+			}
+			if !yield(n, text[from:i]) {
+				return
+			}
+			from, n = i+1, n+1
+		}
+		yield(n, text[from:])
 	}
 }

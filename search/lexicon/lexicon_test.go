@@ -213,8 +213,8 @@ func TestGlossesAreOfTheirOwnWords(t *testing.T) {
 // An entry term that says a way is an entry's only where the entry's words
 // go that way: "image to text" (OCR) is not an image generator's "images
 // by text prompts", nor "text to speech" a "speech to text" server's; words
-// side by side go the way of their order; words "and" or "or" list apart
-// are no term.
+// side by side go the way of their order; words "and", "or" or a comma
+// list apart are no term.
 func TestEntryTermsGoTheirWay(t *testing.T) {
 	concepts := func(brief string) []string {
 		var r Reader
@@ -237,6 +237,10 @@ func TestEntryTermsGoTheirWay(t *testing.T) {
 		// "image generation".
 		{"Generate images from text prompts", "§image-generation", true},
 		{"Images and generation of captions", "§image-generation", false},
+		// Nor are words a comma lists apart: Brave's "web, local, image,
+		// video and news search" is no "image to video" generator.
+		{"Search the web, local places, image, video and news", "§video-generation", false},
+		{"Image to video with Kling", "§video-generation", true},
 	} {
 		if got := slices.Contains(concepts(tc.brief), tc.concept); got != tc.want {
 			t.Errorf("%q: %s is %v, want %v (%v)", tc.brief, tc.concept, got, tc.want, concepts(tc.brief))
@@ -249,5 +253,17 @@ func TestAcronymsAreWordsTypedInCapitals(t *testing.T) {
 	want := []string{"cve", "bnf", "nf", "ok"}
 	if !slices.Equal(got, want) {
 		t.Errorf("acronyms: %q, want %q", got, want)
+	}
+}
+
+// TestListItems: a list's commas and semicolons cut it, a number's comma
+// does not.
+func TestListItems(t *testing.T) {
+	var got []string
+	for _, item := range listItems("web, image; 2,000 videos,") {
+		got = append(got, item)
+	}
+	if want := []string{"web", " image", " 2,000 videos", ""}; !slices.Equal(got, want) {
+		t.Errorf("listItems: %q, want %q", got, want)
 	}
 }
