@@ -291,11 +291,12 @@ func (p *Parser) aboutCoverage() float32 {
 // Its words are English, none a name (a word of English newer than the
 // everyday words, "website" of "check website uptime", is no name), and
 // one of them names a concept but no entry has it, or each names one with
-// another and no entry covers the query in full ("check my bank balance",
-// "track my workout", "find a job" in a directory without banking,
-// fitness or job boards: what matches is servers that say "check", "track"
-// or CI jobs; one that has the words together uses them in the query's
-// sense, "roll a die"); or its words are everyday ones that name no
+// another (or is an everyday word that names none: "image" of "remove
+// background from image") and no entry covers the query in full ("check
+// my bank balance", "track my workout", "find a job" in a directory
+// without banking, fitness or job boards: what matches is servers that
+// say "check", "track" or CI jobs; one that has the words together uses
+// them in the query's sense, "roll a die"); or its words are everyday ones that name no
 // concept, and at least as many of them as the index knows are words no
 // entry has ("write a poem about cats", "plan a birthday party" in the
 // starter: what matches is servers that write files and explain query
