@@ -89,13 +89,14 @@ func TestGenericVerbsAskNothing(t *testing.T) {
 // can "search … job logs"); nor a concept it lacks beside everyday words
 // ("remove background from image" answered Docker's images); nor one an
 // entry's list spells ("make a video" answered Brave's "image, video and
-// news search"). Where the directory has the concept, the
+// news search"), nor words of a term no entry has together ("find a word
+// definition" answered Word's documents). Where the directory has the concept, the
 // request still answers.
 func TestConceptsTheDirectoryLacks(t *testing.T) {
 	x := starterIndex(t)
 	for _, q := range []string{"check the weather", "check weather", "check stock prices", "check my bank balance", "track my workout", "find a job",
 		"check website uptime", "write a poem about cats", "write a story about dragons", "plan a birthday party", "how do I fix a leaky faucet",
-		"株価を調べる", "Aktienkurs abfragen", "查询股价", "job search", "search for jobs", "remove background from image", "make a video"} {
+		"株価を調べる", "Aktienkurs abfragen", "查询股价", "job search", "search for jobs", "remove background from image", "make a video", "find a word definition"} {
 		if res := x.Search(q, 10); res.Total != 0 {
 			t.Errorf("%q matched %d entries: %v", q, res.Total, names(res))
 		}

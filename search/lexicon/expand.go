@@ -480,11 +480,11 @@ func sensable(w string, qw *qword) bool {
 // one no entry has. The word is then meant in a sense no entry has, and
 // those that have it use it in another (a directory without market data
 // answers "stock prices" with nothing, not with AWS prices and Stripe's).
-// So is a word of such a term people ask for the concept with, all of
-// whose words are everyday English that entries have, where no entry has
-// the word with another of the query's ("share prices": the starter has
-// "share" and "prices", never together). Like sensedHere, it depends on
-// the query's other words.
+// So is a word of such a term all of whose words are everyday English
+// that entries have, where no entry has the word with another of the
+// query's ("share prices": the starter has "share" and "prices", never
+// together; "word definition", Word's documents and a chart's
+// definitions). Like sensedHere, it depends on the query's other words.
 func (p *Parser) phraseUnborne(w string, qw *qword) bool {
 	if len(qw.phrased) == 0 {
 		return false
@@ -515,13 +515,12 @@ func (p *Parser) phraseUnborne(w string, qw *qword) bool {
 			others++
 			apart = apart && commonEnglish[o.text]
 		}
-		if others > 0 && apart && slices.Contains(qw.asked, concept) && p.alone(w, qw) {
-			// The term is one people ask for the concept with, every word
-			// of it is one of everyday English, and no entry has w with
-			// another word of the query: those that have it use it in its
-			// everyday sense ("share" of "share them", "prices" of AWS
-			// prices), not as the term ("share prices"); in "jira support
-			// tickets", Jira's entries have "tickets".
+		if others > 0 && apart && p.alone(w, qw) {
+			// Every word of the term is one of everyday English, and no
+			// entry has w with another word of the query: those that have
+			// it use it in its everyday sense ("share" of "share them",
+			// "prices" of AWS prices), not as the term ("share prices");
+			// in "jira support tickets", Jira's entries have "tickets".
 			return true
 		}
 	}
