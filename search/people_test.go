@@ -156,6 +156,10 @@ func TestKeywordsInTheirSense(t *testing.T) {
 		// server runs, and answered nothing; the Excel servers are what
 		// the directory has.
 		{query: "automate excel", want: "excel", not: "playwright|puppeteer"},
+		// Monitoring asked in everyday words: CDK's infrastructure and
+		// AWS's cost analysis came first.
+		{query: "monitor my infrastructure", want: monitoring, not: "cdk|cost-analysis|pulumi"},
+		{query: "monitor cpu usage", want: monitoring, not: "cost-analysis|upstash|netlify"},
 	} {
 		res := x.Search(tc.query, 10)
 		if tc.want == "" {
@@ -168,10 +172,12 @@ func TestKeywordsInTheirSense(t *testing.T) {
 	}
 }
 
-// The starter's web search servers, and Google's apps and cloud.
+// The starter's web search servers, Google's apps and cloud, and its
+// monitoring servers.
 const (
 	webSearch  = "oxylabs|kagi|brave|exa|tavily|perplexity|duckduckgo|searxng"
 	googleApps = "calendar|gdrive|sheets|workspace|gcloud|cloud-run|gmail"
+	monitoring = "datadog|dynatrace|grafana|prometheus|axiom|logfire|sentry"
 )
 
 // TestTasksAreManagedInEitherKind checks, on the starter directory, that
