@@ -160,6 +160,10 @@ func TestKeywordsInTheirSense(t *testing.T) {
 		// AWS's cost analysis came first.
 		{query: "monitor my infrastructure", want: monitoring, not: "cdk|cost-analysis|pulumi"},
 		{query: "monitor cpu usage", want: monitoring, not: "cost-analysis|upstash|netlify"},
+		// A website or a repository cloned is no voice cloned
+		// (ElevenLabs came first for both).
+		{query: "clone a website", want: "firecrawl|tavily|apify|oxylabs", not: "elevenlabs"},
+		{query: "clone a repo", want: "git", not: "elevenlabs"},
 	} {
 		res := x.Search(tc.query, 10)
 		if tc.want == "" {
