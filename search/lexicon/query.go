@@ -276,6 +276,7 @@ func (p *Parser) parse(q string) bool {
 		p.correctSpelling(q)
 	}
 	dropIdioms(p.words)
+	dropContractions(p.words)
 	if !foreign {
 		p.dropDenied()
 	}
@@ -730,6 +731,22 @@ func (p *Parser) joinCompounds() {
 		}
 	}
 }
+
+// dropContractions marks as stop words the "d" and "m" of "I'd", "I'm",
+// "we'd", which the tokenizer cuts off their pronoun ("s", "t", "ll",
+// "re" and "ve" are stop words anywhere; "d" and "m" alone are rare
+// names, kept where no pronoun comes before).
+func dropContractions(words []qword) {
+	for i := 1; i < len(words); i++ {
+		if w := &words[i]; (w.text == "d" || w.text == "m") && contractedPronouns[words[i-1].text] {
+			w.stop = true
+		}
+	}
+}
+
+// contractedPronouns are the words "d" or "m" contract with.
+var contractedPronouns = map[string]bool{"i": true, "you": true, "we": true, "they": true, "he": true, "she": true,
+	"it": true, "that": true, "who": true, "there": true}
 
 // dropIdioms marks the words of stop idioms as stop words.
 func dropIdioms(words []qword) {
