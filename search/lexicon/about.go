@@ -296,12 +296,13 @@ func (p *Parser) aboutCoverage() float32 {
 // my bank balance", "track my workout", "find a job" in a directory
 // without banking, fitness or job boards: what matches is servers that
 // say "check", "track" or CI jobs; one that has the words together uses
-// them in the query's sense, "roll a die"); or its words are everyday ones that name no
-// concept, and at least as many of them as the index knows are words no
-// entry has ("write a poem about cats", "plan a birthday party" in the
-// starter: what matches is servers that write files and explain query
-// plans), or they ask to make a thing of a subject ("write a story about
-// dragons": Asana's comments are its "stories").
+// them in the query's sense, "roll a die"); or its words are everyday
+// ones that name no concept, and at least as many of them as the index
+// knows are words no entry has ("write a poem about cats", "plan a
+// birthday party" in the starter: what matches is servers that write
+// files and explain query plans), or they ask to make a thing of a
+// subject ("write a story about dragons": Asana's comments are its
+// "stories").
 func (p *Parser) lacksObject(coverage float32) bool {
 	unknownCue, generic, allLacked, lacked := false, true, true, false
 	unknownWords, knownWords := 0, 0
