@@ -732,19 +732,20 @@ func (p *Parser) joinCompounds() {
 	}
 }
 
-// dropContractions marks as stop words the "d" and "m" of "I'd", "I'm",
-// "we'd", which the tokenizer cuts off their pronoun ("s", "t", "ll",
-// "re" and "ve" are stop words anywhere; "d" and "m" alone are rare
-// names, kept where no pronoun comes before).
+// dropContractions marks as stop words the "d" of "I'd" or "we'd", which
+// the tokenizer cuts off its pronoun ("s", "t", "ll", "re" and "ve" are
+// stop words anywhere; "d" alone is a rare name, kept where no pronoun
+// comes before). (The "m" of "I'm" the same way cost a blind paraphrase
+// set: docs/BENCHMARKS.md.)
 func dropContractions(words []qword) {
 	for i := 1; i < len(words); i++ {
-		if w := &words[i]; (w.text == "d" || w.text == "m") && contractedPronouns[words[i-1].text] {
+		if w := &words[i]; w.text == "d" && contractedPronouns[words[i-1].text] {
 			w.stop = true
 		}
 	}
 }
 
-// contractedPronouns are the words "d" or "m" contract with.
+// contractedPronouns are the words "d" contracts with.
 var contractedPronouns = map[string]bool{"i": true, "you": true, "we": true, "they": true, "he": true, "she": true,
 	"it": true, "that": true, "who": true, "there": true}
 
