@@ -110,8 +110,10 @@ func (p *Parser) findCues() {
 		w := &p.words[i]
 		for _, c := range w.phrased {
 			// (A term a short form spells, "sql server", names its thing
-			// already: mssql.)
-			w.wholeTerm = w.wholeTerm || c == p.whole && wholeHere && len(w.shorts) == 0
+			// already: mssql. A word servers are not named for is no name
+			// whose other products stand in the way: "deploy" of "deploy
+			// app" keeps the servers that deploy without the concept.)
+			w.wholeTerm = w.wholeTerm || c == p.whole && wholeHere && len(w.shorts) == 0 && p.namesServers(w.text)
 			if c != p.whole && p.asked(c) && !(slices.Contains(w.asked, c) && p.senseApart(i)) {
 				continue
 			}
@@ -407,4 +409,16 @@ func QueryConcepts(q string) []string {
 		}
 	}
 	return found
+}
+
+// namesServers reports whether w is a word servers are named for: two or
+// more entries have it in their name or title, and at least half of those
+// that have it.
+func (p *Parser) namesServers(w string) bool {
+	id, ok := p.v.Term(w)
+	if !ok {
+		return false
+	}
+	df, nameDF := p.v.Stats(id)
+	return nameDF >= 2 && 2*nameDF >= df
 }

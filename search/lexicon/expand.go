@@ -470,7 +470,14 @@ func (c *Clause) add(id uint32, weight float32) *Expansion {
 func sensable(w string, qw *qword) bool {
 	// The concepts first: most words name none, and the word list is a
 	// large map.
-	return slices.ContainsFunc(qw.concepts, func(k named) bool { return k.words >= 2 }) && (qw.wholeTerm || commonEnglish[w] && !qw.termHere)
+	if !slices.ContainsFunc(qw.concepts, func(k named) bool { return k.words >= 2 }) {
+		return false
+	}
+	// A term of one word is meant as itself beside a phrase people ask
+	// with ("automate excel"), not inside a term entries use ("memory" of
+	// "memory leaks").
+	termMeant := qw.termHere && !slices.ContainsFunc(qw.concepts, func(k named) bool { return k.words >= 2 && k.phrase })
+	return qw.wholeTerm || commonEnglish[w] && !termMeant
 }
 
 // phraseUnborne reports whether w, a word of everyday English, is a word
@@ -554,9 +561,6 @@ func (p *Parser) sensesOf(qw *qword) uint16 {
 		}
 		if i >= 0 {
 			m |= 1 << i
-			if !k.phrase {
-				p.sensesAsked |= 1 << i
-			}
 		}
 	}
 	return m
