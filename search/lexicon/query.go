@@ -203,8 +203,8 @@ type qword struct {
 	// word is meant in the term's sense, even a name (see sensable)
 	wholeTerm bool
 	// termHere: the word alone is an entry term of a concept some entry
-	// is of ("excel"): it is meant as that term, whatever other concept
-	// it names with other words ("automate excel" of Office macros)
+	// is of ("excel"): it is meant as that term beside a phrase people ask
+	// with ("automate excel" of Office macros; see sensable)
 	termHere bool
 	// phrased: the concepts of the entry terms of two or more words it is
 	// a word of ("prices" of "stock prices")
