@@ -756,9 +756,9 @@ func (s *searcher) endClause(c *lexicon.Clause, p *Params) {
 			}
 			if share < 1 && c.Sensed {
 				if keywords {
-					sa.twice |= sa.lost & senses & s.parser.SensesLacked
+					sa.twice |= sa.lost & senses & s.parser.SensesPaired
 					if s.said[off/64]&(1<<(off%64)) != 0 {
-						if sa.said&senses&s.parser.SensesLacked != 0 {
+						if sa.said&senses&s.parser.SensesPaired != 0 {
 							s.sure[off/64] |= 1 << (off % 64)
 						}
 						sa.said |= senses

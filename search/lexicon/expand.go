@@ -561,6 +561,9 @@ func (p *Parser) sensesOf(qw *qword) uint16 {
 		}
 		if i >= 0 {
 			m |= 1 << i
+			if !k.phrase {
+				p.sensesAsked |= 1 << i
+			}
 		}
 	}
 	return m

@@ -73,10 +73,13 @@ type Parser struct {
 	Form                  Form
 	TotalIDF, TotalWeight float32
 	MatchShare            float32
-	// SensesLacked marks the concepts of Clause.Senses no entry is of:
-	// there, an entry that has two of the words that name one together is
-	// the best evidence that it uses them in the query's sense.
-	SensesLacked uint16
+	// SensesLacked marks the concepts of Clause.Senses no entry is of, and
+	// SensesPaired those of them that a phrase people ask with names
+	// ("roll a die"): there, an entry that has two of the phrase's words
+	// is the best evidence that it uses them in the query's sense. Not so
+	// for a term entries use ("job search"): an entry that has its words
+	// apart ("search … job logs") uses them in their other senses.
+	SensesLacked, SensesPaired uint16
 
 	v      Vocabulary
 	params *Params
@@ -103,6 +106,8 @@ type Parser struct {
 	acronyms []string // the words typed in capitals, folded (see appendAcronyms)
 	cands    []cand
 	senses   []string // the concepts two or more of the query's words name
+	// sensesAsked marks those of senses a phrase people ask with names.
+	sensesAsked uint16
 	// here is conceptHere's answer for the query, once hereKnown.
 	here, hereKnown bool
 }
@@ -345,7 +350,7 @@ func (p *Parser) parse(q string) bool {
 		kinded = kinded && generic && p.conceptHere()
 	}
 	p.Clauses = p.Clauses[:0]
-	p.senses = p.senses[:0]
+	p.senses, p.sensesAsked = p.senses[:0], 0
 	for _, i := range content {
 		w := &p.words[i]
 		if strong && weakFacts(w.facts) && (w.facts.weak || len(w.phrased) == 0) && !saysConcept(w) {
@@ -383,6 +388,7 @@ func (p *Parser) parse(q string) bool {
 			p.SensesLacked |= 1 << i
 		}
 	}
+	p.SensesPaired = p.SensesLacked & p.sensesAsked
 	return p.setShares()
 }
 
