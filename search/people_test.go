@@ -167,6 +167,9 @@ func TestKeywordsInTheirSense(t *testing.T) {
 		// (ElevenLabs came first for both).
 		{query: "clone a website", want: "firecrawl|tavily|apify|oxylabs", not: "elevenlabs"},
 		{query: "clone a repo", want: "git", not: "elevenlabs"},
+		// A password made by a password manager (the term is of the
+		// random generators', which the starter lacks).
+		{query: "generate a password", want: "bitwarden", not: "filesystem"},
 		// A term of one word inside a term of another concept is that
 		// term's: "memory leaks" are no agent memory.
 		{query: "find memory leaks", want: "chrome-devtools|browser-tools", not: "memory"},
