@@ -327,7 +327,7 @@ func (p *Parser) lacksObject(coverage float32) bool {
 		allLacked = allLacked && (sensedLacked || c.Common && !c.Cue)
 	}
 	allLacked = allLacked && lacked
-	return unknownCue || (unknownWords > 0 && unknownWords >= knownWords || p.subjectFrom() >= 0) && generic && knownWords > 0 ||
+	return unknownCue || generic && knownWords > 0 && (unknownWords > 0 && unknownWords >= knownWords || p.subjectFrom() >= 0) ||
 		allLacked && coverage < 1-1e-4
 }
 

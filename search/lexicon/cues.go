@@ -113,7 +113,7 @@ func (p *Parser) findCues() {
 			// already: mssql. A word servers are not named for is no name
 			// whose other products stand in the way: "deploy" of "deploy
 			// app" keeps the servers that deploy without the concept.)
-			w.wholeTerm = w.wholeTerm || c == p.whole && wholeHere && len(w.shorts) == 0 && p.namesServers(w.text)
+			w.wholeTerm = w.wholeTerm || c == p.whole && wholeHere && len(w.shorts) == 0 && p.namesServers(w)
 			if c != p.whole && p.asked(c) && !(slices.Contains(w.asked, c) && p.senseApart(i)) {
 				continue
 			}
@@ -414,11 +414,10 @@ func QueryConcepts(q string) []string {
 // namesServers reports whether w is a word servers are named for: two or
 // more entries have it in their name or title, and at least half of those
 // that have it.
-func (p *Parser) namesServers(w string) bool {
-	id, ok := p.v.Term(w)
-	if !ok {
+func (p *Parser) namesServers(w *qword) bool {
+	if !w.known {
 		return false
 	}
-	df, nameDF := p.v.Stats(id)
+	df, nameDF := p.v.Stats(w.id)
 	return nameDF >= 2 && 2*nameDF >= df
 }
