@@ -8,7 +8,9 @@
 # AB_NEW=1 asks only queries never asked before: 20,000 distinct ones (the
 # judged queries of every set, and keywords of one to four corpus words),
 # to servers that keep no results (--search-cache 0), so that every request
-# is searched. AB_COLD=1 asks the 40 load queries of servers that keep no
+# is searched. AB_ASKS=1 asks the 4,480 sampled asks instead (sentences
+# never asked before, as bench/run.sh's rest-asks load), of servers that
+# keep no results. AB_COLD=1 asks the 40 load queries of servers that keep no
 # results: every request searched, its words' analyses kept.
 # AB_MCP=sessionless|session|2026 drives tools/call search_mcp in that
 # protocol era instead (as bench/run.sh's mcp-ERA loads: 2025-06-18 without
@@ -36,9 +38,9 @@ for rev in "$1" "$2"; do
 done
 seed=
 [ "${AB_NEW:-}" = 1 ] && seed=25
-write_queries "$data" "$work/q" $seed
+if [ "${AB_ASKS:-}" = 1 ]; then write_asks "$work/q"; else write_queries "$data" "$work/q" $seed; fi
 cache=()
-[ "${AB_NEW:-}${AB_COLD:-}" != "" ] && cache=(--search-cache 0)
+[ "${AB_NEW:-}${AB_COLD:-}${AB_ASKS:-}" != "" ] && cache=(--search-cache 0)
 # lua REV: the wrk script of the load, for the server of REV at $port.
 lua() {
   local key headers body session=
@@ -92,7 +94,7 @@ round() { # pid port rev: "req/s µs-of-CPU-per-request"
   echo "$out" | awk -v c="$((c1 - c0))" -v t="$ticks" '/requests in/ {n = $1} /Requests\/sec/ {r = $2} END {printf "%s %.1f\n", r, c * 1e6 / t / n}'
 }
 what=${AB_MCP:+MCP search_mcp, era $AB_MCP}
-echo "${what:-REST search}, $1 (A) beside $2 (B), wrk -t2 -c64 -d5s a round, the first to go alternating${AB_NEW:+, queries never asked before}${AB_COLD:+, no results kept}"
+echo "${what:-REST search}, $1 (A) beside $2 (B), wrk -t2 -c64 -d5s a round, the first to go alternating${AB_NEW:+, queries never asked before}${AB_ASKS:+, sentences never asked before}${AB_COLD:+, no results kept}"
 round "${pids[0]}" "${ports[0]}" "$1" >/dev/null # a round unmeasured: the first server to go was read slow
 round "${pids[1]}" "${ports[1]}" "$2" >/dev/null
 for r in $(seq "${AB_ROUNDS:-6}"); do
