@@ -199,6 +199,12 @@ type searcher struct {
 	// use.
 	sense   []senseAcc
 	senseOn bool
+	// plain holds apart, by window offset, the concepts of the specific
+	// words each entry matched (senseAcc.plain): most touched entries
+	// lost nothing, and reading two bytes of theirs costs less than a
+	// senseAcc. lost marks the offsets whose senseAcc was written.
+	plain []uint16
+	lost  [window / 64]uint64
 	// best holds the hits that may be among the best k: at most twice k,
 	// then the best k are selected and the worst of them is the bar (and
 	// before, the worst of the first k).
@@ -247,7 +253,7 @@ type accum struct {
 // sentence the second rule did not pay, measured.)
 type senseAcc struct {
 	score, idf, weight float32
-	lost, twice, plain uint16
+	lost, twice        uint16
 	said               uint16 // the concepts of the sensed clauses it has as said
 }
 
@@ -451,7 +457,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 		s.senseOn = s.senseOn || s.parser.Clauses[i].Sensed && s.parser.Clauses[i].Senses != 0
 	}
 	if s.senseOn && s.sense == nil {
-		s.sense = make([]senseAcc, window)
+		s.sense, s.plain = make([]senseAcc, window), make([]uint16, window)
 	}
 	// An entry in the query's language is the better answer of equals: a
 	// Chinese question is best answered by Chinese servers. For a query in
@@ -514,10 +520,15 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 				s.ownOf[base+uint32(off)], s.ownIDF[off] = s.ownIDF[off], 0
 			}
 			if s.senseOn {
-				if sa := &s.sense[off]; sa.lost&sa.plain|sa.twice != 0 {
-					sc, idf, weight = sc+sa.score, idf+sa.idf, weight+sa.weight
+				plain := s.plain[off]
+				s.plain[off] = 0
+				if bit := uint64(1) << (off % 64); s.lost[off/64]&bit != 0 {
+					if sa := &s.sense[off]; sa.lost&plain|sa.twice != 0 {
+						sc, idf, weight = sc+sa.score, idf+sa.idf, weight+sa.weight
+					}
+					s.sense[off] = senseAcc{}
+					s.lost[off/64] &^= bit
 				}
-				s.sense[off] = senseAcc{}
 			}
 			if s.pairsOn {
 				bit := uint64(1) << (off % 64)
@@ -750,11 +761,12 @@ func (s *searcher) endClause(c *lexicon.Clause, p *Params) {
 		a.idf += share * c.IDF
 		a.weight += share * weight
 		if senses != 0 {
-			sa := &s.sense[off]
 			if !c.Sensed {
-				sa.plain |= senses
+				s.plain[off] |= senses
 			}
 			if share < 1 && c.Sensed {
+				s.lost[off/64] |= 1 << (off % 64)
+				sa := &s.sense[off]
 				if keywords {
 					sa.twice |= sa.lost & senses & s.parser.SensesPaired
 					if s.said[off/64]&(1<<(off%64)) != 0 {
