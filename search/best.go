@@ -2,6 +2,8 @@ package search
 
 import (
 	"math"
+
+	"github.com/mcpdir/mcpdir/search/lexicon"
 	"math/bits"
 	"strings"
 )
@@ -24,6 +26,14 @@ type hit struct {
 	tie   uint64  // tieKey of the doc
 	idf   float32 // the share of the query's IDF it covers, unnormalised
 	sure  bool    // some clause matched it by an expansion that is not weak
+}
+
+// rankFacts is what ranking reads of an entry that may be among the best:
+// its prior, its language and its tie key, together in one cache line.
+type rankFacts struct {
+	tie   uint64 // tieKey
+	prior float32
+	lang  lexicon.Lang
 }
 
 // tieKey orders entries of equal scores as betterTie does, as far as 64

@@ -103,15 +103,13 @@ type Index struct {
 	// what they take decoded. unpacked keeps those of recent hits.
 	packs    []packed.Entry
 	unpacked unpackedCache
-	// priors is each ordinal's prior, langs its entry's language, facets
-	// its facet values, ties its tieKey and exact its name's exactKey, kept
-	// dense apart from docs: a search reads them for many candidates
-	// (facets for every match when counted, the tie key for every hit that
-	// passes the bar, the exact key for every match of a name typed).
-	priors []float32
-	langs  []lexicon.Lang
+	// ranks holds each ordinal's prior, language and tie key, facets its
+	// facet values and exact its name's exactKey, kept dense apart from
+	// docs: a search reads them for many candidates (facets for every
+	// match when counted, the rank facts for every match the bar lets
+	// through, the exact key for every match of a name typed).
+	ranks  []rankFacts
 	facets []facetIDs
-	ties   []uint64
 	exact  []uint32
 	// maxPrior is at least every live entry's prior (it is not lowered
 	// when one is removed): ranking leaves out the entries that could not
@@ -293,8 +291,8 @@ func (x *Index) clipPostings() {
 		x.terms[i].postings = clipped(x.terms[i].postings)
 	}
 	// And the arrays by ordinal, which grow as the postings do.
-	x.docs, x.packs, x.priors, x.langs = clipped(x.docs), clipped(x.packs), clipped(x.priors), clipped(x.langs)
-	x.facets, x.ties, x.exact, x.terms = clipped(x.facets), clipped(x.ties), clipped(x.exact), clipped(x.terms)
+	x.docs, x.packs, x.ranks = clipped(x.docs), clipped(x.packs), clipped(x.ranks)
+	x.facets, x.exact, x.terms = clipped(x.facets), clipped(x.exact), clipped(x.terms)
 }
 
 // clipped is s in an array of its length when appending left much spare.
@@ -332,12 +330,10 @@ func (x *Index) add(a *analyzed) {
 	x.docs = append(x.docs, a.doc)
 	x.packs = append(x.packs, a.pack)
 	x.facets = append(x.facets, x.internFacets(a.entry))
-	x.ties = append(x.ties, a.tie)
 	x.exact = append(x.exact, a.exact)
 	prior := x.prior(&a.doc, a.entry)
-	x.priors = append(x.priors, prior)
+	x.ranks = append(x.ranks, rankFacts{tie: a.tie, prior: prior, lang: a.lang})
 	x.maxPrior = max(x.maxPrior, prior)
-	x.langs = append(x.langs, a.lang)
 	if int(d)/64 >= len(x.liveBits) {
 		x.liveBits = append(x.liveBits, 0)
 	}
@@ -386,7 +382,7 @@ func (x *Index) drop(a *analyzer, d uint32) {
 	}
 	x.docs[d] = doc{}
 	x.packs[d] = packed.Entry{}
-	x.priors[d] = 0
+	x.ranks[d].prior = 0
 	x.facets[d] = facetIDs{}
 	x.liveBits[d/64] &^= 1 << (d % 64)
 	x.live--
@@ -431,10 +427,8 @@ func (x *Index) compactIfWorthIt() {
 		renum[i] = n + 1
 		x.docs[n] = x.docs[i]
 		x.packs[n] = x.packs[i]
-		x.priors[n] = x.priors[i]
-		x.langs[n] = x.langs[i]
+		x.ranks[n] = x.ranks[i]
 		x.facets[n] = x.facets[i]
-		x.ties[n] = x.ties[i]
 		x.exact[n] = x.exact[i]
 		n++
 	}
@@ -444,10 +438,8 @@ func (x *Index) compactIfWorthIt() {
 	x.packs = x.packs[:n]
 	x.unpacked.reset(len(x.docs))
 	x.ids.reset(len(x.docs), x.packs)
-	x.priors = x.priors[:n]
-	x.langs = x.langs[:n]
+	x.ranks = x.ranks[:n]
 	x.facets = x.facets[:n]
-	x.ties = x.ties[:n]
 	x.exact = x.exact[:n]
 	x.liveBits = make([]uint64, (n+63)/64)
 	for d := range n {

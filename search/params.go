@@ -128,8 +128,8 @@ func (x *Index) SetParams(p Params) {
 	x.maxPrior = 0
 	for d := range x.docs {
 		if x.packs[d].Valid() {
-			x.priors[d] = x.prior(&x.docs[d], x.packs[d].Unpack())
-			x.maxPrior = max(x.maxPrior, x.priors[d])
+			x.ranks[d].prior = x.prior(&x.docs[d], x.packs[d].Unpack())
+			x.maxPrior = max(x.maxPrior, x.ranks[d].prior)
 		}
 	}
 }

@@ -558,14 +558,15 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			if sc*maxPrior*langUp < s.bar {
 				continue // k hits are better whatever its prior
 			}
-			sc *= x.priors[d]
-			if x.langs[d] == lang {
+			rf := &x.ranks[d]
+			sc *= rf.prior
+			if rf.lang == lang {
 				sc *= sameLang
 			}
 			if sc < s.bar {
 				continue // k hits are better
 			}
-			s.best = append(s.best, hit{d, sc, x.ties[d], idf, isSure})
+			s.best = append(s.best, hit{d, sc, rf.tie, idf, isSure})
 			switch len(s.best) {
 			case k: // the first k: k hits are at least as good as their worst
 				s.bar = s.worst()
