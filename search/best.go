@@ -152,15 +152,30 @@ func (x *Index) partition(hs []hit, lo, hi int) int {
 		hs[hi], hs[mid] = hs[mid], hs[hi]
 	}
 	hs[mid], hs[hi] = hs[hi], hs[mid]
+	// Every hit is swapped and the boundary moves by the comparison: which
+	// way a hit goes is random, and a mispredicted branch costs more than
+	// the swap (ties are rare, so their branch is not).
 	pivot, i := hs[hi], lo
 	for j := lo; j < hi; j++ {
-		if x.better(hs[j], pivot) {
-			hs[i], hs[j] = hs[j], hs[i]
-			i++
+		h := hs[j]
+		up := h.score > pivot.score
+		if h.score == pivot.score {
+			up = x.betterTie(h, pivot)
 		}
+		hs[j] = hs[i]
+		hs[i] = h
+		i += b2i(up)
 	}
 	hs[i], hs[hi] = hs[hi], hs[i]
 	return i
+}
+
+// b2i is 1 for true and 0 for false, without a branch.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // sortHits sorts hs best first: quicksort down to short runs, which
