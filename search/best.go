@@ -118,6 +118,73 @@ func (x *Index) betterTie(a, b hit) bool {
 	return pa.ID() < pb.ID()
 }
 
+// keepBest keeps the best k of the searcher's hits, those selectBest
+// would keep, and makes the worst of them the bar. The k-th score is
+// selected among the scores alone, four bytes a hit and compared without
+// a tie to break; the hits of that score are few, and only they are
+// ordered by their ties.
+func (s *searcher) keepBest(x *Index, k int) {
+	s.scores = s.scores[:0]
+	for _, h := range s.best {
+		s.scores = append(s.scores, h.score)
+	}
+	kth := kthLargest(s.scores, k)
+	n := 0
+	s.ties = s.ties[:0]
+	for _, h := range s.best {
+		if h.score > kth {
+			s.best[n] = h
+			n++
+		} else if h.score == kth {
+			s.ties = append(s.ties, h)
+		}
+	}
+	// Fewer than k score above the k-th score, and at least k as much.
+	fit := k - n
+	if len(s.ties) > fit {
+		x.selectBest(s.ties, fit)
+	}
+	n += copy(s.best[n:], s.ties[:fit])
+	s.best, s.bar = s.best[:n], kth
+}
+
+// kthLargest returns the k-th largest of fs (1 ≤ k ≤ len(fs)), reordering
+// fs: quickselect, the split made without a branch on which way a score
+// goes.
+func kthLargest(fs []float32, k int) float32 {
+	lo, hi, want := 0, len(fs)-1, k-1
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if fs[mid] > fs[lo] {
+			fs[mid], fs[lo] = fs[lo], fs[mid]
+		}
+		if fs[hi] > fs[lo] {
+			fs[hi], fs[lo] = fs[lo], fs[hi]
+		}
+		if fs[hi] > fs[mid] {
+			fs[hi], fs[mid] = fs[mid], fs[hi]
+		}
+		fs[mid], fs[hi] = fs[hi], fs[mid]
+		pivot, i := fs[hi], lo
+		for j := lo; j < hi; j++ {
+			f := fs[j]
+			fs[j] = fs[i]
+			fs[i] = f
+			i += b2i(f > pivot)
+		}
+		fs[i], fs[hi] = fs[hi], fs[i]
+		switch {
+		case i == want:
+			return fs[i]
+		case i < want:
+			lo = i + 1
+		default:
+			hi = i - 1
+		}
+	}
+	return fs[want]
+}
+
 // selectBest reorders hs so that its first k are the k best, in no order
 // (quickselect; better is a strict total order, as no hit is there twice).
 // Keeping twice k hits and selecting from them now and then costs less

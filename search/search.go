@@ -210,6 +210,9 @@ type searcher struct {
 	// before, the worst of the first k).
 	best []hit
 	bar  float32
+	// scores and ties are keepBest's scratch.
+	scores []float32
+	ties   []hit
 	// coverage is the share of the query's IDF the best-covering entry
 	// that matches covers; matched counts the entries that match.
 	coverage float32
@@ -571,9 +574,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			case k: // the first k: k hits are at least as good as their worst
 				s.bar = s.worst()
 			case 2 * k:
-				x.selectBest(s.best, k)
-				s.best = s.best[:k]
-				s.bar = s.worst()
+				s.keepBest(x, k)
 			}
 		}
 		s.nTouched = 0
