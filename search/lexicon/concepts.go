@@ -126,7 +126,7 @@ func heads(entry cueTable) map[string][]string {
 // cue, a cache miss each.
 type stemCues struct {
 	gloss, concept, ask             []cue
-	glossSigs, conceptSigs, askSigs []uint64
+	glossSigs, conceptSigs, askSigs []uint32
 }
 
 // addCues adds the cues of the tables to m.
@@ -152,8 +152,8 @@ func addCues(m map[string]*stemCues, concept, ask, gloss cueTable) {
 }
 
 // sigs are the signatures of the cues.
-func sigs(cues []cue) []uint64 {
-	s := make([]uint64, len(cues))
+func sigs(cues []cue) []uint32 {
+	s := make([]uint32, len(cues))
 	for i := range cues {
 		s[i] = cues[i].sig()
 	}
@@ -335,38 +335,42 @@ func directionOf(w string) direction {
 // at the text (a long query meets thousands of cues).
 type stemSet struct {
 	bits [16]uint64
-	// folded has bit b%64 set for each bit b of bits: a cue whose
-	// signature has a bit it lacks cannot match either (sig).
-	folded uint64
 }
 
 func (ss *stemSet) reset(stems []string) {
 	*ss = stemSet{}
 	for _, st := range stems {
-		b := stemBit(st)
-		ss.bits[b/64] |= 1 << (b % 64)
-		ss.folded |= 1 << (b % 64)
+		ss.set(stemBit(st))
 	}
+}
+
+func (ss *stemSet) set(b uint16) { ss.bits[b/64] |= 1 << (b % 64) }
+
+func (ss *stemSet) isSet(b uint16) bool { return ss.bits[b/64]&(1<<(b%64)) != 0 }
+
+// mayHave reports whether the bits of a cue's signature (sig) are set.
+func (ss *stemSet) mayHave(sig uint32) bool {
+	return ss.isSet(uint16(sig)) && ss.isSet(uint16(sig>>16))
 }
 
 // has reports whether every bit of the cue's stems is set, the first
 // being that of the text's stem it was found by.
 func (ss *stemSet) has(c *cue) bool {
 	for _, b := range c.bits[1:] {
-		if ss.bits[b/64]&(1<<(b%64)) == 0 {
+		if !ss.isSet(b) {
 			return false
 		}
 	}
 	return true
 }
 
-// sig is the signature of a cue's stems: bit b%64 for each of its bits b.
-func (c *cue) sig() uint64 {
-	var s uint64
-	for _, b := range c.bits {
-		s |= 1 << (b % 64)
-	}
-	return s
+// sig is the signature of a cue's stems: the bits of its second and third
+// stems (of a shorter cue, its last stem's, as often as it takes). The
+// first is the text's stem it was found by, set in the stemSet; of the
+// thousands of cues a long query meets, few have both others set.
+func (c *cue) sig() uint32 {
+	second, third := c.bits[min(1, len(c.bits)-1)], c.bits[min(2, len(c.bits)-1)]
+	return uint32(second) | uint32(third)<<16
 }
 
 // stemBit is the bit of a stem in a stemSet.
@@ -394,9 +398,9 @@ const maxCueWords = 8
 // with a few other words among them. (Before the first word too, tried: it
 // read "errors in production" as error tracking, but cost the sets more
 // than it gave, docs/BENCHMARKS.md.)
-func matchCues(cues []cue, sigs []uint64, stems []string, ss *stemSet, i int, loose bool, at *[maxCueWords]int, found func(c *cue, n int)) {
+func matchCues(cues []cue, sigs []uint32, stems []string, ss *stemSet, i int, loose bool, at *[maxCueWords]int, found func(c *cue, n int)) {
 	for k := range cues {
-		if sigs[k]&^ss.folded != 0 {
+		if !ss.mayHave(sigs[k]) {
 			continue
 		}
 		c := &cues[k]
