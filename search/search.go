@@ -433,7 +433,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 					own = 0
 				}
 				said := e.Said && c.Sensed && !s.parser.Sentence
-				s.cursors = append(s.cursors, cursor{b: x.terms[e.Term].postings, weight: e.Weight, clause: int32(ci), optional: opt, weak: e.Weak, said: said, own: own, norms: norms})
+				s.cursors = append(s.cursors, cursor{b: x.terms[e.Term].postings, weight: e.Weight, clause: int32(ci), optional: opt && pruneOptional, weak: e.Weak, said: said, own: own, norms: norms})
 			}
 		}
 	}
@@ -697,7 +697,7 @@ func (s *searcher) requireClauses(cutoff float32) []bool {
 	sum := float32(0)
 	for _, ci := range s.byIDF {
 		// (with a margin for the other orders the sums are added in)
-		if sum += s.parser.Clauses[ci].IDF; !pruneOptional || sum*(1+1e-5) >= cutoff {
+		if sum += s.parser.Clauses[ci].IDF; sum*(1+1e-5) >= cutoff {
 			break
 		}
 		optional[ci] = true
@@ -711,8 +711,10 @@ func (s *searcher) requireClauses(cutoff float32) []bool {
 // changes no answer.
 var prunePrior = true
 
-// pruneOptional lets requireClauses make clauses optional; tests turn it
-// off to check that doing so changes no answer.
+// pruneOptional lets rank add optional clauses only to the candidates of
+// the required ones; tests turn it off to check that doing so changes no
+// answer. (The clauses are read in the same order either way: the order
+// entries are first touched in decides which hits are kept.)
 var pruneOptional = true
 
 // endClause saturates the counts of the clause in the window and adds its
