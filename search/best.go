@@ -2,10 +2,10 @@ package search
 
 import (
 	"math"
-
-	"github.com/mcpdir/mcpdir/search/lexicon"
 	"math/bits"
 	"strings"
+
+	"github.com/mcpdir/mcpdir/search/lexicon"
 )
 
 // The best hits of a search: selected from the candidates that scored

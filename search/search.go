@@ -200,9 +200,9 @@ type searcher struct {
 	sense   []senseAcc
 	senseOn bool
 	// plain holds apart, by window offset, the concepts of the specific
-	// words each entry matched (senseAcc.plain): most touched entries
-	// lost nothing, and reading two bytes of theirs costs less than a
-	// senseAcc. lost marks the offsets whose senseAcc was written.
+	// words each entry matched: most touched entries lost nothing, and
+	// reading two bytes of theirs costs less than a senseAcc. lost marks
+	// the offsets whose senseAcc was written.
 	plain []uint16
 	lost  [window / 64]uint64
 	// best holds the hits that may be among the best k: at most twice k,
@@ -246,8 +246,9 @@ type accum struct {
 // senseAcc is what one entry of a window lost to sensed clauses it
 // matched by weak expansions only (score, IDF, weight, and the concepts
 // of those clauses), the concepts two or more of those clauses name
-// (twice), and the concepts of the specific words it matched
-// (lexicon.Clause.Senses of clauses not sensed). An entry that has a
+// (twice); the concepts of the specific words it matched
+// (lexicon.Clause.Senses of clauses not sensed) are kept apart, in
+// searcher.plain. An entry that has a
 // specific word of a concept, or, in a keyword query, two of the query's
 // words that name a concept no entry is of ("roll a die" of a dice roller),
 // uses them in the query's sense and gets back what it lost. (Where some
