@@ -123,17 +123,30 @@ func TestHostileRegistryTakesNothing(t *testing.T) {
 		}
 		Count int
 	}
-	code, body := adminDo(http.MethodGet, "/api/admin/v1/conflicts", "")
-	json.Unmarshal(body, &conflicts)
+	// The grouping that finds them follows the index, and its conflicts
+	// are kept a moment after its entries show.
+	var code int
+	var body []byte
 	kinds := map[string]bool{}
-	for _, c := range conflicts.Data {
-		for _, e := range c.Entries {
-			if e.ID == ghID {
-				kinds[c.Kind+" "+c.Key] = true
+	conflictsShown := func() bool {
+		code, body = adminDo(http.MethodGet, "/api/admin/v1/conflicts", "")
+		conflicts.Data = nil
+		json.Unmarshal(body, &conflicts)
+		clear(kinds)
+		for _, c := range conflicts.Data {
+			for _, e := range c.Entries {
+				if e.ID == ghID {
+					kinds[c.Kind+" "+c.Key] = true
+				}
 			}
 		}
+		return code == http.StatusOK && kinds["name io.github.github/github-mcp-server"] && kinds["package oci:ghcr.io/github/github-mcp-server"]
 	}
-	if code != http.StatusOK || !kinds["name io.github.github/github-mcp-server"] || !kinds["package oci:ghcr.io/github/github-mcp-server"] {
+	deadline := time.Now().Add(5 * time.Second)
+	for !conflictsShown() && time.Now().Before(deadline) {
+		time.Sleep(25 * time.Millisecond)
+	}
+	if !conflictsShown() {
 		t.Fatalf("conflicts: %d %s", code, body)
 	}
 	if code, _ := adminDo(http.MethodGet, "/api/admin/v1/conflicts", ""); code != http.StatusOK {
