@@ -125,11 +125,9 @@ func TestHostileRegistryTakesNothing(t *testing.T) {
 	}
 	// The grouping that finds them follows the index, and its conflicts
 	// are kept a moment after its entries show.
-	var code int
-	var body []byte
 	kinds := map[string]bool{}
 	conflictsShown := func() bool {
-		code, body = adminDo(http.MethodGet, "/api/admin/v1/conflicts", "")
+		code, body := adminDo(http.MethodGet, "/api/admin/v1/conflicts", "")
 		conflicts.Data = nil
 		json.Unmarshal(body, &conflicts)
 		clear(kinds)
@@ -142,13 +140,7 @@ func TestHostileRegistryTakesNothing(t *testing.T) {
 		}
 		return code == http.StatusOK && kinds["name io.github.github/github-mcp-server"] && kinds["package oci:ghcr.io/github/github-mcp-server"]
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for !conflictsShown() && time.Now().Before(deadline) {
-		time.Sleep(25 * time.Millisecond)
-	}
-	if !conflictsShown() {
-		t.Fatalf("conflicts: %d %s", code, body)
-	}
+	waitFor(t, 5*time.Second, "GitHub's name and image among the conflicts", conflictsShown)
 	if code, _ := adminDo(http.MethodGet, "/api/admin/v1/conflicts", ""); code != http.StatusOK {
 		t.Fatal(code)
 	}
