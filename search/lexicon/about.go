@@ -311,7 +311,7 @@ func (p *Parser) lacksObject(coverage float32) bool {
 		switch {
 		case c.Bonus:
 			continue
-		case c.Known && !c.Common && (!isEnglish(c.Word) || isProduct(c)):
+		case c.Known && !c.Common && (!c.English || isProduct(c)):
 			return false // a name: the query names what it asks for
 		case c.Cue && !c.Known:
 			unknownCue = true

@@ -94,16 +94,17 @@ func (p *Parser) stem(w string) string { return p.info(w).stem }
 
 // analysis is what a clause's words expand to, as addClause finds it.
 type analysis struct {
-	stem   string
-	exps   []Expansion
-	weight float32
-	idf    float32
-	known  bool
-	df     uint32
-	nameDF uint32
-	asked  bool
-	sensed bool
-	common bool // isCommon, which the key decides (the word and its shorts)
+	stem    string
+	exps    []Expansion
+	weight  float32
+	idf     float32
+	known   bool
+	df      uint32
+	nameDF  uint32
+	asked   bool
+	sensed  bool
+	common  bool // isCommon, which the key decides (the word and its shorts)
+	english bool // isEnglish of the word
 }
 
 // appendClauseKey appends the cache key of word w of query word qw to b:

@@ -110,7 +110,7 @@ func (p *Parser) addClause(w string, qw *qword) {
 		c.Stem, c.Weight, c.IDF, c.Known, c.Asked = a.stem, a.weight, a.idf, a.known, a.asked
 		c.DF, c.NameDF, c.Sensed = a.df, a.nameDF, a.sensed
 		c.Exps = append(c.Exps, a.exps...)
-		c.Common, c.Cue = a.common, qw.term || len(qw.concepts) > 0
+		c.Common, c.Cue, c.English = a.common, qw.term || len(qw.concepts) > 0, a.english
 		c.Senses = p.sensesOf(qw)
 		return
 	}
@@ -120,7 +120,7 @@ func (p *Parser) addClause(w string, qw *qword) {
 	}
 	c := p.newClause(w)
 	c.Stem = st
-	c.Common, c.Cue = isCommon(w, qw), qw.term || len(qw.concepts) > 0
+	c.Common, c.Cue, c.English = isCommon(w, qw), qw.term || len(qw.concepts) > 0, isEnglish(w)
 	c.Senses = p.sensesOf(qw)
 	p.partial = false
 	p.expand(c, w, st, qw, unborne)
@@ -130,7 +130,7 @@ func (p *Parser) addClause(w string, qw *qword) {
 	a := &analysis{
 		stem: st, exps: append([]Expansion(nil), c.Exps...),
 		weight: c.Weight, idf: c.IDF, known: c.Known, asked: c.Asked,
-		df: c.DF, nameDF: c.NameDF, sensed: c.Sensed, common: c.Common,
+		df: c.DF, nameDF: c.NameDF, sensed: c.Sensed, common: c.Common, english: c.English,
 	}
 	if alone {
 		info.alone = a
@@ -174,7 +174,7 @@ func (p *Parser) newClause(w string) *Clause {
 	c := &p.Clauses[len(p.Clauses)-1]
 	c.Word, c.Stem, c.Exps, c.Reverse, c.Bonus, c.Asked = w, "", c.Exps[:0], c.Reverse[:0], false, false
 	c.Known, c.DF, c.NameDF, c.Common, c.Cue, c.Damped, c.Sensed, c.Senses = false, 0, 0, false, false, false, false, 0
-	c.Qualifier = false
+	c.Qualifier, c.English = false, false
 	return c
 }
 

@@ -133,6 +133,10 @@ type Clause struct {
 	// Common: the word is one of everyday English (or a number); Cue: it
 	// names a concept, as a term entries use or a word people ask with.
 	Common, Cue bool
+	// English: the word is one of English or the name of a person or place
+	// (isEnglish), told once with its analysis: the list is a binary
+	// search over 90,000 words.
+	English bool
 	// Damped: the word is a chatty one of a sentence (common, naming no
 	// concept), whose matches on names and titles count less: in a pasted
 	// task, "launch" or "team" are not the servers named for them.
@@ -548,7 +552,7 @@ func (p *Parser) dropUnknown() {
 			// name a concept the directory has ("weather amsterdam",
 			// "hotels sydney"), is what the service is wanted for, not
 			// what it is: it is left out, as a stop word is.
-			if !p.Sentence && !c.Common && (isEnglish(c.Word) || p.inPlaceName(c.Word)) && p.conceptHere() {
+			if !p.Sentence && !c.Common && (c.English || p.inPlaceName(c.Word)) && p.conceptHere() {
 				continue
 			}
 			share := p.params.Unknown
