@@ -20,7 +20,7 @@ func (p *Parser) mayGloss(c *cue, w *qword) bool {
 // written and with its foreign words glossed ("wetter morgen" reads as
 // "weather morgen"), so that a German query finds the weather concept.
 func (p *Parser) findCues() {
-	p.seq, p.seqCues, p.seqWords, p.named, p.whole = p.seq[:0], p.seqCues[:0], p.seqWords[:0], p.named[:0], ""
+	p.seq, p.seqCues, p.seqWords, p.named, p.namedAlone, p.whole = p.seq[:0], p.seqCues[:0], p.seqWords[:0], p.named[:0], p.namedAlone[:0], ""
 	for _, i := range p.content {
 		p.seq = append(p.seq, p.words[i].stem)
 		p.seqCues = append(p.seqCues, p.words[i].cues)
@@ -92,6 +92,7 @@ func (p *Parser) findCues() {
 	if glossed {
 		p.markConcepts(p.seq[n:], p.seqCues[n:], p.seqWords[n:])
 	}
+	p.dropNamedInPhrases()
 	// A term of two or more words that entries use ("points of interest",
 	// "fun facts") is a unit of the query: its words name its concept
 	// together, as the words of a phrase people ask with do. Not where a
@@ -274,11 +275,43 @@ func (p *Parser) markConcepts(seq []string, cues []*stemCues, words []span) {
 	}
 }
 
+// namedBy is a concept an entry term of one word names, and its word.
+type namedBy struct {
+	concept string
+	word    span
+}
+
+// dropNamedInPhrases leaves out of the concepts the query names those
+// named only by single words that are each part of a longer entry term of
+// another concept: the word is meant in the term's sense ("news" of
+// "hacker news" names the forum, not news), and a directory that has
+// news servers but no forum is not about "get hacker news stories".
+func (p *Parser) dropNamedInPhrases() {
+	p.named = slices.DeleteFunc(p.named, func(concept string) bool {
+		alone := false
+		for _, nb := range p.namedAlone {
+			if nb.concept != concept {
+				continue
+			}
+			for j := nb.word.from; j < nb.word.to; j++ {
+				if !slices.ContainsFunc(p.words[j].phrased, func(c string) bool { return c != concept }) {
+					return false
+				}
+			}
+			alone = true
+		}
+		return alone && !slices.ContainsFunc(p.words, func(w qword) bool { return slices.Contains(w.phrased, concept) })
+	})
+}
+
 // namedByTerm marks the words at p.at[:n] as naming the concept of the
 // entry term c they spell.
 func (p *Parser) namedByTerm(c *cue, n int, words []span) {
 	if !slices.Contains(p.named, c.to) {
 		p.named = append(p.named, c.to)
+	}
+	if n == 1 {
+		p.namedAlone = append(p.namedAlone, namedBy{c.to, words[p.at[0]]})
 	}
 	if n >= 2 && n == len(p.content) && !p.Sentence {
 		p.whole = c.to

@@ -98,6 +98,9 @@ type Parser struct {
 	seqCues  []*stemCues // the cues starting with each stem of seq
 	seqWords []span      // the words each stem of seq stands for
 	named    []string    // the concepts whose entries' terms the query has
+	// namedAlone are the words that named one of them by an entry term of
+	// one word (see dropNamedInPhrases)
+	namedAlone []namedBy
 	whole    string      // the concept of an entry term that is the whole query, if one is
 	key      []byte      // a clause's cache key or a joined word, built here
 	at       [maxCueWords]int
