@@ -364,6 +364,16 @@ func (s *searcher) fill(c *cursor, base, end uint32, live []uint64) {
 		d += v
 		mask := b[i]
 		i++
+		if c.optional && d < end && !s.isCandidate(d-base) {
+			// Nothing of it is read: most of an optional clause's postings
+			// are of entries no required clause touched.
+			n := bits.OnesCount8(mask & 0x7f)
+			if mask&0x80 != 0 {
+				n *= 2
+			}
+			i += n
+			continue
+		}
 		var tf float32
 		if mask&0x80 == 0 {
 			for m := mask; m != 0; m &= m - 1 {
@@ -382,9 +392,6 @@ func (s *searcher) fill(c *cursor, base, end uint32, live []uint64) {
 		if d >= end {
 			c.i, c.doc, c.tf, c.pending, c.pendingOwn = i, d, c.weight*tf, true, mask&c.own != 0
 			return
-		}
-		if c.optional && !s.isCandidate(d-base) {
-			continue
 		}
 		s.add(d-base, c.weight*tf)
 		if !c.weak {
