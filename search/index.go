@@ -237,11 +237,13 @@ func (x *Index) upsert(n int, analyzeAll func(a *analyzer, out []analyzed, lo, h
 	bulk := n >= clipAfter
 	workers := runtime.GOMAXPROCS(0)
 	batch := make([][]analyzed, workers)
+	// One analyzer a worker for the whole upsert: what it has stemmed is
+	// kept from chunk to chunk (stemming was a seventh of building).
+	analyzers := make([]analyzer, workers)
 	for done := 0; done < n; {
 		m := min(n-done, chunkSize*workers)
 		if m <= chunkSize {
-			var a analyzer
-			batch = [][]analyzed{analyzeAll(&a, nil, done, done+m)}
+			batch = [][]analyzed{analyzeAll(&analyzers[0], nil, done, done+m)}
 		} else {
 			var wg sync.WaitGroup
 			for w := range workers {
@@ -249,8 +251,7 @@ func (x *Index) upsert(n int, analyzeAll func(a *analyzer, out []analyzed, lo, h
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					var a analyzer
-					batch[w] = analyzeAll(&a, batch[w][:0], lo, hi)
+					batch[w] = analyzeAll(&analyzers[w], batch[w][:0], lo, hi)
 				}()
 			}
 			wg.Wait()
