@@ -101,14 +101,14 @@ type Parser struct {
 	// namedAlone are the words that named one of them by an entry term of
 	// one word (see dropNamedInPhrases)
 	namedAlone []namedBy
-	whole    string      // the concept of an entry term that is the whole query, if one is
-	key      []byte      // a clause's cache key or a joined word, built here
-	at       [maxCueWords]int
-	set      stemSet // the stems cues are matched in
-	pairs    []string
-	acronyms []string // the words typed in capitals, folded (see appendAcronyms)
-	cands    []cand
-	senses   []string // the concepts two or more of the query's words name
+	whole      string // the concept of an entry term that is the whole query, if one is
+	key        []byte // a clause's cache key or a joined word, built here
+	at         [maxCueWords]int
+	set        stemSet // the stems cues are matched in
+	pairs      []string
+	acronyms   []string // the words typed in capitals, folded (see appendAcronyms)
+	cands      []cand
+	senses     []string // the concepts two or more of the query's words name
 	// sensesAsked marks those of senses a phrase people ask with names.
 	sensesAsked uint16
 	// here is conceptHere's answer for the query, once hereKnown.
