@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# bench/count.sh REV_A REV_B: the instructions each revision's search
+# executes over the 4,480 sampled asks (sentences), counted by valgrind's
+# cachegrind, per function and in all, side by side. Unlike a timing, a
+# count is the same on every run of a build, however busy the machine: it
+# tells what a change removes or adds, though not what a cache miss costs
+# (bench/ab.sh times that). A benchmark written into each revision's tree
+# (one op: the 4,480 asks searched once, on the corpus's index built once
+# a process) runs once (1x: the index built, one pass) and then three times
+# (2x: one op, then two), so that the difference is two passes and nothing
+# of the building. The collector is off (GOGC=off): when it runs is not the
+# same from run to run, and it is no part of a change but what the change
+# allocates (the benchmarks' B/op tell that). COUNT_TOP functions are
+# listed (25 by default).
+set -euo pipefail
+[ $# -eq 2 ] || { echo "usage: bench/count.sh REV_A REV_B" >&2; exit 2; }
+cd "$(dirname "$0")/.."
+. bench/lib.sh
+need_corpus bench/count.sh
+command -v valgrind >/dev/null || apt-get install -y -qq valgrind >/dev/null
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for rev in "$1" "$2"; do
+  git worktree add -q --detach "$work/src" "$rev"
+  cat > "$work/src/search/count_pass_test.go" <<'GO'
+package search
+
+import (
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/mcpdir/mcpdir"
+	"github.com/mcpdir/mcpdir/search/internal/releval"
+)
+
+var countAsks = sync.OnceValues(func() ([]releval.Query, error) {
+	return releval.ReadLines[releval.Query](filepath.Join("testdata", "sampled-asks.jsonl"))
+})
+
+func BenchmarkCountPass(b *testing.B) {
+	asks, err := countAsks()
+	if err != nil {
+		b.Fatal(err)
+	}
+	x := loadIndex(b)
+	for range b.N {
+		for _, q := range asks {
+			x.Find(mcpdir.Query{Text: q.Query, Limit: 50, Facets: true})
+		}
+	}
+}
+GO
+  (cd "$work/src" && go test -c -o "$work/search-$rev.test" ./search)
+  cp -r "$work/src/search/testdata" "$work/testdata-$rev"
+  git worktree remove --force "$work/src"
+done
+# count REV Nx: cachegrind's per-function counts of one run, as "count\tfunction".
+count() {
+  mkdir -p "$work/run-$1-$2/testdata" && cp -r "$work/testdata-$1/." "$work/run-$1-$2/testdata"
+  (cd "$work/run-$1-$2" && GOGC=off MCPDIR_SHARED_DATA=$data valgrind --tool=cachegrind --cache-sim=no \
+    --cachegrind-out-file="$work/cg-$1-$2" "$work/search-$1.test" -test.run '^$' \
+    -test.bench 'BenchmarkCountPass$' -test.benchtime "$2" >/dev/null 2>&1)
+  cg_annotate --auto=no --threshold=0 "$work/cg-$1-$2" | grep -v 'PROGRAM TOTALS' | awk '/^ *[0-9,]+ +\(/ {
+    n = $1; gsub(",", "", n); sub(/^ *[0-9,]+ +\([ 0-9.]+%\) +/, ""); sub(/^[^:]*:/, ""); print n "\t" $0 }' > "$work/count-$1-$2"
+}
+for rev in "$1" "$2"; do
+  count "$rev" 1x &
+  count "$rev" 2x &
+  wait
+done
+python3 - "$work" "$1" "$2" "${COUNT_TOP:-25}" <<'PY'
+import sys
+work, a, b, top = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+asks = sum(1 for _ in open(f"{work}/testdata-{a}/sampled-asks.jsonl"))
+def counts(rev, n):
+    d = {}
+    for line in open(f"{work}/count-{rev}-{n}"):
+        v, f = line.rstrip("\n").split("\t", 1)
+        d[f] = d.get(f, 0) + int(v)
+    return d
+def passes(rev):  # two passes over the asks, per ask
+    one, three = counts(rev, "1x"), counts(rev, "2x")
+    return {f: (three[f] - one.get(f, 0)) / (2 * asks) for f in three}
+pa, pb = passes(a), passes(b)
+# The runtime's own work (the collector, the scheduler, map lookups) differs
+# from run to run with the timing of its goroutines: the code's is exact.
+def code(p):
+    return sum(v for f, v in p.items() if v > 0 and not f.startswith(("runtime.", "internal/runtime/", "gc")))
+ta, tb = sum(v for v in pa.values() if v > 0), sum(v for v in pb.values() if v > 0)
+ca, cb = code(pa), code(pb)
+print(f"instructions a sentence, outside the runtime: {a} {ca/1e3:.1f}k, {b} {cb/1e3:.1f}k, B/A {cb/ca:.3f}")
+print(f"with the runtime's: {a} {ta/1e3:.1f}k, {b} {tb/1e3:.1f}k, B/A {tb/ta:.3f}")
+print(f"{'A':>9} {'B':>9} {'B/A':>6}  function (instructions a sentence)")
+for f in sorted(set(pa) | set(pb), key=lambda f: -max(pa.get(f, 0), pb.get(f, 0)))[:top]:
+    x, y = pa.get(f, 0), pb.get(f, 0)
+    print(f"{x:9.0f} {y:9.0f} {y/x if x > 0 else float('inf'):6.3f}  {f[-100:]}")
+PY
