@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # bench/count.sh REV_A REV_B: the instructions each revision's search
-# executes over the 4,480 sampled asks (sentences), counted by valgrind's
+# executes over the 4,480 sampled asks (sentences; with COUNT_NEW=1, the
+# 20,000 queries never asked before of BenchmarkSearchNew, mostly keywords,
+# in revisions that have it), counted by valgrind's
 # cachegrind, per function and in all, side by side. Unlike a timing, a
 # count is the same on every run of a build, however busy the machine: it
 # tells what a change removes or adds, though not what a cache miss costs
@@ -34,23 +36,38 @@ import (
 	"github.com/mcpdir/mcpdir/search/internal/releval"
 )
 
-var countAsks = sync.OnceValues(func() ([]releval.Query, error) {
-	return releval.ReadLines[releval.Query](filepath.Join("testdata", "sampled-asks.jsonl"))
-})
-
-func BenchmarkCountPass(b *testing.B) {
-	asks, err := countAsks()
+// countQueries are the queries a pass searches: the sampled asks.
+var countQueries = func(b *testing.B) []releval.Query {
+	asks, err := releval.ReadLines[releval.Query](filepath.Join("testdata", "sampled-asks.jsonl"))
 	if err != nil {
 		b.Fatal(err)
 	}
+	return asks
+}
+
+var (
+	countOnce sync.Once
+	countQs   []releval.Query
+)
+
+func BenchmarkCountPass(b *testing.B) {
+	countOnce.Do(func() { countQs = countQueries(b) })
 	x := loadIndex(b)
 	for range b.N {
-		for _, q := range asks {
+		for _, q := range countQs {
 			x.Find(mcpdir.Query{Text: q.Query, Limit: 50, Facets: true})
 		}
 	}
 }
 GO
+  if [ "${COUNT_NEW:-}" = 1 ]; then # the queries of BenchmarkSearchNew instead
+    cat >> "$work/src/search/count_pass_test.go" <<'GO'
+
+func init() {
+	countQueries = func(b *testing.B) []releval.Query { return newQueries(b, 20000) }
+}
+GO
+  fi
   (cd "$work/src" && go test -c -o "$work/search-$rev.test" ./search)
   cp -r "$work/src/search/testdata" "$work/testdata-$rev"
   git worktree remove --force "$work/src"
@@ -70,9 +87,9 @@ for rev in "$1" "$2"; do
   wait
 done
 python3 - "$work" "$1" "$2" "${COUNT_TOP:-25}" <<'PY'
-import sys
+import os, sys
 work, a, b, top = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-asks = sum(1 for _ in open(f"{work}/testdata-{a}/sampled-asks.jsonl"))
+asks = 20000 if os.environ.get("COUNT_NEW") == "1" else sum(1 for _ in open(f"{work}/testdata-{a}/sampled-asks.jsonl"))
 def counts(rev, n):
     d = {}
     for line in open(f"{work}/count-{rev}-{n}"):
@@ -89,9 +106,9 @@ def code(p):
     return sum(v for f, v in p.items() if v > 0 and not f.startswith(("runtime.", "internal/runtime/", "gc")))
 ta, tb = sum(v for v in pa.values() if v > 0), sum(v for v in pb.values() if v > 0)
 ca, cb = code(pa), code(pb)
-print(f"instructions a sentence, outside the runtime: {a} {ca/1e3:.1f}k, {b} {cb/1e3:.1f}k, B/A {cb/ca:.3f}")
+print(f"instructions a query, outside the runtime: {a} {ca/1e3:.1f}k, {b} {cb/1e3:.1f}k, B/A {cb/ca:.3f}")
 print(f"with the runtime's: {a} {ta/1e3:.1f}k, {b} {tb/1e3:.1f}k, B/A {tb/ta:.3f}")
-print(f"{'A':>9} {'B':>9} {'B/A':>6}  function (instructions a sentence)")
+print(f"{'A':>9} {'B':>9} {'B/A':>6}  function (instructions a query)")
 for f in sorted(set(pa) | set(pb), key=lambda f: -max(pa.get(f, 0), pb.get(f, 0)))[:top]:
     x, y = pa.get(f, 0), pb.get(f, 0)
     print(f"{x:9.0f} {y:9.0f} {y/x if x > 0 else float('inf'):6.3f}  {f[-100:]}")
