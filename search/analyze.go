@@ -184,12 +184,8 @@ func simhash(text string) uint64 {
 		for i := 0; i < len(w); i++ {
 			x = (x ^ uint64(w[i])) * 1099511628211
 		}
-		for i := range v {
-			if x&(1<<i) != 0 {
-				v[i]++
-			} else {
-				v[i]--
-			}
+		for i := range v { // +1 where the bit is set, -1 where not, without a branch on random bits
+			v[i] += int16(x>>i&1)<<1 - 1
 		}
 	})
 	var s uint64
