@@ -300,7 +300,15 @@ func (p *Parser) dropNamedInPhrases() {
 			}
 			alone = true
 		}
-		return alone && !slices.ContainsFunc(p.words, func(w qword) bool { return slices.Contains(w.phrased, concept) })
+		if !alone {
+			return false
+		}
+		for i := range p.words {
+			if slices.Contains(p.words[i].phrased, concept) {
+				return false // a longer term names it too
+			}
+		}
+		return true
 	})
 }
 
