@@ -288,7 +288,12 @@ type namedBy struct {
 // news servers but no forum is not about "get hacker news stories".
 func (p *Parser) dropNamedInPhrases() {
 	p.named = slices.DeleteFunc(p.named, func(concept string) bool {
-		alone := false
+		for i := range p.words {
+			if slices.Contains(p.words[i].phrased, concept) {
+				return false // a longer term names it
+			}
+		}
+		// (Else single words named it: namedAlone has each of them.)
 		for _, nb := range p.namedAlone {
 			if nb.concept != concept {
 				continue
@@ -297,15 +302,6 @@ func (p *Parser) dropNamedInPhrases() {
 				if !slices.ContainsFunc(p.words[j].phrased, func(c string) bool { return c != concept }) {
 					return false
 				}
-			}
-			alone = true
-		}
-		if !alone {
-			return false
-		}
-		for i := range p.words {
-			if slices.Contains(p.words[i].phrased, concept) {
-				return false // a longer term names it too
 			}
 		}
 		return true
