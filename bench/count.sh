@@ -22,7 +22,9 @@ need_corpus bench/count.sh
 command -v valgrind >/dev/null || apt-get install -y -qq valgrind >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for rev in "$1" "$2"; do
+# The two sides are a and b, so that a revision may be counted against itself.
+for side in a b; do
+  rev=$1; [ $side = a ] || rev=$2
   git worktree add -q --detach "$work/src" "$rev"
   cat > "$work/src/search/count_pass_test.go" <<'GO'
 package search
@@ -68,30 +70,38 @@ func init() {
 }
 GO
   fi
-  (cd "$work/src" && go test -c -o "$work/search-$rev.test" ./search)
-  cp -r "$work/src/search/testdata" "$work/testdata-$rev"
+  (cd "$work/src" && go test -c -o "$work/search-$side.test" ./search)
+  cp -r "$work/src/search/testdata" "$work/testdata-$side"
   git worktree remove --force "$work/src"
 done
-# count REV Nx: cachegrind's per-function counts of one run, as "count\tfunction".
+# count SIDE Nx: cachegrind's per-function counts of one run, as "count\tfunction";
+# a run that fails leaves its log and no counts.
 count() {
   mkdir -p "$work/run-$1-$2/testdata" && cp -r "$work/testdata-$1/." "$work/run-$1-$2/testdata"
   # valgrind cannot decode RDTSCP, which the runtime reads the clock with
   # on CPUs that have it: the runtime is told to do without.
   (cd "$work/run-$1-$2" && GOGC=off GODEBUG=cpu.rdtscp=off MCPDIR_SHARED_DATA=$data valgrind --tool=cachegrind --cache-sim=no \
     --cachegrind-out-file="$work/cg-$1-$2" "$work/search-$1.test" -test.run '^$' \
-    -test.bench 'BenchmarkCountPass$' -test.benchtime "$2" >/dev/null 2>&1)
+    -test.bench 'BenchmarkCountPass$' -test.benchtime "$2" >"$work/log-$1-$2" 2>&1) || return 0
   cg_annotate --auto=no --threshold=0 "$work/cg-$1-$2" | grep -v 'PROGRAM TOTALS' | awk '/^ *[0-9,]+ +\(/ {
     n = $1; gsub(",", "", n); sub(/^ *[0-9,]+ +\([ 0-9.]+%\) +/, ""); sub(/^[^:]*:/, ""); print n "\t" $0 }' > "$work/count-$1-$2"
 }
-for rev in "$1" "$2"; do
-  count "$rev" 1x &
-  count "$rev" 2x &
+for side in a b; do
+  count $side 1x &
+  count $side 2x &
   wait
+done
+for run in a-1x a-2x b-1x b-2x; do
+  if [ ! -s "$work/count-$run" ]; then
+    echo "bench/count.sh: the run $run under valgrind failed; its log ends:" >&2
+    tail -20 "$work/log-$run" >&2
+    exit 1
+  fi
 done
 python3 - "$work" "$1" "$2" "${COUNT_TOP:-25}" <<'PY'
 import os, sys
 work, a, b, top = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-asks = 20000 if os.environ.get("COUNT_NEW") == "1" else sum(1 for _ in open(f"{work}/testdata-{a}/sampled-asks.jsonl"))
+asks = 20000 if os.environ.get("COUNT_NEW") == "1" else sum(1 for _ in open(f"{work}/testdata-a/sampled-asks.jsonl"))
 def counts(rev, n):
     d = {}
     for line in open(f"{work}/count-{rev}-{n}"):
@@ -101,7 +111,7 @@ def counts(rev, n):
 def passes(rev):  # two passes over the asks, per ask
     one, three = counts(rev, "1x"), counts(rev, "2x")
     return {f: (three[f] - one.get(f, 0)) / (2 * asks) for f in three}
-pa, pb = passes(a), passes(b)
+pa, pb = passes("a"), passes("b")
 # The runtime's own work (the collector, the scheduler, map lookups) differs
 # from run to run with the timing of its goroutines: the code's is exact.
 def code(p):
