@@ -215,6 +215,21 @@ func TestKeywordsNoEntryHasInTheirSense(t *testing.T) {
 	}
 }
 
+// A thing done that no entry says, alone a term of a concept the
+// directory has, asks for that concept: in a starter without an archive
+// tool, "unzip a file" is answered by the servers of files, not by the 38
+// entries that say "file". A product's name stays itself (see
+// TestKeywordsNoEntryHasInTheirSense).
+func TestAThingNoEntrySaysAsksForItsConcept(t *testing.T) {
+	x := starterIndex(t)
+	for _, q := range []string{"unzip a file", "unzip files"} {
+		res := x.Search(q, 10)
+		if len(res.Hits) == 0 || !strings.HasSuffix(res.Hits[0].Entry.Name, "/server-filesystem") || res.Total > 10 {
+			t.Errorf("%s: %d: %v, want Filesystem first of at most 10", q, res.Total, names(res))
+		}
+	}
+}
+
 // TestPlaceFindsItsAdjective checks that a place a query names finds the
 // entries that say its adjective, and an adjective those that name its
 // place (english.txt's place adjectives, from WordNet): entries say

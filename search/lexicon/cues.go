@@ -320,7 +320,7 @@ func (p *Parser) namedByTerm(c *cue, n int, words []span) {
 	if n >= 2 && n == len(p.content) && !p.Sentence {
 		p.whole = c.to
 	}
-	if c.askedAlone && p.unused(words[p.at[0]].from) {
+	if (c.askedAlone || n == 1 && p.saysWhatNoEntryHas(words[p.at[0]])) && p.unused(words[p.at[0]].from) {
 		p.askFor(c.to, words[p.at[0]].from, false)
 	}
 	// (In a sentence, a word is read in the sense its neighbours give it:
@@ -339,6 +339,21 @@ func (p *Parser) namedByTerm(c *cue, n int, words []span) {
 			}
 		}
 	}
+}
+
+// saysWhatNoEntryHas reports whether the keyword at w, alone an entry term,
+// is a word of English no entry has that is neither an everyday one nor
+// a place: a thing done rather than a product's name ("unzip", not
+// "telegram" nor "spotify"). Entries that do the thing say it otherwise,
+// so the word asks for its concept, as a word people ask with does: in a
+// directory without an archive tool, "unzip a file" is answered by the
+// servers of files, not by every entry that says "file".
+func (p *Parser) saysWhatNoEntryHas(w span) bool {
+	if p.Sentence || w.to-w.from != 1 {
+		return false
+	}
+	qw := &p.words[w.from]
+	return !qw.known && !commonEnglish[qw.text] && isEnglish(qw.text) && !qw.place
 }
 
 // askFor records that the j-th word of the query asks for the concept
