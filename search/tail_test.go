@@ -215,10 +215,10 @@ func TestKeywordsNoEntryHasInTheirSense(t *testing.T) {
 	}
 }
 
-// A thing done that no entry says, alone a term of a concept the
-// directory has, asks for that concept: in a starter without an archive
-// tool, "unzip a file" is answered by the servers of files, not by the 38
-// entries that say "file". A product's name stays itself (see
+// A thing done that no entry says, alone a term of a concept, asks for
+// that concept: in a starter without an archive tool, "unzip a file" is
+// answered by the servers of files, not by every entry that says "file"
+// (50, before). A product's name stays itself (see
 // TestKeywordsNoEntryHasInTheirSense).
 func TestAThingNoEntrySaysAsksForItsConcept(t *testing.T) {
 	x := starterIndex(t)
