@@ -342,18 +342,23 @@ func (p *Parser) namedByTerm(c *cue, n int, words []span) {
 }
 
 // saysWhatNoEntryHas reports whether the keyword at w, alone an entry term,
-// is a word of English no entry has that is neither an everyday one nor
-// a place: a thing done rather than a product's name ("unzip", not
-// "telegram" nor "spotify"). Entries that do the thing say it otherwise,
-// so the word asks for its concept, as a word people ask with does: in a
-// directory without an archive tool, "unzip a file" is answered by the
-// servers of files, not by every entry that says "file".
+// is a word of English no entry has in any form that is neither an
+// everyday one nor a place: a thing done rather than a product's name
+// ("unzip", not "telegram" nor "spotify"). Entries that do the thing say
+// it otherwise, so the word asks for its concept, as a word people ask
+// with does: in a directory without an archive tool, "unzip a file" is
+// answered by the servers of files, not by every entry that says "file".
 func (p *Parser) saysWhatNoEntryHas(w span) bool {
-	if p.Sentence || w.to-w.from != 1 {
+	if p.Sentence || p.v == nil || w.to-w.from != 1 {
 		return false
 	}
 	qw := &p.words[w.from]
-	return !qw.known && !commonEnglish[qw.text] && isEnglish(qw.text) && !qw.place
+	if qw.known || commonEnglish[qw.text] || qw.place || !isEnglish(qw.text) {
+		return false
+	}
+	had := false
+	p.v.SameStem(qw.stem, 1, func(uint32) { had = true })
+	return !had
 }
 
 // askFor records that the j-th word of the query asks for the concept
