@@ -13,7 +13,10 @@
 # of the building. The collector is off (GOGC=off): when it runs is not the
 # same from run to run, and it is no part of a change but what the change
 # allocates (the benchmarks' B/op tell that). COUNT_TOP functions are
-# listed (25 by default).
+# listed (25 by default). COUNT_EVENT=D1mr (or DLmr) counts the data reads
+# that miss the first-level (or last-level) cache of cachegrind's model of
+# this machine's caches, instead of instructions: as exact from run to
+# run, it tells what a change of layout saves.
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: bench/count.sh REV_A REV_B" >&2; exit 2; }
 cd "$(dirname "$0")/.."
@@ -74,16 +77,18 @@ GO
   cp -r "$work/src/search/testdata" "$work/testdata-$side"
   git worktree remove --force "$work/src"
 done
+event=${COUNT_EVENT:-Ir} sim=no
+[ "$event" = Ir ] || sim=yes
 # count SIDE Nx: cachegrind's per-function counts of one run, as "count\tfunction";
 # a run that fails leaves its log and no counts.
 count() {
   mkdir -p "$work/run-$1-$2/testdata" && cp -r "$work/testdata-$1/." "$work/run-$1-$2/testdata"
   # valgrind cannot decode RDTSCP, which the runtime reads the clock with
   # on CPUs that have it: the runtime is told to do without.
-  (cd "$work/run-$1-$2" && GOGC=off GODEBUG=cpu.rdtscp=off MCPDIR_SHARED_DATA=$data valgrind --tool=cachegrind --cache-sim=no \
+  (cd "$work/run-$1-$2" && GOGC=off GODEBUG=cpu.rdtscp=off MCPDIR_SHARED_DATA=$data valgrind --tool=cachegrind --cache-sim="$sim" \
     --cachegrind-out-file="$work/cg-$1-$2" "$work/search-$1.test" -test.run '^$' \
     -test.bench 'BenchmarkCountPass$' -test.benchtime "$2" >"$work/log-$1-$2" 2>&1) || return 0
-  cg_annotate --auto=no --threshold=0 "$work/cg-$1-$2" | grep -v 'PROGRAM TOTALS' | awk '/^ *[0-9,]+ +\(/ {
+  cg_annotate --auto=no --threshold=0 --show="$event" "$work/cg-$1-$2" | grep -v 'PROGRAM TOTALS' | awk '/^ *[0-9,]+ +\(/ {
     n = $1; gsub(",", "", n); sub(/^ *[0-9,]+ +\([ 0-9.]+%\) +/, ""); sub(/^[^:]*:/, ""); print n "\t" $0 }' > "$work/count-$1-$2"
 }
 for side in a b; do
@@ -98,9 +103,10 @@ for run in a-1x a-2x b-1x b-2x; do
     exit 1
   fi
 done
-python3 - "$work" "$1" "$2" "${COUNT_TOP:-25}" <<'PY'
+python3 - "$work" "$1" "$2" "${COUNT_TOP:-25}" "$event" <<'PY'
 import os, sys
-work, a, b, top = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+work, a, b, top, event = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+what = "instructions" if event == "Ir" else event
 asks = 20000 if os.environ.get("COUNT_NEW") == "1" else sum(1 for _ in open(f"{work}/testdata-a/sampled-asks.jsonl"))
 def counts(rev, n):
     d = {}
@@ -118,9 +124,9 @@ def code(p):
     return sum(v for f, v in p.items() if v > 0 and not f.startswith(("runtime.", "internal/runtime/", "gc")))
 ta, tb = sum(v for v in pa.values() if v > 0), sum(v for v in pb.values() if v > 0)
 ca, cb = code(pa), code(pb)
-print(f"instructions a query, outside the runtime: {a} {ca/1e3:.1f}k, {b} {cb/1e3:.1f}k, B/A {cb/ca:.3f}")
+print(f"{what} a query, outside the runtime: {a} {ca/1e3:.1f}k, {b} {cb/1e3:.1f}k, B/A {cb/ca:.3f}")
 print(f"with the runtime's: {a} {ta/1e3:.1f}k, {b} {tb/1e3:.1f}k, B/A {tb/ta:.3f}")
-print(f"{'A':>9} {'B':>9} {'B/A':>6}  function (instructions a query)")
+print(f"{'A':>9} {'B':>9} {'B/A':>6}  function ({what} a query)")
 for f in sorted(set(pa) | set(pb), key=lambda f: -max(pa.get(f, 0), pb.get(f, 0)))[:top]:
     x, y = pa.get(f, 0), pb.get(f, 0)
     print(f"{x:9.0f} {y:9.0f} {y/x if x > 0 else float('inf'):6.3f}  {f[-100:]}")

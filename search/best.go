@@ -28,12 +28,16 @@ type hit struct {
 	sure  bool    // some clause matched it by an expansion that is not weak
 }
 
-// rankFacts is what ranking reads of an entry that may be among the best:
-// its prior, its language and its tie key, together in one cache line.
+// rankFacts is what a search reads of every entry that matches: its facet
+// values (for filters and counts) and, for an entry that may be among the
+// best, its prior, language and tie key. Kept together, a match costs one
+// cache miss, not one an array: at 24 bytes, three in four lie in one
+// cache line.
 type rankFacts struct {
-	tie   uint64 // tieKey
-	prior float32
-	lang  lexicon.Lang
+	tie    uint64 // tieKey
+	prior  float32
+	facets facetIDs
+	lang   lexicon.Lang
 }
 
 // tieKey orders entries of equal scores as betterTie does, as far as 64

@@ -103,14 +103,12 @@ type Index struct {
 	// what they take decoded. unpacked keeps those of recent hits.
 	packs    []packed.Entry
 	unpacked unpackedCache
-	// ranks holds each ordinal's prior, language and tie key, facets its
-	// facet values and exact its name's exactKey, kept dense apart from
-	// docs: a search reads them for many candidates (facets for every
-	// match when counted, the rank facts for every match the bar lets
-	// through, the exact key for every match of a name typed).
-	ranks  []rankFacts
-	facets []facetIDs
-	exact  []uint32
+	// ranks holds each ordinal's facet values, prior, language and tie
+	// key, and exact its name's exactKey, kept dense apart from docs: a
+	// search reads them for many candidates (the rank facts for every
+	// match, the exact key for every match of a name typed).
+	ranks []rankFacts
+	exact []uint32
 	// maxPrior is at least every live entry's prior (it is not lowered
 	// when one is removed): ranking leaves out the entries that could not
 	// beat the bar with it.
@@ -293,7 +291,7 @@ func (x *Index) clipPostings() {
 	}
 	// And the arrays by ordinal, which grow as the postings do.
 	x.docs, x.packs, x.ranks = clipped(x.docs), clipped(x.packs), clipped(x.ranks)
-	x.facets, x.exact, x.terms = clipped(x.facets), clipped(x.exact), clipped(x.terms)
+	x.exact, x.terms = clipped(x.exact), clipped(x.terms)
 }
 
 // clipped is s in an array of its length when appending left much spare.
@@ -330,10 +328,9 @@ func (x *Index) add(a *analyzed) {
 	d := uint32(len(x.docs))
 	x.docs = append(x.docs, a.doc)
 	x.packs = append(x.packs, a.pack)
-	x.facets = append(x.facets, x.internFacets(a.entry))
 	x.exact = append(x.exact, a.exact)
 	prior := x.prior(&a.doc, a.entry)
-	x.ranks = append(x.ranks, rankFacts{tie: a.tie, prior: prior, lang: a.lang})
+	x.ranks = append(x.ranks, rankFacts{tie: a.tie, prior: prior, facets: x.internFacets(a.entry), lang: a.lang})
 	x.maxPrior = max(x.maxPrior, prior)
 	if int(d)/64 >= len(x.liveBits) {
 		x.liveBits = append(x.liveBits, 0)
@@ -383,8 +380,7 @@ func (x *Index) drop(a *analyzer, d uint32) {
 	}
 	x.docs[d] = doc{}
 	x.packs[d] = packed.Entry{}
-	x.ranks[d].prior = 0
-	x.facets[d] = facetIDs{}
+	x.ranks[d] = rankFacts{tie: x.ranks[d].tie, lang: x.ranks[d].lang}
 	x.liveBits[d/64] &^= 1 << (d % 64)
 	x.live--
 	x.dead++
@@ -429,7 +425,6 @@ func (x *Index) compactIfWorthIt() {
 		x.docs[n] = x.docs[i]
 		x.packs[n] = x.packs[i]
 		x.ranks[n] = x.ranks[i]
-		x.facets[n] = x.facets[i]
 		x.exact[n] = x.exact[i]
 		n++
 	}
@@ -440,7 +435,6 @@ func (x *Index) compactIfWorthIt() {
 	x.unpacked.reset(len(x.docs))
 	x.ids.reset(len(x.docs), x.packs)
 	x.ranks = x.ranks[:n]
-	x.facets = x.facets[:n]
 	x.exact = x.exact[:n]
 	x.liveBits = make([]uint64, (n+63)/64)
 	for d := range n {

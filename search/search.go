@@ -561,13 +561,13 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 			if s.exact != 0 && x.exact[d] == s.exact {
 				sc *= x.params.ExactName
 			}
-			if s.filter.active && !s.filter.match(&x.facets[d], x.facetValues(x.facets[d].set)) {
+			if s.filter.active && !s.filter.match(&x.ranks[d].facets, x.facetValues(x.ranks[d].facets.set)) {
 				continue
 			}
 			total++
 			sure = sure || isSure
 			if s.withFacets {
-				s.facets.count(&x.facets[d])
+				s.facets.count(&x.ranks[d].facets)
 			}
 			sc *= weight / s.parser.TotalWeight
 			if sc*maxPrior*langUp < s.bar {
@@ -610,7 +610,7 @@ func (s *searcher) rank(x *Index, limit int) mcpdir.SearchResult {
 		if s.withFacets { // the facets count what the search answers
 			s.facets.reset(len(x.facetSets))
 			for _, h := range answering {
-				s.facets.count(&x.facets[h.doc])
+				s.facets.count(&x.ranks[h.doc].facets)
 			}
 		}
 	}
