@@ -268,6 +268,31 @@ func TestForeignStemsAreNotEnglishWords(t *testing.T) {
 	}
 }
 
+// TestTempoIsNoWeather checks, on the packages corpus, that "tempo" asks
+// for no weather servers: it is Italian and Portuguese for the weather,
+// but in English it is a song's pace ("tempo reale" and "tempo real", real
+// time, are no weather either). "analyze an audio file tempo and key"
+// answered five weather servers in its top ten. The weather asked for in
+// those languages names it with more words ("che tempo fa domani").
+func TestTempoIsNoWeather(t *testing.T) {
+	x := loadIndex(t)
+	r := x.Search("analyze an audio file tempo and key", 10)
+	if len(r.Hits) == 0 {
+		t.Fatal("analyze an audio file tempo and key: no answer")
+	}
+	for _, h := range r.Hits {
+		if strings.Contains(strings.ToLower(h.Entry.Name+" "+h.Entry.Brief), "weather") {
+			t.Errorf("analyze an audio file tempo and key: %s (%q) answers", h.Entry.Name, h.Entry.Brief)
+		}
+	}
+	// The weather said in Italian or Portuguese is still the weather.
+	for _, q := range []string{"che tempo fa domani a Roma", "o tempo em Lisboa amanhã"} {
+		if r := x.Search(q, 10); len(r.Hits) == 0 || !strings.Contains(strings.ToLower(r.Hits[0].Entry.Name+" "+r.Hits[0].Entry.Brief), "weather") {
+			t.Errorf("%s: %v, want a weather server first", q, names(r))
+		}
+	}
+}
+
 // TestAnEnglishEntryWinsTiesForEnglish: of entries a query matches
 // equally, one written in English comes first for a query in English, as
 // one written in the query's language does for any other. In the corpus,
