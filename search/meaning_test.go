@@ -293,6 +293,30 @@ func TestTempoIsNoWeather(t *testing.T) {
 	}
 }
 
+// TestFalseFriendsAreEnglishInEnglish: a foreign word that is also an
+// everyday English word ("devise", French for currency; "Roman", French
+// for a novel) is glossed only in a query in its language. "devise a plan
+// for my week" answered currency converters, "Roman history" novels.
+func TestFalseFriendsAreEnglishInEnglish(t *testing.T) {
+	x := indexOf([]*mcpdir.Entry{
+		entry("currency-mcp", "Convert currencies at today's exchange rates", 0),
+		entry("week-planner-mcp", "Plan your week: goals, time blocks and a daily plan", 0),
+		entry("novel-mcp", "Find novels and authors, and keep a reading list", 0),
+		entry("history-mcp", "Ancient history: empires, battles and timelines", 0),
+	})
+	for _, tc := range []struct{ query, want, not string }{
+		{"devise a plan for my week", "week-planner-mcp", "currency-mcp"},
+		{"roman empire history", "history-mcp", "novel-mcp"},
+		{"convertir des euros en devises", "currency-mcp", ""},
+		{"recommande-moi un roman policier", "novel-mcp", ""},
+	} {
+		got := names(x.Search(tc.query, 10))
+		if len(got) == 0 || got[0] != tc.want || tc.not != "" && slices.Contains(got, tc.not) {
+			t.Errorf("%s: %v, want %s first and no %q", tc.query, got, tc.want, tc.not)
+		}
+	}
+}
+
 // TestAnEnglishEntryWinsTiesForEnglish: of entries a query matches
 // equally, one written in English comes first for a query in English, as
 // one written in the query's language does for any other. In the corpus,

@@ -62,6 +62,10 @@ type cue struct {
 	// server does ("ツール: tool", "エージェント: agent"): the foreign
 	// words are weak as their English ones are (see Parser.findCues).
 	weak bool
+	// english marks a gloss whose foreign word is also an everyday
+	// English word, written "~word" in gloss.txt ("~devise: currency"):
+	// see Parser.mayGloss.
+	english bool
 }
 
 // glosses reports whether the gloss cue c, found at a word written w,
@@ -233,8 +237,9 @@ func parseGloss(text string) cueTable {
 				}
 			})
 		}
+		key, english := strings.CutPrefix(r.key, "~")
 		if len(words) > 0 || weak {
-			t.add(glossTerms(r.key, r.heading), cue{words: words, word: r.key, lang: languageBit(r.heading), weak: len(words) == 0})
+			t.add(glossTerms(key, r.heading), cue{words: words, word: key, lang: languageBit(r.heading), weak: len(words) == 0, english: english})
 		}
 	}
 	return t

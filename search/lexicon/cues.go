@@ -10,8 +10,13 @@ import "slices"
 // stem, stands for w: a word some entry has as written means what the
 // entries mean by it ("sonos" is Sonos, not the Portuguese "sono", sleep),
 // unless it is the foreign word itself or the query is in another
-// language.
+// language. A foreign word that is also an everyday English word
+// (cue.english) stands for its gloss only in a query in another language:
+// "devise a plan" asks for no currencies, "Roman history" for no novels.
 func (p *Parser) mayGloss(c *cue, w *qword) bool {
+	if c.english {
+		return p.Foreign
+	}
 	return w.text == c.word || !w.known || p.Foreign
 }
 
