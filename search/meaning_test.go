@@ -317,6 +317,51 @@ func TestFalseFriendsAreEnglishInEnglish(t *testing.T) {
 	}
 }
 
+// TestMalwareInfectionIsNoIllness checks, on the packages corpus, that an
+// infection of malware asks for security servers: "infection" is in no
+// entry, so alone it stands for the medical concept, and "malware
+// infection" answered medical servers, "dog-eye-diagnosis" first.
+func TestMalwareInfectionIsNoIllness(t *testing.T) {
+	x := loadIndex(t)
+	for _, q := range []string{"malware infection", "is my computer infected with malware"} {
+		r := x.Search(q, 10)
+		if len(r.Hits) == 0 {
+			t.Fatalf("%s: no answer", q)
+		}
+		if first := strings.ToLower(r.Hits[0].Entry.Name + " " + r.Hits[0].Entry.Brief); !strings.Contains(first, "secur") && !strings.Contains(first, "threat") && !strings.Contains(first, "malware") {
+			t.Errorf("%s: %v, want a security server first", q, names(r))
+		}
+		for _, h := range r.Hits {
+			if text := strings.ToLower(h.Entry.Name + " " + h.Entry.Brief); strings.Contains(text, "medical") || strings.Contains(text, "diagnos") {
+				t.Errorf("%s: %s (%q) answers", q, h.Entry.Name, h.Entry.Brief)
+			}
+		}
+	}
+}
+
+// TestAFantasyNovelIsNoFantasyLeague checks, on the packages corpus,
+// that fantasy fiction asks for books: "fantasy" alone names fantasy
+// sports, and "write a fantasy novel" ranked two fantasy league servers
+// first.
+func TestAFantasyNovelIsNoFantasyLeague(t *testing.T) {
+	x := loadIndex(t)
+	for _, q := range []string{"write a fantasy novel", "recommend fantasy books"} {
+		r := x.Search(q, 10)
+		if len(r.Hits) == 0 {
+			t.Fatalf("%s: no answer", q)
+		}
+		for _, h := range r.Hits {
+			text := strings.ToLower(h.Entry.Name + " " + h.Entry.Brief)
+			for _, sport := range []string{"sport", "football", "league", "nba", "espn"} {
+				if strings.Contains(text, sport) {
+					t.Errorf("%s: %s (%q) answers", q, h.Entry.Name, h.Entry.Brief)
+					break
+				}
+			}
+		}
+	}
+}
+
 // TestAnEnglishEntryWinsTiesForEnglish: of entries a query matches
 // equally, one written in English comes first for a query in English, as
 // one written in the query's language does for any other. In the corpus,
