@@ -362,6 +362,20 @@ func TestAFantasyNovelIsNoFantasyLeague(t *testing.T) {
 	}
 }
 
+// TestAPowerPlantIsEnergy checks, on the packages corpus, that a power
+// plant asks for energy data, not for plants: "power plant emissions data"
+// ranked plant genomics and plant imaging first.
+func TestAPowerPlantIsEnergy(t *testing.T) {
+	x := loadIndex(t)
+	r := x.Search("power plant emissions data", 10)
+	if len(r.Hits) == 0 {
+		t.Fatal("power plant emissions data: no answer")
+	}
+	if first := strings.ToLower(r.Hits[0].Entry.Brief); !strings.Contains(first, "electric") && !strings.Contains(first, "energy") && !strings.Contains(first, "emission") {
+		t.Errorf("power plant emissions data: %v, want an energy server first", names(r))
+	}
+}
+
 // TestAnEnglishEntryWinsTiesForEnglish: of entries a query matches
 // equally, one written in English comes first for a query in English, as
 // one written in the query's language does for any other. In the corpus,
