@@ -376,6 +376,22 @@ func TestAPowerPlantIsEnergy(t *testing.T) {
 	}
 }
 
+// TestNoiseCancellingIsNoFlight checks, on the packages corpus, that a
+// cancellation alone asks for no flight tracking: "noise cancelling
+// headphones review" answered five flight trackers. A cancelled flight is
+// still one.
+func TestNoiseCancellingIsNoFlight(t *testing.T) {
+	x := loadIndex(t)
+	for _, h := range x.Search("noise cancelling headphones review", 10).Hits {
+		if text := strings.ToLower(h.Entry.Name + " " + h.Entry.Brief); strings.Contains(text, "flight") || strings.Contains(text, "aviation") {
+			t.Errorf("noise cancelling headphones review: %s (%q) answers", h.Entry.Name, h.Entry.Brief)
+		}
+	}
+	if r := x.Search("my flight was canceled", 10); len(r.Hits) == 0 || !strings.Contains(strings.ToLower(r.Hits[0].Entry.Name+" "+r.Hits[0].Entry.Brief), "flight") {
+		t.Errorf("my flight was canceled: %v, want a flight tracker first", names(r))
+	}
+}
+
 // TestAnEnglishEntryWinsTiesForEnglish: of entries a query matches
 // equally, one written in English comes first for a query in English, as
 // one written in the query's language does for any other. In the corpus,
