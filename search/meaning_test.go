@@ -273,7 +273,9 @@ func TestForeignStemsAreNotEnglishWords(t *testing.T) {
 // but in English it is a song's pace ("tempo reale" and "tempo real", real
 // time, are no weather either). "analyze an audio file tempo and key"
 // answered five weather servers in its top ten. The weather asked for in
-// those languages names it with more words ("che tempo fa domani").
+// those languages names it with more words ("che tempo fa domani"). German
+// "regen", rain, is glossed in German queries alone: "regen the api
+// client" answered weather servers.
 func TestTempoIsNoWeather(t *testing.T) {
 	x := loadIndex(t)
 	r := x.Search("analyze an audio file tempo and key", 10)
@@ -283,6 +285,12 @@ func TestTempoIsNoWeather(t *testing.T) {
 	for _, h := range r.Hits {
 		if strings.Contains(strings.ToLower(h.Entry.Name+" "+h.Entry.Brief), "weather") {
 			t.Errorf("analyze an audio file tempo and key: %s (%q) answers", h.Entry.Name, h.Entry.Brief)
+		}
+	}
+	// Nor is "regen", German for rain, when the query is in English.
+	for _, h := range x.Search("regen the api client after a schema change", 10).Hits {
+		if strings.Contains(strings.ToLower(h.Entry.Name+" "+h.Entry.Brief), "weather") {
+			t.Errorf("regen the api client after a schema change: %s (%q) answers", h.Entry.Name, h.Entry.Brief)
 		}
 	}
 	// The weather said in Italian or Portuguese is still the weather.
