@@ -400,6 +400,21 @@ func TestNoiseCancellingIsNoFlight(t *testing.T) {
 	}
 }
 
+// TestSickOfIsNoIllness checks, on the packages corpus, that being sick
+// of a chore is no illness: "sick of manual data entry, automate it"
+// answered medical servers. Being sick still is one.
+func TestSickOfIsNoIllness(t *testing.T) {
+	x := loadIndex(t)
+	for _, h := range x.Search("sick of manual data entry, automate it", 10).Hits {
+		if text := strings.ToLower(h.Entry.Name + " " + h.Entry.Brief); strings.Contains(text, "medical") || strings.Contains(text, "diagnos") {
+			t.Errorf("sick of manual data entry, automate it: %s (%q) answers", h.Entry.Name, h.Entry.Brief)
+		}
+	}
+	if r := x.Search("my kid is sick with a fever", 10); len(r.Hits) == 0 {
+		t.Error("my kid is sick with a fever: no answer")
+	}
+}
+
 // TestAnEnglishEntryWinsTiesForEnglish: of entries a query matches
 // equally, one written in English comes first for a query in English, as
 // one written in the query's language does for any other. In the corpus,
