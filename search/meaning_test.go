@@ -282,17 +282,10 @@ func TestTempoIsNoWeather(t *testing.T) {
 	if len(r.Hits) == 0 {
 		t.Fatal("analyze an audio file tempo and key: no answer")
 	}
-	for _, h := range r.Hits {
-		if saysOneOf(h, "weather") {
-			t.Errorf("analyze an audio file tempo and key: %s (%q) answers", h.Entry.Name, h.Entry.Brief)
-		}
-	}
+	noneSays(t, "analyze an audio file tempo and key", r, "weather")
 	// Nor is "regen", German for rain, when the query is in English.
-	for _, h := range x.Search("regen the api client after a schema change", 10).Hits {
-		if saysOneOf(h, "weather") {
-			t.Errorf("regen the api client after a schema change: %s (%q) answers", h.Entry.Name, h.Entry.Brief)
-		}
-	}
+	const regen = "regen the api client after a schema change"
+	noneSays(t, regen, x.Search(regen, 10), "weather")
 	// The weather said in Italian or Portuguese is still the weather.
 	for _, q := range []string{"che tempo fa domani a Roma", "o tempo em Lisboa amanhã"} {
 		if r := x.Search(q, 10); len(r.Hits) == 0 || !saysOneOf(r.Hits[0], "weather") {
@@ -339,11 +332,7 @@ func TestMalwareInfectionIsNoIllness(t *testing.T) {
 		if !saysOneOf(r.Hits[0], "secur", "threat", "malware") {
 			t.Errorf("%s: %v, want a security server first", q, names(r))
 		}
-		for _, h := range r.Hits {
-			if saysOneOf(h, "medical", "diagnos") {
-				t.Errorf("%s: %s (%q) answers", q, h.Entry.Name, h.Entry.Brief)
-			}
-		}
+		noneSays(t, q, r, "medical", "diagnos")
 	}
 }
 
@@ -358,11 +347,7 @@ func TestAFantasyNovelIsNoFantasyLeague(t *testing.T) {
 		if len(r.Hits) == 0 {
 			t.Fatalf("%s: no answer", q)
 		}
-		for _, h := range r.Hits {
-			if saysOneOf(h, "sport", "football", "league", "nba", "espn") {
-				t.Errorf("%s: %s (%q) answers", q, h.Entry.Name, h.Entry.Brief)
-			}
-		}
+		noneSays(t, q, r, "sport", "football", "league", "nba", "espn")
 	}
 }
 
@@ -386,11 +371,8 @@ func TestAPowerPlantIsEnergy(t *testing.T) {
 // still one.
 func TestNoiseCancellingIsNoFlight(t *testing.T) {
 	x := loadIndex(t)
-	for _, h := range x.Search("noise cancelling headphones review", 10).Hits {
-		if saysOneOf(h, "flight", "aviation") {
-			t.Errorf("noise cancelling headphones review: %s (%q) answers", h.Entry.Name, h.Entry.Brief)
-		}
-	}
+	const noise = "noise cancelling headphones review"
+	noneSays(t, noise, x.Search(noise, 10), "flight", "aviation")
 	if r := x.Search("my flight was canceled", 10); len(r.Hits) == 0 || !saysOneOf(r.Hits[0], "flight") {
 		t.Errorf("my flight was canceled: %v, want a flight tracker first", names(r))
 	}
@@ -401,11 +383,8 @@ func TestNoiseCancellingIsNoFlight(t *testing.T) {
 // answered medical servers. Being sick still is one.
 func TestSickOfIsNoIllness(t *testing.T) {
 	x := loadIndex(t)
-	for _, h := range x.Search("sick of manual data entry, automate it", 10).Hits {
-		if saysOneOf(h, "medical", "diagnos") {
-			t.Errorf("sick of manual data entry, automate it: %s (%q) answers", h.Entry.Name, h.Entry.Brief)
-		}
-	}
+	const chore = "sick of manual data entry, automate it"
+	noneSays(t, chore, x.Search(chore, 10), "medical", "diagnos")
 	if r := x.Search("my kid is sick with a fever", 10); len(r.Hits) == 0 {
 		t.Error("my kid is sick with a fever: no answer")
 	}
@@ -1001,6 +980,17 @@ func TestAPlaceOrABoundQualifiesTheNeed(t *testing.T) {
 func saysOneOf(h mcpdir.Hit, words ...string) bool {
 	b := strings.ToLower(h.Entry.Name + " " + h.Entry.Brief)
 	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(b, w) })
+}
+
+// noneSays checks that no hit of r, the answer to query, says one of the
+// words (saysOneOf).
+func noneSays(t *testing.T, query string, r mcpdir.SearchResult, words ...string) {
+	t.Helper()
+	for _, h := range r.Hits {
+		if saysOneOf(h, words...) {
+			t.Errorf("%s: %s (%q) answers", query, h.Entry.Name, h.Entry.Brief)
+		}
+	}
 }
 
 // TestAProductNameIsNotItsStemsWord: the stemmer makes "contentful"

@@ -119,6 +119,12 @@ func TestConceptsTheDirectoryLacks(t *testing.T) {
 // starterIndex is an index of the starter directory.
 func starterIndex(t *testing.T) *Index {
 	t.Helper()
+	return indexOf(starterEntries(t))
+}
+
+// starterEntries are the starter directory's entries, with their IDs.
+func starterEntries(t *testing.T) []*mcpdir.Entry {
+	t.Helper()
 	entries, err := starter.Entries()
 	if err != nil {
 		t.Fatal(err)
@@ -127,7 +133,7 @@ func starterIndex(t *testing.T) *Index {
 		e.ID = mcpdir.EntryID(e.NaturalKey())
 		entries[i] = e
 	}
-	return indexOf(entries)
+	return entries
 }
 
 // TestKeywordsInTheirSense checks, on the starter directory, that a

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/mcpdir/mcpdir"
-	"github.com/mcpdir/mcpdir/starter"
 )
 
 // TestSentenceFloorIsTheAnswerDecision checks that the coverage a match
@@ -230,17 +229,9 @@ func TestAThingNoEntrySaysAsksForItsConcept(t *testing.T) {
 		}
 	}
 	// Where an entry says the word in another form, the word is its own.
-	entries, err := starter.Entries()
-	if err != nil {
-		t.Fatal(err)
-	}
 	archive := &mcpdir.Entry{Name: "io.example/archive-tool", Brief: "Lets an agent extract archives: unzipping zip and tar files."}
 	archive.ID = mcpdir.EntryID(archive.NaturalKey())
-	for i, e := range entries {
-		e.ID = mcpdir.EntryID(e.NaturalKey())
-		entries[i] = e
-	}
-	res := indexOf(append(entries, archive)).Search("unzip a file", 10)
+	res := indexOf(append(starterEntries(t), archive)).Search("unzip a file", 10)
 	if len(res.Hits) == 0 || res.Hits[0].Entry.Name != archive.Name {
 		t.Errorf("with an archive tool, unzip a file: %v, want it first", names(res))
 	}
