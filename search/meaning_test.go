@@ -1076,3 +1076,63 @@ func TestForeignWordsThatSayNothingAreWeak(t *testing.T) {
 		{"天気のエージェント", "weather-jp"},
 	})
 }
+
+// TestASongForSomeoneIsMusic checks, on the packages corpus, that what a
+// request makes is for someone is no part of the need: "make a song for my
+// daughter's birthday" answered family and school servers, for the
+// daughter weighed more than the song.
+func TestASongForSomeoneIsMusic(t *testing.T) {
+	x := loadIndex(t)
+	const q = "make a song for my daughter's birthday"
+	r := x.Search(q, 10)
+	for i, h := range r.Hits[:min(3, len(r.Hits))] {
+		if !saysOneOf(h, "song", "music", "suno") {
+			t.Errorf("%s: hit %d is %s (%q), want a song maker in the top 3", q, i+1, h.Entry.Name, h.Entry.Brief)
+		}
+	}
+}
+
+// TestIdiomsAskForNoConcept checks, on the packages corpus, that set
+// phrases ask for nothing of their words' concepts: weathering a storm
+// answered weather servers, lending a hand loans, a plot twist charts, a
+// flight of stairs flight trackers and a borrow checker loan calculators.
+func TestIdiomsAskForNoConcept(t *testing.T) {
+	x := loadIndex(t)
+	for q, words := range map[string][]string{
+		"weather the storm of layoffs at my company":  {"weather", "forecast"},
+		"a rainy day fund budgeting":                  {"weather", "forecast"},
+		"lend a hand with my homework":                {"lend", "loan", "defi"},
+		"plot twist ideas for my screenplay":          {"chart", "graph"},
+		"a flight of stairs accessibility audit":      {"flight"},
+		"rust borrow checker error":                   {"loan", "mortgage", "calculator"},
+		"under the weather all week, log my symptoms": {"weather", "forecast"},
+	} {
+		noneSays(t, q, x.Search(q, 10), words...)
+	}
+}
+
+// TestEverydayWordsFindTheirServers checks, on the packages corpus, that
+// needs said in everyday words reach the servers that say them in their
+// own: blood sugar is glucose, a scannable code a QR code, the spoken text
+// of a video its transcript, and a website down overnight no hotel stay.
+func TestEverydayWordsFindTheirServers(t *testing.T) {
+	x := loadIndex(t)
+	for q, words := range map[string][]string{
+		"check my blood sugar readings from my sensor":                               {"glucose", "libre", "dexcom"},
+		"block ads on every device in my house":                                      {"adguard", "pi-hole", "pihole"},
+		"hide people's personal details before I share this spreadsheet":             {"pii", "redact", "anonymi"},
+		"pull the spoken text from a video":                                          {"transcri"},
+		"can claude make a scannable code for the menu at my café?":                  {"qr"},
+		"what's for lunch at the university cafeteria today":                         {"canteen", "mensa"},
+		"Untertitel für mein Video erstellen":                                        {"subtitle", "字幕"},
+		"ajouter des sous-titres à ma vidéo":                                         {"subtitle", "字幕"},
+		"can my assistant tell me if an unknown number that called me is a scammer?": {"phone number", "nummer", "caller"},
+	} {
+		r := x.Search(q, 10)
+		if !slices.ContainsFunc(r.Hits[:min(3, len(r.Hits))], func(h mcpdir.Hit) bool { return saysOneOf(h, words...) }) {
+			t.Errorf("%s: %v, want one that says one of %q in the top 3", q, names(r), words)
+		}
+	}
+	const down = "can my assistant tell me if our website went down overnight?"
+	noneSays(t, down, x.Search(down, 10), "hotel", "airbnb", "lodging")
+}

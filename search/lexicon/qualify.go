@@ -277,9 +277,10 @@ func (p *Parser) qualifySubject() {
 	var subject []string
 	purpose := false
 	for k, i := range p.content[from:] {
-		// What it is for ("… for my blog header") is no part of the need
-		// either, even a term entries use: the picture is what is made.
-		if k > 0 && !purpose {
+		// What it is for ("… for my blog header", "a song for my
+		// daughter's birthday") is no part of the need either, even a term
+		// entries use: the picture is what is made.
+		if !purpose {
 			gap := p.words[p.content[from+k-1]+1 : i]
 			purpose = len(gap) >= 2 && gap[len(gap)-2].text == "for" && possessives[gap[len(gap)-1].text]
 		}
@@ -299,11 +300,17 @@ func (p *Parser) subjectFrom() int {
 		if i+1 < len(p.words) {
 			next = p.words[i+1].text
 		}
-		if creationVerbs[w] || madeWords[w] && subjectPrepositions[next] || dishWords[w] && dishPrepositions[next] {
+		if creationVerbs[w] || madeWords[w] && (subjectPrepositions[next] || p.forPossessive(i+1)) || dishWords[w] && dishPrepositions[next] {
 			return k + 1
 		}
 	}
 	return -1
+}
+
+// forPossessive reports whether the query's words from i are "for" and a
+// possessive: what is made is for someone ("a song for my daughter").
+func (p *Parser) forPossessive(i int) bool {
+	return i+1 < len(p.words) && p.words[i].text == "for" && possessives[p.words[i+1].text]
 }
 
 // possessives are the words that say whose a thing is: "for my blog".
