@@ -1092,11 +1092,12 @@ func TestASongForSomeoneIsMusic(t *testing.T) {
 	}
 }
 
-// TestIdiomsAskForNoConcept checks, on the packages corpus, that set
-// phrases ask for nothing of their words' concepts: weathering a storm
-// answered weather servers, lending a hand loans, a plot twist charts, a
-// flight of stairs flight trackers and a borrow checker loan calculators.
-func TestIdiomsAskForNoConcept(t *testing.T) {
+// TestSetPhrasesAskForNoOtherSense checks, on the packages corpus, that
+// set phrases ask for nothing of their words' other senses: weathering a
+// storm answered weather servers, lending a hand loans, a plot twist
+// charts, a flight of stairs flight trackers, a borrow checker loan
+// calculators and a tornado chart earthquake feeds.
+func TestSetPhrasesAskForNoOtherSense(t *testing.T) {
 	x := loadIndex(t)
 	for q, words := range map[string][]string{
 		"weather the storm of layoffs at my company":  {"weather", "forecast"},
@@ -1106,6 +1107,7 @@ func TestIdiomsAskForNoConcept(t *testing.T) {
 		"a flight of stairs accessibility audit":      {"flight"},
 		"rust borrow checker error":                   {"loan", "mortgage", "calculator"},
 		"under the weather all week, log my symptoms": {"weather", "forecast"},
+		"tornado chart for sensitivity analysis":      {"earthquake", "quake", "seismic", "hurricane"},
 	} {
 		noneSays(t, q, x.Search(q, 10), words...)
 	}
