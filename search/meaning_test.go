@@ -1126,6 +1126,7 @@ func TestEverydayWordsFindTheirServers(t *testing.T) {
 		"pull the spoken text from a video":                                          {"transcri"},
 		"can claude make a scannable code for the menu at my café?":                  {"qr"},
 		"what's for lunch at the university cafeteria today":                         {"canteen", "mensa"},
+		"stamp CONFIDENTIAL across every page of my pdf":                             {"watermark"},
 		"Untertitel für mein Video erstellen":                                        {"subtitle", "字幕"},
 		"ajouter des sous-titres à ma vidéo":                                         {"subtitle", "字幕"},
 		"can my assistant tell me if an unknown number that called me is a scammer?": {"phone number", "nummer", "caller"},
