@@ -514,3 +514,25 @@ func TestTheKindOfThingIsNoPartOfTheNeed(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryKindOfAppIsAnswered checks, on the starter directory, that a
+// kind of app named in everyday words is answered by every server of the
+// kind, not by the one concept its words first named: "create an issue"
+// answered GitHub alone (GitLab, Jira and Linear open issues too), "chat
+// app" LINE alone, and "take notes" no Notion.
+func TestEveryKindOfAppIsAnswered(t *testing.T) {
+	x := starterIndex(t)
+	for q, wants := range map[string][]string{
+		"create an issue": {"github", "gitlab", "atlassian", "linear"},
+		"chat app":        {"slack", "discord", "telegram"},
+		"take notes":      {"obsidian", "notion"},
+		"note taking":     {"obsidian", "notion"},
+	} {
+		got := strings.Join(names(x.Search(q, 10)), " ")
+		for _, want := range wants {
+			if !strings.Contains(got, want) {
+				t.Errorf("%q: %s, want %s among them", q, got, want)
+			}
+		}
+	}
+}

@@ -83,12 +83,12 @@ func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
 		t.Errorf("run python code: %v, want a code runner above Blender", got)
 	}
 	// A tool is of its server's concepts, though its own words do not
-	// name them: "create issue" asks GitHub's "Open an issue", which ranked
-	// below "Search GitHub repositories" when only the latter was of
-	// GitHub's concept. And a tool weighs as its server does: the
+	// name them: "create github issue" asks GitHub's "Open an issue", which
+	// ranked below "Search GitHub repositories" when only the latter was
+	// of GitHub's concept. And a tool weighs as its server does: the
 	// maintained GitHub server's comes before the archived reference
 	// server's (deprecated), as the servers do.
-	for _, q := range []string{"create issue", "create github issue", "open a github issue"} {
+	for _, q := range []string{"create github issue", "open a github issue"} {
 		r := x.FindTools(mcpdir.Query{Text: q, Limit: 10})
 		var first []string
 		for _, h := range r.Hits[:min(3, len(r.Hits))] {
@@ -98,10 +98,27 @@ func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
 			t.Errorf("%q tools: %v, want GitHub's create_issue first, then the archived server's", q, first)
 		}
 	}
+	// An issue of no tracker named is any tracker's: GitLab's create_issue
+	// ("Open an issue", as GitHub's) was left out of "create issue" when
+	// only GitHub's concept had the words people open one with.
+	r := x.FindTools(mcpdir.Query{Text: "create issue", Limit: 10})
+	var tools []string
+	for _, h := range r.Hits {
+		tools = append(tools, h.Server.Name+" "+h.Tool.Name)
+	}
+	for _, want := range []string{"io.github.modelcontextprotocol/server-gitlab create_issue", "io.github.zereight/gitlab-mcp create_issue",
+		"io.github.tacticlaunch/mcp-linear linear_createIssue", "io.github.sooperset/mcp-atlassian jira_create_issue"} {
+		if !slices.Contains(tools, want) {
+			t.Errorf("\"create issue\" tools: %v, want %s among them", tools, want)
+		}
+	}
+	if rank(tools, "io.github.github/github-mcp-server create_issue") > rank(tools, "io.github.modelcontextprotocol/server-github create_issue") {
+		t.Errorf("\"create issue\" tools: %v, want the maintained GitHub server's create_issue before the archived one's", tools)
+	}
 	// Two servers' tools that do the same are the choice offered, not
 	// forks folded away: Playwright MCP's "Take a screenshot" comes beside
 	// Chrome DevTools', not below Puppeteer's click, fill and hover.
-	r := x.FindTools(mcpdir.Query{Text: "take a screenshot", Limit: 10})
+	r = x.FindTools(mcpdir.Query{Text: "take a screenshot", Limit: 10})
 	var first []string
 	for _, h := range r.Hits[:min(3, len(r.Hits))] {
 		first = append(first, h.Server.Name+" "+h.Tool.Name)
