@@ -1141,4 +1141,6 @@ func TestEverydayWordsFindTheirServers(t *testing.T) {
 	}
 	const down = "can my assistant tell me if our website went down overnight?"
 	noneSays(t, down, x.Search(down, 10), "hotel", "airbnb", "lodging")
+	const pricing = "compare LLM pricing across providers"
+	noneSays(t, pricing, x.Search(pricing, 10), "e-commerce", "shops", "online store")
 }
