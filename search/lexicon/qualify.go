@@ -260,7 +260,8 @@ var (
 // forest", "make a picture of a cat", "a recipe for banana bread") as a
 // place qualifies the need: the servers that make drawings are what is
 // asked for, and none is for foxes. The subject is the words after a verb
-// that draws, after a word for what is made and "of" or "about", or after
+// that draws, after a word for what is made and "of", "about" or "for" and
+// a possessive ("a song for my daughter's birthday"), or after
 // a recipe and "for" or "with", that are no word of a term entries use
 // ("sunset" of "a picture of a lighthouse at sunset", which people ask for
 // the sun's times with, is what the picture shows; so is "curled" of "a
