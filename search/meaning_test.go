@@ -969,7 +969,7 @@ func TestAPlaceOrABoundQualifiesTheNeed(t *testing.T) {
 		"recipes with chicken and rice": {"recipe"},
 	} {
 		r := x.Search(q, 3)
-		if len(r.Hits) == 0 || !slices.ContainsFunc(r.Hits, func(h mcpdir.Hit) bool { return saysOneOf(h, words...) }) {
+		if len(r.Hits) == 0 || !someSays(r.Hits, words...) {
 			t.Errorf("%s: %v, want one of the top 3 to say one of %q", q, names(r), words)
 		}
 	}
@@ -980,6 +980,12 @@ func TestAPlaceOrABoundQualifiesTheNeed(t *testing.T) {
 func saysOneOf(h mcpdir.Hit, words ...string) bool {
 	b := strings.ToLower(h.Entry.Name + " " + h.Entry.Brief)
 	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(b, w) })
+}
+
+// someSays reports whether one of the hits says one of the words
+// (saysOneOf).
+func someSays(hits []mcpdir.Hit, words ...string) bool {
+	return slices.ContainsFunc(hits, func(h mcpdir.Hit) bool { return saysOneOf(h, words...) })
 }
 
 // noneSays checks that no hit of r, the answer to query, says one of the
@@ -1019,7 +1025,7 @@ func TestAProductNameIsNotItsStemsWord(t *testing.T) {
 func TestAnAcronymsPluralFindsItsSingular(t *testing.T) {
 	x := loadIndex(t)
 	r := x.Search("monitor my gpus", 3)
-	if !slices.ContainsFunc(r.Hits, func(h mcpdir.Hit) bool { return saysOneOf(h, "gpu monitoring") }) {
+	if !someSays(r.Hits, "gpu monitoring") {
 		t.Errorf("monitor my gpus: %v, want a GPU monitor in the top 3", names(r))
 	}
 }
@@ -1135,7 +1141,7 @@ func TestEverydayWordsFindTheirServers(t *testing.T) {
 		"can my assistant tell me if an unknown number that called me is a scammer?": {"phone number", "nummer", "caller"},
 	} {
 		r := x.Search(q, 10)
-		if !slices.ContainsFunc(r.Hits[:min(3, len(r.Hits))], func(h mcpdir.Hit) bool { return saysOneOf(h, words...) }) {
+		if !someSays(r.Hits[:min(3, len(r.Hits))], words...) {
 			t.Errorf("%s: %v, want one that says one of %q in the top 3", q, names(r), words)
 		}
 	}

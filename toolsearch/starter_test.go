@@ -90,10 +90,7 @@ func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
 	// server's (deprecated), as the servers do.
 	for _, q := range []string{"create github issue", "open a github issue"} {
 		r := x.FindTools(mcpdir.Query{Text: q, Limit: 10})
-		var first []string
-		for _, h := range r.Hits[:min(3, len(r.Hits))] {
-			first = append(first, h.Server.Name+" "+h.Tool.Name)
-		}
+		first := toolNames(r.Hits[:min(3, len(r.Hits))])
 		if len(first) < 2 || first[0] != "io.github.github/github-mcp-server create_issue" || first[1] != "io.github.modelcontextprotocol/server-github create_issue" {
 			t.Errorf("%q tools: %v, want GitHub's create_issue first, then the archived server's", q, first)
 		}
@@ -102,10 +99,7 @@ func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
 	// ("Open an issue", as GitHub's) was left out of "create issue" when
 	// only GitHub's concept had the words people open one with.
 	r := x.FindTools(mcpdir.Query{Text: "create issue", Limit: 10})
-	var tools []string
-	for _, h := range r.Hits {
-		tools = append(tools, h.Server.Name+" "+h.Tool.Name)
-	}
+	tools := toolNames(r.Hits)
 	for _, want := range []string{"io.github.modelcontextprotocol/server-gitlab create_issue", "io.github.zereight/gitlab-mcp create_issue",
 		"io.github.tacticlaunch/mcp-linear linear_createIssue", "io.github.sooperset/mcp-atlassian jira_create_issue"} {
 		if !slices.Contains(tools, want) {
@@ -119,10 +113,7 @@ func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
 	// forks folded away: Playwright MCP's "Take a screenshot" comes beside
 	// Chrome DevTools', not below Puppeteer's click, fill and hover.
 	r = x.FindTools(mcpdir.Query{Text: "take a screenshot", Limit: 10})
-	var first []string
-	for _, h := range r.Hits[:min(3, len(r.Hits))] {
-		first = append(first, h.Server.Name+" "+h.Tool.Name)
-	}
+	first := toolNames(r.Hits[:min(3, len(r.Hits))])
 	if !slices.Contains(first, "io.github.microsoft/playwright-mcp browser_take_screenshot") {
 		t.Errorf("take a screenshot tools: first %v, want Playwright MCP's browser_take_screenshot among them", first)
 	}
@@ -141,10 +132,7 @@ func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
 	// not the Filesystem server's write, move and search (whose server is
 	// of the concept "delete a file" names, where Obsidian's is not).
 	if r := x.FindTools(mcpdir.Query{Text: "delete a file", Limit: 10}); len(r.Hits) == 0 || r.Hits[0].Tool.Name != "delete_file" {
-		var first []string
-		for _, h := range r.Hits[:min(3, len(r.Hits))] {
-			first = append(first, h.Server.Name+" "+h.Tool.Name)
-		}
+		first := toolNames(r.Hits[:min(3, len(r.Hits))])
 		t.Errorf("delete a file tools: first %v, want delete_file", first)
 	}
 	// A server's tools past its three in a ten wait for other servers'
@@ -230,10 +218,7 @@ func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
 	// does what "search my notes" asks (it came 8th, below Obsidian's
 	// append_content, delete_file and get_file_contents).
 	if r := x.FindTools(mcpdir.Query{Text: "search my notes", Limit: 10}); len(r.Hits) == 0 || r.Hits[0].Tool.Name != "search_notes" {
-		var first []string
-		for _, h := range r.Hits[:min(3, len(r.Hits))] {
-			first = append(first, h.Server.Name+" "+h.Tool.Name)
-		}
+		first := toolNames(r.Hits[:min(3, len(r.Hits))])
 		t.Errorf("search my notes tools: first %v, want search_notes", first)
 	}
 	// A query that names a server that lists no tools asks for that
@@ -277,4 +262,13 @@ func TestStarterAnswersWhatAPersonExpects(t *testing.T) {
 			t.Errorf("postgres: %v, want %s above MongoDB", got, pg)
 		}
 	}
+}
+
+// toolNames names each hit as its server's name and the tool's.
+func toolNames(hits []mcpdir.ToolHit) []string {
+	var out []string
+	for _, h := range hits {
+		out = append(out, h.Server.Name+" "+h.Tool.Name)
+	}
+	return out
 }
